@@ -1,0 +1,21 @@
+// The primitives the builtin library is written on. The library calls them but does not define
+// them: each device's code generator replaces every call (the CPU one in
+// src/devices/cpu/codegen). `dim` is always 0, 1 or 2 when they are called; the library handles
+// other values as the specification says.
+#ifndef KILN_PRIMITIVES_H
+#define KILN_PRIMITIVES_H
+
+ulong __kiln_local_id(uint dim);
+ulong __kiln_group_id(uint dim);
+ulong __kiln_local_size(uint dim);          // this work-group's size
+ulong __kiln_enqueued_local_size(uint dim); // the size given to clEnqueueNDRangeKernel
+ulong __kiln_num_groups(uint dim);
+ulong __kiln_global_size(uint dim);
+ulong __kiln_global_offset(uint dim);
+uint __kiln_work_dim(void);
+
+// Every work-item of the work-group reaches this call before any of them continues. Memory
+// ordering between the work-items of a group is the code generator's concern.
+void __kiln_work_group_barrier(void) __attribute__((convergent));
+
+#endif

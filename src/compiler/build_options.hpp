@@ -1,0 +1,41 @@
+// The options string of clBuildProgram, clCompileProgram and clLinkProgram, parsed and checked
+// against the options the OpenCL specification defines. Parsing happens in the runtime (no LLVM
+// needed), so an unknown option is rejected before the compiler library is ever loaded.
+#pragma once
+
+#include "runtime/icd_handles.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kiln::compiler {
+
+/// Which API call the options were given to: each accepts a different set.
+enum class OptionsUse {
+  Build,   // clBuildProgram: compile and link options
+  Compile, // clCompileProgram: compile options
+  Link,    // clLinkProgram: link options
+};
+
+struct BuildOptions {
+  /// Arguments for Clang's cc1 that implement the preprocessor, warning and math options
+  /// (-D, -I, -w, -Werror, -cl-mad-enable, -cl-fast-relaxed-math, ...), in order.
+  std::vector<std::string> frontendArgs;
+  /// The language version -cl-std asked for, 0 when not given.
+  cl_version languageVersion = 0;
+  bool optimizationsDisabled = false; // -cl-opt-disable
+  bool kernelArgInfo = false;         // -cl-kernel-arg-info
+  bool debugInfo = false;             // -g
+  bool uniformWorkGroupSize = false;  // -cl-uniform-work-group-size
+  bool denormsAreZero = false;        // -cl-denorms-are-zero
+  bool createLibrary = false;         // -create-library (link only)
+  bool enableLinkOptions = false;     // -enable-link-options (link only)
+};
+
+/// Parses `text`. Returns an empty string on success, otherwise a message naming the option
+/// that is not valid for `use` (the caller returns CL_INVALID_BUILD_OPTIONS or
+/// CL_INVALID_COMPILER_OPTIONS / CL_INVALID_LINKER_OPTIONS).
+std::string parseBuildOptions(std::string_view text, OptionsUse use, BuildOptions &options);
+
+} // namespace kiln::compiler

@@ -1,0 +1,41 @@
+// The contract between the CPU code generator and the CPU runtime: how a JIT-compiled
+// work-group function is called. The generator (codegen/) builds LLVM IR that reads these
+// structures; the runtime (cpu_device.cpp) fills them. Change both together.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kiln::cpu {
+
+/// The same for every work-group of one NDRange.
+struct LaunchParams {
+  /// The kernel's argument block: values as is, buffers as addresses, __local arguments as
+  /// byte offsets into WorkGroupParams::localMemory (layout from compiler::KernelArgInfo).
+  const std::byte *args;
+  uint64_t globalOffset[3];
+  uint64_t globalSize[3];
+  uint64_t enqueuedLocalSize[3];
+  uint64_t numGroups[3];
+  uint32_t workDim;
+};
+
+/// One work-group.
+struct WorkGroupParams {
+  uint64_t groupId[3];
+  /// This group's size; smaller than the enqueued size in the last group of a dimension when
+  /// the global size is not a multiple of it (non-uniform work-groups).
+  uint64_t localSize[3];
+  /// The group's local memory: the kernel's __local variables first, then __local arguments.
+  std::byte *localMemory;
+  /// Storage for values that live across barriers, privateBytesPerItem per work-item.
+  std::byte *privateMemory;
+};
+
+/// Runs every work-item of one work-group.
+using WorkGroupFunction = void (*)(const LaunchParams *launch, const WorkGroupParams *group);
+
+/// Alignment the runtime guarantees for localMemory, privateMemory and each __local argument.
+inline constexpr size_t kLocalMemoryAlignment = 128;
+
+} // namespace kiln::cpu
