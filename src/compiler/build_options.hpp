@@ -22,8 +22,12 @@ struct BuildOptions {
   /// Arguments for Clang's cc1 that implement the preprocessor, warning and math options
   /// (-D, -I, -w, -Werror, -cl-mad-enable, -cl-fast-relaxed-math, ...), in order.
   std::vector<std::string> frontendArgs;
-  /// The language version -cl-std asked for, 0 when not given.
+  /// The language version -cl-std asked for, 0 when not given. For C++ for OpenCL
+  /// (-cl-std=CLC++, CLC++1.0: 2.0; CLC++2021: 3.0) the OpenCL C version it is based on.
   cl_version languageVersion = 0;
+  /// -cl-std=CLC++* : the source is C++ for OpenCL. The front end compiles it only for devices
+  /// that list the cl_ext_cxx_for_opencl extension.
+  bool cxxForOpenCL = false;
   bool optimizationsDisabled = false; // -cl-opt-disable
   bool kernelArgInfo = false;         // -cl-kernel-arg-info
   bool debugInfo = false;             // -g
