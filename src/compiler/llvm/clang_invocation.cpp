@@ -1,0 +1,223 @@
+#include "compiler/llvm/clang_invocation.hpp"
+
+#include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+namespace kiln::compiler {
+namespace {
+
+// Clang addresses all source text of a compile with 31-bit offsets; stay far below.
+constexpr size_t kMaxSourceBytes = size_t(1) << 30;
+
+bool sameLanguageVersion(cl_version a, cl_version b) {
+  return CL_VERSION_MAJOR(a) == CL_VERSION_MAJOR(b) && CL_VERSION_MINOR(a) == CL_VERSION_MINOR(b);
+}
+
+std::string versionText(cl_version version) {
+  return std::to_string(CL_VERSION_MAJOR(version)) + "." +
+         std::to_string(CL_VERSION_MINOR(version));
+}
+
+// OpenCL C before 2.0 (and 3.0, which made the 2.0 features optional) lists a 1.x version; the
+// specification compiles for the highest one unless -cl-std says otherwise.
+cl_version defaultLanguageVersion(const TargetDescription &target) {
+  std::optional<cl_version> best;
+  for (cl_version version : target.languageVersions)
+    if (CL_VERSION_MAJOR(version) == 1 && (!best || version > *best))
+      best = version;
+  if (best)
+    return *best;
+  if (!target.languageVersions.empty())
+    return *std::min_element(target.languageVersions.begin(), target.languageVersions.end());
+  return CL_MAKE_VERSION(1, 2, 0);
+}
+
+std::string languageStdArgument(cl_version version, bool cxx) {
+  if (cxx)
+    return CL_VERSION_MAJOR(version) >= 3 ? "-cl-std=CLC++2021" : "-cl-std=CLC++1.0";
+  return "-cl-std=CL" + versionText(version);
+}
+
+// "-all" first, so that only what the device has is defined (Clang would otherwise enable every
+// extension its SPIR target knows).
+std::string extensionArgument(const TargetDescription &target) {
+  std::string argument = "-cl-ext=-all";
+  for (const std::vector<std::string> *names : {&target.extensions, &target.features})
+    for (const std::string &name : *names)
+      if (!name.empty())
+        argument += ",+" + name;
+  return argument;
+}
+
+std::string currentDirectory() {
+  llvm::SmallString<256> path;
+  if (llvm::sys::fs::current_path(path))
+    return "/";
+  return std::string(path);
+}
+
+/// The real file system (for -I directories and includes next to the application) with the
+/// program source and the clCompileProgram headers on top of it, in memory, in the current
+/// directory: `#include "name.h"` in the source finds an embedded header before a real file.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+sourceFileSystem(std::string_view source, std::span<const SourceHeader> headers) {
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  std::string directory = currentDirectory();
+  memory->setCurrentWorkingDirectory(directory);
+  auto place = [&](llvm::StringRef name) {
+    llvm::SmallString<256> path(name);
+    llvm::sys::path::make_absolute(directory, path);
+    return path;
+  };
+  // Clang's lexer needs a NUL after the text: the source is copied, and std::string (the
+  // headers) already has one.
+  memory->addFile(place(kMainFileName), 0,
+                  llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source), kMainFileName));
+  for (const SourceHeader &header : headers)
+    if (!header.includeName.empty())
+      memory->addFile(place(header.includeName), 0,
+                      llvm::MemoryBuffer::getMemBuffer(header.text, header.includeName));
+  // The real file system's working directory is the process's: it must not be changed here.
+  auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  overlay->pushOverlay(memory);
+  return overlay;
+}
+
+/// Removes what keeps the CPU code generator from inlining and optimizing everything, whatever
+/// the source asked for: it runs its own pipeline and needs the whole kernel in one function.
+void allowInliningEverywhere(llvm::Module &module) {
+  for (llvm::Function &function : module) {
+    function.removeFnAttr(llvm::Attribute::OptimizeNone);
+    function.removeFnAttr(llvm::Attribute::NoInline);
+  }
+}
+
+std::string sourceSizeError(std::string_view source, std::span<const SourceHeader> headers) {
+  size_t total = source.size();
+  for (const SourceHeader &header : headers)
+    total += header.text.size();
+  if (total < kMaxSourceBytes)
+    return {};
+  return "error: the program source and its headers (" + std::to_string(total) +
+         " bytes) exceed the compiler's limit of " + std::to_string(kMaxSourceBytes) + " bytes\n";
+}
+
+std::string cxxSupportError(const BuildOptions &options, const TargetDescription &target) {
+  if (!options.cxxForOpenCL)
+    return {};
+  if (llvm::is_contained(target.extensions, "cl_ext_cxx_for_opencl"))
+    return {};
+  return "error: C++ for OpenCL (-cl-std=CLC++...) is not supported by this device "
+         "(no cl_ext_cxx_for_opencl)\n";
+}
+
+} // namespace
+
+std::optional<cl_version> chooseLanguageVersion(const BuildOptions &options,
+                                                const TargetDescription &target, std::string &log) {
+  if (options.languageVersion == 0)
+    return defaultLanguageVersion(target);
+  // A target with no list accepts every version Clang knows (used by tools and tests).
+  if (target.languageVersions.empty())
+    return options.languageVersion;
+  for (cl_version version : target.languageVersions)
+    if (sameLanguageVersion(version, options.languageVersion))
+      return options.languageVersion;
+  std::vector<std::string> supported;
+  for (cl_version version : target.languageVersions)
+    supported.push_back(versionText(version));
+  log += "error: OpenCL C " + versionText(options.languageVersion) +
+         (options.cxxForOpenCL ? " (the base of the requested C++ for OpenCL)" : "") +
+         " is not supported by this device; it supports OpenCL C " + llvm::join(supported, ", ") +
+         "\n";
+  return std::nullopt;
+}
+
+std::vector<std::string> clangArguments(const BuildOptions &options,
+                                        const TargetDescription &target, cl_version version) {
+  const std::string resourceDir = KILN_CLANG_RESOURCE_DIR;
+  std::vector<std::string> args = {
+      "-triple", target.triple, languageStdArgument(version, options.cxxForOpenCL),
+      // The builtins are declared lazily from Clang's tables instead of parsing opencl-c.h,
+      // which would take most of a small build's time; the base header (types, macros) stays.
+      "-finclude-default-header", "-fdeclare-opencl-builtins", "-resource-dir", resourceDir,
+      "-internal-isystem", resourceDir + "/include", extensionArgument(target),
+      // The runtime needs argument names and address spaces even when the application did not
+      // ask (ProgramInfo::argInfoAvailable tells whether it did).
+      "-cl-kernel-arg-info",
+      // Optimizable but unoptimized IR: -O2 semantics (no optnone/noinline, TBAA, lifetime
+      // markers) without running passes; the device code generator runs its own pipeline.
+      // The module is verified after the fact, without aborting on a broken one.
+      "-O2", "-disable-llvm-passes", "-disable-llvm-verifier",
+      // Errors beyond this many are noise; Clang then stops with a fatal error.
+      "-ferror-limit", "20"};
+  // Value names only help a human reading the IR of a debug build.
+  if (!options.debugInfo)
+    args.push_back("-discard-value-names");
+  if (options.cxxForOpenCL)
+    args.push_back("-fno-threadsafe-statics");
+  args.insert(args.end(), options.frontendArgs.begin(), options.frontendArgs.end());
+  args.insert(args.end(), {"-x", options.cxxForOpenCL ? "clcpp" : "cl", kMainFileName});
+  return args;
+}
+
+std::unique_ptr<llvm::Module> runClang(std::string_view source,
+                                       std::span<const SourceHeader> headers,
+                                       const BuildOptions &options, const TargetDescription &target,
+                                       llvm::LLVMContext &context, std::string &log) {
+  if (std::string error = sourceSizeError(source, headers) + cxxSupportError(options, target);
+      !error.empty()) {
+    log += error;
+    return nullptr;
+  }
+  std::optional<cl_version> version = chooseLanguageVersion(options, target, log);
+  if (!version)
+    return nullptr;
+  std::vector<std::string> args = clangArguments(options, target, *version);
+  std::vector<const char *> argv;
+  for (const std::string &arg : args)
+    argv.push_back(arg.c_str());
+
+  llvm::raw_string_ostream logStream(log);
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  {
+    // Only argument errors can come here: the options were checked by parseBuildOptions.
+    clang::DiagnosticOptions argDiagOptions;
+    clang::TextDiagnosticPrinter argPrinter(logStream, argDiagOptions);
+    clang::DiagnosticsEngine argDiags(clang::DiagnosticIDs::create(), argDiagOptions, &argPrinter,
+                                      /*ShouldOwnClient=*/false);
+    if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argDiags))
+      return nullptr;
+  }
+  // Diagnostics exactly as clang prints them: file:line:col, source line, caret, no colors.
+  // (Declared before the compiler, which refers to it until destroyed.)
+  clang::TextDiagnosticPrinter printer(logStream, invocation->getDiagnosticOpts());
+  clang::CompilerInstance compiler(invocation);
+  compiler.setVirtualFileSystem(sourceFileSystem(source, headers));
+  compiler.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
+  // "N errors generated." goes to the log too, not to the application's stderr.
+  compiler.setVerboseOutputStream(logStream);
+
+  clang::EmitLLVMOnlyAction action(&context);
+  bool ok = compiler.ExecuteAction(action) && !compiler.getDiagnostics().hasErrorOccurred();
+  std::unique_ptr<llvm::Module> module = action.takeModule();
+  if (!ok || !module)
+    return nullptr;
+  allowInliningEverywhere(*module);
+  return module;
+}
+
+} // namespace kiln::compiler

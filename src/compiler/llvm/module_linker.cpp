@@ -1,0 +1,242 @@
+#include "compiler/llvm/module_linker.hpp"
+
+#include "compiler/llvm/bitcode_io.hpp"
+#include "compiler/llvm/builtin_library.hpp"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+namespace kiln::compiler {
+namespace {
+
+/// Functions the device code generator implements itself (see src/builtins): the builtin
+/// library may call them without defining them.
+const llvm::StringSet<> &hostFunctions() {
+  static const llvm::StringSet<> names = [] {
+    llvm::StringSet<> set;
+#if __has_include("builtins/host_math_functions.def")
+#define KILN_HOST_FUNCTION(name) set.insert(#name);
+#include "builtins/host_math_functions.def"
+#undef KILN_HOST_FUNCTION
+#endif
+    return set;
+  }();
+  return names;
+}
+
+constexpr llvm::StringLiteral kPrimitivePrefix = "__kiln_";
+
+/// Marks code whose floating-point behaviour later program linking options must not change: a
+/// library created without -enable-link-options.
+constexpr llvm::StringLiteral kNoLinkOptions = "kiln-no-link-options";
+
+/// Collects the linker's diagnostics (a symbol defined twice, ...) into the build log.
+struct LinkDiagnostics {
+  explicit LinkDiagnostics(llvm::LLVMContext &context, std::string &log)
+      : context(context), stream(log) {
+    previous = context.getDiagnosticHandlerCallBack();
+    previousContext = context.getDiagnosticContext();
+    context.setDiagnosticHandlerCallBack(&LinkDiagnostics::handle, this);
+  }
+  ~LinkDiagnostics() { context.setDiagnosticHandlerCallBack(previous, previousContext); }
+  LinkDiagnostics(const LinkDiagnostics &) = delete;
+  LinkDiagnostics &operator=(const LinkDiagnostics &) = delete;
+
+  static void handle(const llvm::DiagnosticInfo *info, void *self) {
+    auto &stream = static_cast<LinkDiagnostics *>(self)->stream;
+    stream << llvm::LLVMContext::getDiagnosticMessagePrefix(info->getSeverity()) << ": ";
+    llvm::DiagnosticPrinterRawOStream printer(stream);
+    info->print(printer);
+    stream << "\n";
+  }
+
+  llvm::LLVMContext &context;
+  llvm::raw_string_ostream stream;
+  llvm::DiagnosticHandler::DiagnosticHandlerTy previous;
+  void *previousContext;
+};
+
+/// The program linking options (OpenCL 3.0 API 5.8.7.2), as fast-math flags and the function
+/// attributes Clang sets for the same compile options.
+struct LinkMathOptions {
+  llvm::FastMathFlags flags;
+  std::vector<std::pair<llvm::StringRef, llvm::StringRef>> attributes;
+
+  explicit LinkMathOptions(const BuildOptions &options) {
+    auto given = [&](llvm::StringRef option) {
+      return llvm::is_contained(options.frontendArgs, option);
+    };
+    bool fast = given("-cl-fast-relaxed-math");
+    bool unsafe = fast || given("-cl-unsafe-math-optimizations");
+    if (fast || given("-cl-finite-math-only")) {
+      flags.setNoNaNs();
+      flags.setNoInfs();
+      attributes.push_back({"no-nans-fp-math", "true"});
+      attributes.push_back({"no-infs-fp-math", "true"});
+    }
+    if (unsafe || given("-cl-no-signed-zeros")) {
+      flags.setNoSignedZeros();
+      attributes.push_back({"no-signed-zeros-fp-math", "true"});
+    }
+    if (unsafe) {
+      flags.setAllowReassoc();
+      flags.setAllowReciprocal();
+      flags.setAllowContract();
+      flags.setApproxFunc();
+      attributes.push_back({"less-precise-fpmad", "true"});
+    }
+    if (options.denormsAreZero)
+      attributes.push_back({"denormal-fp-math-f32", "preserve-sign,preserve-sign"});
+  }
+  bool empty() const { return !flags.any() && attributes.empty(); }
+};
+
+void applyMathOptions(llvm::Function &function, const LinkMathOptions &math) {
+  for (const auto &[name, value] : math.attributes)
+    function.addFnAttr(name, value);
+  if (!math.flags.any())
+    return;
+  for (llvm::BasicBlock &block : function)
+    for (llvm::Instruction &instruction : block)
+      if (llvm::isa<llvm::FPMathOperator>(instruction))
+        instruction.setFastMathFlags(instruction.getFastMathFlags() | math.flags);
+}
+
+/// Applies the program linking options to an executable's own code, or, when creating a library
+/// without -enable-link-options, shields the library from later ones.
+void handleLinkOptions(llvm::Module &module, const BuildOptions &options) {
+  if (options.createLibrary) {
+    if (!options.enableLinkOptions)
+      for (llvm::Function &function : module)
+        if (!function.isDeclaration())
+          function.addFnAttr(kNoLinkOptions);
+    return;
+  }
+  LinkMathOptions math(options);
+  if (math.empty())
+    return;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && !function.hasFnAttribute(kNoLinkOptions))
+      applyMathOptions(function, math);
+}
+
+std::unique_ptr<llvm::Module> readInputs(std::span<const Bitcode *const> modules,
+                                         llvm::LLVMContext &context, std::string &log,
+                                         std::vector<std::unique_ptr<llvm::Module>> &inputs) {
+  bool ok = true;
+  for (size_t i = 0; i < modules.size(); ++i) {
+    std::string name = "input program " + std::to_string(i + 1);
+    if (!modules[i]) {
+      log += "error: " + name + ": missing\n";
+      ok = false;
+      continue;
+    }
+    auto module = readModule(*modules[i], context, name);
+    if (!module) {
+      log += "error: " + llvm::toString(module.takeError()) + "\n";
+      ok = false;
+      continue;
+    }
+    inputs.push_back(std::move(*module));
+  }
+  if (!ok || inputs.empty())
+    return nullptr;
+  std::unique_ptr<llvm::Module> first = std::move(inputs.front());
+  inputs.erase(inputs.begin());
+  return first;
+}
+
+/// Links the functions of the builtin library the program needs (and what those need).
+bool linkBuiltins(llvm::Module &program, std::string &log) {
+  std::span<const uint8_t> bytes = builtinLibraryBitcode();
+  llvm::MemoryBufferRef buffer(
+      llvm::StringRef(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
+      "builtin library");
+  // Lazily: only the bodies the linker pulls in are read.
+  auto library = llvm::getLazyBitcodeModule(buffer, program.getContext());
+  if (!library) {
+    log += "internal error: the builtin library cannot be read: " +
+           llvm::toString(library.takeError()) + "\n";
+    return false;
+  }
+  (*library)->setTargetTriple(program.getTargetTriple());
+  if (llvm::Linker::linkModules(program, std::move(*library), llvm::Linker::LinkOnlyNeeded)) {
+    log += "error: linking the builtin library failed\n";
+    return false;
+  }
+  return true;
+}
+
+std::string firstUser(const llvm::GlobalValue &value) {
+  for (const llvm::User *user : value.users())
+    if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(user))
+      return llvm::demangle(instruction->getFunction()->getName().str());
+  return {};
+}
+
+bool providedByCodeGenerator(const llvm::Function &function) {
+  llvm::StringRef name = function.getName();
+  return function.isIntrinsic() || name.starts_with(kPrimitivePrefix) ||
+         hostFunctions().contains(name);
+}
+
+} // namespace
+
+std::vector<std::string> undefinedSymbols(const llvm::Module &module) {
+  std::vector<std::string> problems;
+  auto describe = [](const char *what, const llvm::GlobalValue &value) {
+    std::string line = std::string(what) + " '" + llvm::demangle(value.getName().str()) + "'";
+    if (std::string user = firstUser(value); !user.empty())
+      line += " (used by '" + user + "')";
+    return line;
+  };
+  for (const llvm::Function &function : module)
+    if (function.isDeclaration() && !function.use_empty() && !providedByCodeGenerator(function))
+      problems.push_back(describe("undefined function", function));
+  for (const llvm::GlobalVariable &variable : module.globals())
+    if (variable.isDeclaration() && !variable.use_empty())
+      problems.push_back(describe("undefined variable", variable));
+  return problems;
+}
+
+std::unique_ptr<llvm::Module> linkProgram(std::span<const Bitcode *const> modules,
+                                          const BuildOptions &options, llvm::LLVMContext &context,
+                                          std::string &log) {
+  if (modules.empty()) {
+    log += "error: no programs to link\n";
+    return nullptr;
+  }
+  LinkDiagnostics diagnostics(context, log);
+  std::vector<std::unique_ptr<llvm::Module>> others;
+  std::unique_ptr<llvm::Module> program = readInputs(modules, context, log, others);
+  if (!program)
+    return nullptr;
+  for (std::unique_ptr<llvm::Module> &other : others) {
+    if (llvm::Linker::linkModules(*program, std::move(other))) {
+      diagnostics.stream << "error: linking the programs failed\n";
+      return nullptr;
+    }
+  }
+  handleLinkOptions(*program, options);
+  if (options.createLibrary)
+    return program;
+  if (!linkBuiltins(*program, log))
+    return nullptr;
+  std::vector<std::string> undefined = undefinedSymbols(*program);
+  for (const std::string &line : undefined)
+    diagnostics.stream << "error: " << line << "\n";
+  if (!undefined.empty())
+    return nullptr;
+  return program;
+}
+
+} // namespace kiln::compiler
