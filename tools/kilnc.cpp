@@ -1,0 +1,493 @@
+// kilnc: the Kiln OpenCL C front end on the command line, for developers.
+//
+//   kilnc [options] file.cl... [-o out.bc] [--emit-llvm] [--link] [--link-options "..."]
+//
+// Loads libkiln-compiler.so the way the runtime does (dlopen, kiln_compiler_services_v1),
+// compiles each .cl file, optionally links the results (and any .bc inputs) into an executable,
+// and prints the build log and the ProgramInfo the runtime would get. Any argument kilnc does
+// not know is an OpenCL build option (-cl-std=CL3.0, -DNAME=1, -I dir, ...).
+#include "compiler/compiler_library.hpp"
+#include "compiler/frontend.hpp"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace kiln;
+using namespace kiln::compiler;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char *kUsage = R"(usage: kilnc [options] file.cl|file.bc... [-o out.bc]
+  -o FILE               write the resulting bitcode (one compile, or the link) to FILE
+  --emit-llvm           print the resulting module as LLVM IR
+  --link                link the compiled inputs (and .bc inputs) into an executable
+  --link-options "..."  link with these clLinkProgram options (compile with clCompileProgram
+                        rules); without it, --link uses one set of clBuildProgram options
+  --options "..."       an OpenCL options string (added to the loose options)
+  --header NAME=FILE    give FILE to the compile as the embedded header NAME
+  --inspect             check .bc inputs with Frontend::inspect (as executables with --link)
+  --versions LIST       OpenCL C versions of the target, e.g. 1.2,3.0 (default 1.0-3.0)
+  --extensions LIST     the target's extensions (default: a typical CPU set; "" for none)
+  --features LIST       the target's OpenCL C 3.0 features (default: a typical CPU set)
+  --repeat N            compile N times and report the time of each (timing)
+  -q                    print only the log and errors
+Any other argument starting with '-' is an OpenCL build option.
+Environment: KILN_COMPILER_LIBRARY overrides the path of libkiln-compiler.so.
+)";
+
+struct Arguments {
+  std::vector<std::string> inputs;
+  std::string output;
+  std::string options;
+  std::optional<std::string> linkOptions;
+  std::vector<SourceHeader> headers;
+  bool emitLlvm = false;
+  bool link = false;
+  bool inspect = false;
+  bool quiet = false;
+  int repeat = 1;
+  TargetDescription target;
+};
+
+std::vector<std::string> splitList(const std::string &text) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  for (std::string item; std::getline(stream, item, ',');)
+    if (!item.empty())
+      items.push_back(item);
+  return items;
+}
+
+std::optional<std::string> readFile(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    return std::nullopt;
+  std::stringstream contents;
+  contents << file.rdbuf();
+  return contents.str();
+}
+
+bool writeFile(const std::string &path, const Bitcode &bytes) {
+  std::ofstream file(path, std::ios::binary);
+  file.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
+  return bool(file);
+}
+
+// A CPU-like device: every OpenCL C version, the usual 64-bit CPU extensions and the 3.0
+// features that go with them.
+void setDefaultTarget(TargetDescription &target) {
+  for (auto [major, minor] : {std::pair{1, 0}, {1, 1}, {1, 2}, {2, 0}, {3, 0}})
+    target.languageVersions.push_back(CL_MAKE_VERSION(major, minor, 0));
+  target.extensions = {"cl_khr_fp64",
+                       "cl_khr_int64_base_atomics",
+                       "cl_khr_int64_extended_atomics",
+                       "cl_khr_global_int32_base_atomics",
+                       "cl_khr_global_int32_extended_atomics",
+                       "cl_khr_local_int32_base_atomics",
+                       "cl_khr_local_int32_extended_atomics",
+                       "cl_khr_byte_addressable_store",
+                       "cl_khr_subgroups",
+                       "cl_intel_required_subgroup_size"};
+  target.features = {"__opencl_c_fp64",
+                     "__opencl_c_int64",
+                     "__opencl_c_program_scope_global_variables",
+                     "__opencl_c_generic_address_space",
+                     "__opencl_c_atomic_order_acq_rel",
+                     "__opencl_c_atomic_order_seq_cst",
+                     "__opencl_c_atomic_scope_device",
+                     "__opencl_c_atomic_scope_all_devices",
+                     "__opencl_c_work_group_collective_functions",
+                     "__opencl_c_subgroups"};
+}
+
+std::optional<cl_version> parseVersion(const std::string &text) {
+  unsigned major = 0, minor = 0;
+  if (std::sscanf(text.c_str(), "%u.%u", &major, &minor) != 2)
+    return std::nullopt;
+  return CL_MAKE_VERSION(major, minor, 0);
+}
+
+bool parseArguments(int argc, char **argv, Arguments &args) {
+  setDefaultTarget(args.target);
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::optional<std::string> {
+      if (i + 1 >= argc) {
+        std::cerr << "kilnc: " << arg << " needs a value\n";
+        return std::nullopt;
+      }
+      return std::string(argv[++i]);
+    };
+    std::optional<std::string> v;
+    if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (arg == "-o") {
+      if (!(v = value()))
+        return false;
+      args.output = *v;
+    } else if (arg == "--emit-llvm") {
+      args.emitLlvm = true;
+    } else if (arg == "--link") {
+      args.link = true;
+    } else if (arg == "--inspect") {
+      args.inspect = true;
+    } else if (arg == "-q") {
+      args.quiet = true;
+    } else if (arg == "--link-options") {
+      if (!(args.linkOptions = value()))
+        return false;
+    } else if (arg == "--options") {
+      if (!(v = value()))
+        return false;
+      args.options.append(" ").append(*v);
+    } else if (arg == "--header") {
+      if (!(v = value()))
+        return false;
+      size_t equals = v->find('=');
+      std::optional<std::string> text;
+      if (equals == std::string::npos || !(text = readFile(v->substr(equals + 1)))) {
+        std::cerr << "kilnc: --header wants NAME=FILE with a readable FILE\n";
+        return false;
+      }
+      args.headers.push_back({v->substr(0, equals), *text});
+    } else if (arg == "--versions") {
+      if (!(v = value()))
+        return false;
+      args.target.languageVersions.clear();
+      for (const std::string &item : splitList(*v)) {
+        std::optional<cl_version> version = parseVersion(item);
+        if (!version) {
+          std::cerr << "kilnc: bad version '" << item << "'\n";
+          return false;
+        }
+        args.target.languageVersions.push_back(*version);
+      }
+    } else if (arg == "--extensions") {
+      if (!(v = value()))
+        return false;
+      args.target.extensions = splitList(*v);
+    } else if (arg == "--features") {
+      if (!(v = value()))
+        return false;
+      args.target.features = splitList(*v);
+    } else if (arg == "--repeat") {
+      if (!(v = value()))
+        return false;
+      args.repeat = std::max(1, std::atoi(v->c_str()));
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      // An OpenCL option; -D and -I may take the next word as their value.
+      args.options.append(" ").append(arg);
+      if ((arg == "-D" || arg == "-I" || arg == "-x") && i + 1 < argc)
+        args.options.append(" ").append(argv[++i]);
+    } else {
+      args.inputs.push_back(arg);
+    }
+  }
+  if (args.inputs.empty()) {
+    std::cerr << kUsage;
+    return false;
+  }
+  return true;
+}
+
+// --- Loading the compiler library ---------------------------------------------------------------
+
+std::string executableDirectory() {
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::string(".") : self.parent_path().string();
+}
+
+CompilerServices *loadServices() {
+  std::vector<std::string> candidates;
+  if (const char *path = std::getenv("KILN_COMPILER_LIBRARY"))
+    candidates.push_back(path);
+  std::string here = executableDirectory();
+  candidates.push_back(here + "/../src/libkiln-compiler.so"); // the build tree
+  candidates.push_back(here + "/../lib/libkiln-compiler.so"); // an installation
+  candidates.push_back(here + "/libkiln-compiler.so");
+  std::string errors;
+  for (const std::string &path : candidates) {
+    if (!std::filesystem::exists(path))
+      continue;
+    // Never unloaded: the services live as long as the process.
+    void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      errors += std::string("  ") + dlerror() + "\n";
+      continue;
+    }
+    auto entry = reinterpret_cast<CompilerServicesEntry>(dlsym(library, kCompilerServicesSymbol));
+    if (entry)
+      return entry();
+    errors += "  " + path + ": no " + kCompilerServicesSymbol + "\n";
+  }
+  std::cerr << "kilnc: cannot load libkiln-compiler.so (set KILN_COMPILER_LIBRARY)\n" << errors;
+  return nullptr;
+}
+
+// --- Printing -----------------------------------------------------------------------------------
+
+const char *kindName(ArgKind kind) {
+  switch (kind) {
+  case ArgKind::Value:
+    return "value";
+  case ArgKind::GlobalPointer:
+    return "global buffer";
+  case ArgKind::ConstantPointer:
+    return "constant buffer";
+  case ArgKind::LocalPointer:
+    return "local";
+  case ArgKind::Image:
+    return "image";
+  case ArgKind::Sampler:
+    return "sampler";
+  case ArgKind::Pipe:
+    return "pipe";
+  case ArgKind::Queue:
+    return "queue";
+  }
+  return "?";
+}
+
+const char *addressName(cl_kernel_arg_address_qualifier qualifier) {
+  switch (qualifier) {
+  case CL_KERNEL_ARG_ADDRESS_GLOBAL:
+    return "global";
+  case CL_KERNEL_ARG_ADDRESS_CONSTANT:
+    return "constant";
+  case CL_KERNEL_ARG_ADDRESS_LOCAL:
+    return "local";
+  default:
+    return "private";
+  }
+}
+
+std::string accessName(cl_kernel_arg_access_qualifier qualifier) {
+  switch (qualifier) {
+  case CL_KERNEL_ARG_ACCESS_READ_ONLY:
+    return "read_only ";
+  case CL_KERNEL_ARG_ACCESS_WRITE_ONLY:
+    return "write_only ";
+  case CL_KERNEL_ARG_ACCESS_READ_WRITE:
+    return "read_write ";
+  default:
+    return "";
+  }
+}
+
+std::string typeQualifierNames(cl_kernel_arg_type_qualifier qualifiers) {
+  std::string text;
+  if (qualifiers & CL_KERNEL_ARG_TYPE_CONST)
+    text += "const ";
+  if (qualifiers & CL_KERNEL_ARG_TYPE_VOLATILE)
+    text += "volatile ";
+  if (qualifiers & CL_KERNEL_ARG_TYPE_RESTRICT)
+    text += "restrict ";
+  if (qualifiers & CL_KERNEL_ARG_TYPE_PIPE)
+    text += "pipe ";
+  return text;
+}
+
+std::string sizes(const std::array<size_t, 3> &values) {
+  return std::to_string(values[0]) + "," + std::to_string(values[1]) + "," +
+         std::to_string(values[2]);
+}
+
+void printKernel(const KernelInfo &kernel) {
+  std::cout << "kernel " << kernel.name << "\n";
+  if (!kernel.attributes.empty())
+    std::cout << "  attributes: " << kernel.attributes << "\n";
+  if (kernel.requiredWorkGroupSize[0])
+    std::cout << "  required work-group size: " << sizes(kernel.requiredWorkGroupSize) << "\n";
+  if (kernel.workGroupSizeHint[0])
+    std::cout << "  work-group size hint: " << sizes(kernel.workGroupSizeHint) << "\n";
+  if (!kernel.vecTypeHint.empty())
+    std::cout << "  vec type hint: " << kernel.vecTypeHint << "\n";
+  if (kernel.requiredSubGroupSize)
+    std::cout << "  required sub-group size: " << kernel.requiredSubGroupSize << "\n";
+  std::cout << "  static local memory: " << kernel.staticLocalMemSize << " bytes\n";
+  std::cout << "  argument block: " << kernel.argBlockSize << " bytes, aligned to "
+            << kernel.argBlockAlignment << "\n";
+  for (size_t i = 0; i < kernel.args.size(); ++i) {
+    const KernelArgInfo &arg = kernel.args[i];
+    std::cout << "  arg " << i << ": " << addressName(arg.addressQualifier) << " "
+              << accessName(arg.accessQualifier) << typeQualifierNames(arg.typeQualifier)
+              << arg.typeName << " " << arg.name << "  [" << kindName(arg.kind) << ", value size "
+              << arg.valueSize << ", block offset " << arg.blockOffset << ", block size "
+              << arg.blockSize << "]\n";
+  }
+}
+
+void printProgramInfo(const ProgramInfo &info) {
+  std::cout << "program: " << info.kernels.size() << " kernel(s), global variables "
+            << info.globalVariableTotalSize << " bytes, argument info "
+            << (info.argInfoAvailable ? "requested" : "not requested") << "\n";
+  for (const KernelInfo &kernel : info.kernels)
+    printKernel(kernel);
+}
+
+void printIr(const Bitcode &bytes) {
+  llvm::LLVMContext context;
+  llvm::MemoryBufferRef buffer(
+      llvm::StringRef(reinterpret_cast<const char *>(bytes.data()), bytes.size()), "module");
+  auto module = llvm::parseBitcodeFile(buffer, context);
+  if (!module) {
+    std::cerr << "kilnc: cannot print the module: " << llvm::toString(module.takeError()) << "\n";
+    return;
+  }
+  (*module)->print(llvm::outs(), nullptr);
+  llvm::outs().flush();
+}
+
+void printLog(const std::string &what, const std::string &log) {
+  if (!log.empty())
+    std::cout << "--- " << what << " log ---\n" << log << (log.back() == '\n' ? "" : "\n");
+}
+
+double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// --- Driving the front end ----------------------------------------------------------------------
+
+bool parseOptions(const std::string &text, OptionsUse use, BuildOptions &options) {
+  std::string error = parseBuildOptions(text, use, options);
+  if (error.empty())
+    return true;
+  std::cerr << "kilnc: invalid options: " << error << "\n";
+  return false;
+}
+
+std::optional<Bitcode> compileFile(Frontend &frontend, const std::string &path,
+                                   const Arguments &args, const BuildOptions &options) {
+  std::optional<std::string> source = readFile(path);
+  if (!source) {
+    std::cerr << "kilnc: cannot read " << path << "\n";
+    return std::nullopt;
+  }
+  CompileResult result;
+  for (int run = 0; run < args.repeat; ++run) {
+    Clock::time_point start = Clock::now();
+    result = frontend.compile(*source, args.headers, options, args.target);
+    if (!args.quiet || args.repeat > 1)
+      std::cout << "compile " << path << ": " << (result.success ? "ok" : "FAILED") << " in "
+                << millisecondsSince(start) << " ms\n";
+  }
+  printLog("compile " + path, result.log);
+  if (!result.success)
+    return std::nullopt;
+  return result.module;
+}
+
+std::optional<Bitcode> readBitcode(Frontend &frontend, const std::string &path,
+                                   const Arguments &args) {
+  std::optional<std::string> bytes = readFile(path);
+  if (!bytes) {
+    std::cerr << "kilnc: cannot read " << path << "\n";
+    return std::nullopt;
+  }
+  Bitcode module(bytes->begin(), bytes->end());
+  if (args.inspect) {
+    ProgramInfo info;
+    std::string error = frontend.inspect(module, args.link, info);
+    std::cout << "inspect " << path << ": " << (error.empty() ? "ok" : error) << "\n";
+    if (!error.empty())
+      return std::nullopt;
+    if (args.link && !args.quiet)
+      printProgramInfo(info);
+  }
+  return module;
+}
+
+std::optional<Bitcode> linkModules(Frontend &frontend, const std::vector<Bitcode> &modules,
+                                   const Arguments &args, const BuildOptions &options) {
+  std::vector<const Bitcode *> inputs;
+  for (const Bitcode &module : modules)
+    inputs.push_back(&module);
+  Clock::time_point start = Clock::now();
+  LinkResult result = frontend.link(inputs, options, args.target);
+  std::cout << "link: " << (result.success ? "ok" : "FAILED") << " in " << millisecondsSince(start)
+            << " ms\n";
+  printLog("link", result.log);
+  if (!result.success)
+    return std::nullopt;
+  if (!options.createLibrary && !args.quiet)
+    printProgramInfo(result.info);
+  return result.module;
+}
+
+int run(const Arguments &args) {
+  // clBuildProgram rules for one options set, or clCompileProgram + clLinkProgram.
+  bool separateLink = args.linkOptions.has_value();
+  BuildOptions compileOptions, linkOptions;
+  OptionsUse compileUse = args.link && !separateLink ? OptionsUse::Build : OptionsUse::Compile;
+  if (!parseOptions(args.options, compileUse, compileOptions))
+    return 2;
+  linkOptions = compileOptions;
+  if (separateLink && !parseOptions(*args.linkOptions, OptionsUse::Link, linkOptions))
+    return 2;
+
+  Clock::time_point start = Clock::now();
+  CompilerServices *services = loadServices();
+  if (!services)
+    return 2;
+  Frontend &frontend = services->frontend();
+  if (!args.quiet)
+    std::cout << "loaded the compiler library in " << millisecondsSince(start) << " ms\n";
+
+  std::vector<Bitcode> modules;
+  bool ok = true;
+  for (const std::string &input : args.inputs) {
+    bool isBitcode = input.size() > 3 && input.ends_with(".bc");
+    std::optional<Bitcode> module = isBitcode ? readBitcode(frontend, input, args)
+                                              : compileFile(frontend, input, args, compileOptions);
+    ok = ok && module.has_value();
+    if (module)
+      modules.push_back(std::move(*module));
+  }
+  if (!ok)
+    return 1;
+  std::optional<Bitcode> result;
+  if (args.link)
+    result = linkModules(frontend, modules, args, linkOptions);
+  else if (modules.size() == 1)
+    result = std::move(modules.front());
+  if (!result)
+    return args.link ? 1 : 0;
+  if (args.emitLlvm)
+    printIr(*result);
+  if (!args.output.empty() && !writeFile(args.output, *result)) {
+    std::cerr << "kilnc: cannot write " << args.output << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Arguments args;
+  if (!parseArguments(argc, argv, args))
+    return 2;
+  return run(args);
+}
