@@ -7,13 +7,26 @@
 #define OVL __attribute__((overloadable))
 
 // The vector of N elements of scalar type S; N = 1 is S itself.
-#define KILN_VT(S, N) KILN_VT_##N(S)
+// (The extra level expands macro arguments before they are pasted.)
+#define KILN_VT(S, N) KILN_VT_I(S, N)
+#define KILN_VT_I(S, N) KILN_VT_##N(S)
 #define KILN_VT_1(S) S
 #define KILN_VT_2(S) S##2
 #define KILN_VT_3(S) S##3
 #define KILN_VT_4(S) S##4
 #define KILN_VT_8(S) S##8
 #define KILN_VT_16(S) S##16
+
+// (S##N)x: element-wise conversion to the vector of N elements of scalar type S (the C cast
+// rules: integers wrap, floating-point values truncate).
+#define KILN_CONVERT(S, N, x) KILN_CONVERT_I(S, N, x)
+#define KILN_CONVERT_I(S, N, x) KILN_CONVERT_##N(S, x)
+#define KILN_CONVERT_1(S, x) ((S)(x))
+#define KILN_CONVERT_2(S, x) __builtin_convertvector((x), S##2)
+#define KILN_CONVERT_3(S, x) __builtin_convertvector((x), S##3)
+#define KILN_CONVERT_4(S, x) __builtin_convertvector((x), S##4)
+#define KILN_CONVERT_8(S, x) __builtin_convertvector((x), S##8)
+#define KILN_CONVERT_16(S, x) __builtin_convertvector((x), S##16)
 
 // M(S, N) for each width N: all widths, and the vector widths only.
 #define KILN_EACH_WIDTH(S, M) M(S, 1) M(S, 2) M(S, 3) M(S, 4) M(S, 8) M(S, 16)

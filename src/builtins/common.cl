@@ -1,0 +1,6 @@
+// Common functions (OpenCL C 3.0 section 6.15.4) for float and double; the integer max, min
+// and clamp are in integer.cl.
+#include "kiln_internal.h"
+
+#define KILN_TEMPLATE "common_gentype.h"
+#include "kiln_gentype_float.h"

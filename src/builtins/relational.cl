@@ -1,0 +1,10 @@
+// Relational functions (OpenCL C 3.0 section 6.15.6).
+#include "kiln_internal.h"
+
+#define KILN_TEMPLATE "relational_gentype.h"
+#include "kiln_gentype_float.h"
+#undef KILN_TEMPLATE
+
+#define KILN_TEMPLATE "relational_integer.h"
+#include "kiln_gentype_int.h"
+#undef KILN_TEMPLATE
