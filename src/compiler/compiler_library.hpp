@@ -3,8 +3,6 @@
 // platforms never pay for loading LLVM (or clash with another LLVM in their process).
 #pragma once
 
-#include <string>
-
 namespace kiln::compiler {
 class Frontend;
 }
@@ -25,9 +23,5 @@ public:
 /// The symbol libkiln-compiler.so exports; bump the suffix when the interfaces change.
 inline constexpr const char *kCompilerServicesSymbol = "kiln_compiler_services_v1";
 using CompilerServicesEntry = CompilerServices *(*)();
-
-/// Loads the compiler library next to libkiln.so (once). Returns null and sets `error` when it
-/// cannot be loaded.
-CompilerServices *loadCompilerServices(std::string &error);
 
 } // namespace kiln

@@ -123,8 +123,6 @@ struct DeviceInfo {
   cl_uint partitionMaxSubDevices = 0;
   std::vector<cl_device_partition_property> partitionProperties;
   cl_device_affinity_domain partitionAffinityDomain = 0;
-  std::array<cl_uchar, CL_UUID_SIZE_KHR> uuid{};
-  std::array<cl_uchar, CL_UUID_SIZE_KHR> driverUuid{};
 
   /// Space-separated extension names, as CL_DEVICE_EXTENSIONS reports them.
   std::string extensionString() const;

@@ -1,0 +1,456 @@
+// Commands that move data: buffer reads, writes, copies, fills, rectangles, maps, migrations,
+// and the image commands (no images exist yet).
+#include "api/api_support.hpp"
+#include "api/enqueue_support.hpp"
+#include "api/memory_flags.hpp"
+#include "runtime/context.hpp"
+#include "runtime/memory.hpp"
+#include "runtime/queue.hpp"
+
+#include <algorithm>
+#include <array>
+
+using namespace kiln;
+using namespace kiln::api;
+
+namespace {
+
+/// A buffer argument of a command on `queue`: CL_INVALID_MEM_OBJECT or CL_INVALID_CONTEXT.
+cl_int validateBuffer(const EnqueueTarget &target, cl_mem handle, MemObject *&buffer) {
+  buffer = toObject<MemObject>(handle);
+  if (buffer == nullptr || buffer->type() != CL_MEM_OBJECT_BUFFER)
+    return CL_INVALID_MEM_OBJECT;
+  if (&buffer->context() != &target.queue->context())
+    return CL_INVALID_CONTEXT;
+  return CL_SUCCESS;
+}
+
+bool inBounds(const MemObject &buffer, size_t offset, size_t size) {
+  return offset <= buffer.size() && size <= buffer.size() - offset;
+}
+
+/// The common head of every command: queue, wait list, buffer.
+cl_int validateBufferCommand(cl_command_queue queue, cl_mem handle, cl_uint numEvents,
+                             const cl_event *waitList, EnqueueTarget &target,
+                             MemObject *&buffer) {
+  target.queue = toObject<Queue>(queue);
+  if (target.queue == nullptr)
+    return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int error = validateBuffer(target, handle, buffer))
+    return error;
+  return validateWaitList(numEvents, waitList, &target.queue->context(), target.waitList);
+}
+
+} // namespace
+
+KILN_API cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                                cl_bool blocking_read, size_t offset, size_t size,
+                                                void *ptr, cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    MemObject *source;
+    if (cl_int error = validateBufferCommand(command_queue, buffer, num_events_in_wait_list,
+                                             event_wait_list, target, source))
+      return error;
+    if (ptr == nullptr || size == 0 || !inBounds(*source, offset, size))
+      return CL_INVALID_VALUE;
+    if (!hostMayRead(source->flags()))
+      return CL_INVALID_OPERATION;
+    return submitCommand(target, CL_COMMAND_READ_BUFFER,
+                         ReadBuffer{Ref<MemObject>(source), offset, size, ptr}, event,
+                         blocking_read);
+  });
+}
+
+KILN_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                                 cl_bool blocking_write, size_t offset,
+                                                 size_t size, const void *ptr,
+                                                 cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list,
+                                                 cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    MemObject *destination;
+    if (cl_int error = validateBufferCommand(command_queue, buffer, num_events_in_wait_list,
+                                             event_wait_list, target, destination))
+      return error;
+    if (ptr == nullptr || size == 0 || !inBounds(*destination, offset, size))
+      return CL_INVALID_VALUE;
+    if (!hostMayWrite(destination->flags()))
+      return CL_INVALID_OPERATION;
+    return submitCommand(target, CL_COMMAND_WRITE_BUFFER,
+                         WriteBuffer{Ref<MemObject>(destination), offset, size, ptr}, event,
+                         blocking_write);
+  });
+}
+
+namespace {
+
+/// The whole buffer a (sub-)buffer lives in, and its offset there: overlap checks compare those.
+std::pair<const MemObject *, size_t> storageOf(const MemObject &buffer) {
+  return buffer.parent() ? std::pair<const MemObject *, size_t>{buffer.parent(), buffer.origin()}
+                         : std::pair<const MemObject *, size_t>{&buffer, 0};
+}
+
+bool rangesOverlap(size_t firstStart, size_t secondStart, size_t size) {
+  return firstStart < secondStart + size && secondStart < firstStart + size;
+}
+
+} // namespace
+
+KILN_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
+                                                cl_mem dst_buffer, size_t src_offset,
+                                                size_t dst_offset, size_t size,
+                                                cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    MemObject *source, *destination;
+    if (cl_int error = validateBufferCommand(command_queue, src_buffer, num_events_in_wait_list,
+                                             event_wait_list, target, source))
+      return error;
+    if (cl_int error = validateBuffer(target, dst_buffer, destination))
+      return error;
+    if (size == 0 || !inBounds(*source, src_offset, size) ||
+        !inBounds(*destination, dst_offset, size))
+      return CL_INVALID_VALUE;
+    auto [sourceStorage, sourceBase] = storageOf(*source);
+    auto [destinationStorage, destinationBase] = storageOf(*destination);
+    if (sourceStorage == destinationStorage &&
+        rangesOverlap(sourceBase + src_offset, destinationBase + dst_offset, size))
+      return CL_MEM_COPY_OVERLAP;
+    return submitCommand(target, CL_COMMAND_COPY_BUFFER,
+                         CopyBuffer{Ref<MemObject>(source), Ref<MemObject>(destination),
+                                    src_offset, dst_offset, size},
+                         event);
+  });
+}
+
+KILN_API cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                                const void *pattern, size_t pattern_size,
+                                                size_t offset, size_t size,
+                                                cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    MemObject *destination;
+    if (cl_int error = validateBufferCommand(command_queue, buffer, num_events_in_wait_list,
+                                             event_wait_list, target, destination))
+      return error;
+    bool validPatternSize = pattern_size != 0 && pattern_size <= 128 &&
+                            (pattern_size & (pattern_size - 1)) == 0;
+    if (pattern == nullptr || !validPatternSize || offset % pattern_size != 0 ||
+        size % pattern_size != 0 || !inBounds(*destination, offset, size))
+      return CL_INVALID_VALUE;
+    const auto *bytes = static_cast<const std::byte *>(pattern);
+    return submitCommand(target, CL_COMMAND_FILL_BUFFER,
+                         FillBuffer{Ref<MemObject>(destination), offset, size,
+                                    std::vector<std::byte>(bytes, bytes + pattern_size)},
+                         event);
+  });
+}
+
+namespace {
+
+/// Fills in default pitches and checks a rectangle against the memory it lies in (`limit`
+/// bytes; no limit for host memory).
+bool completeRect(const size_t *origin, const size_t *region, size_t rowPitch, size_t slicePitch,
+                  size_t limit, BufferRect &rect) {
+  if (rowPitch == 0)
+    rowPitch = region[0];
+  else if (rowPitch < region[0])
+    return false;
+  if (slicePitch == 0)
+    slicePitch = region[1] * rowPitch;
+  else if (slicePitch < region[1] * rowPitch || slicePitch % rowPitch != 0)
+    return false;
+  rect.origin = {origin[0], origin[1], origin[2]};
+  rect.rowPitch = rowPitch;
+  rect.slicePitch = slicePitch;
+  size_t lastByte = (origin[2] + region[2] - 1) * slicePitch +
+                    (origin[1] + region[1] - 1) * rowPitch + origin[0] + region[0];
+  return lastByte <= limit;
+}
+
+bool validRegion(const size_t *origin, const size_t *region) {
+  return origin != nullptr && region != nullptr && region[0] != 0 && region[1] != 0 &&
+         region[2] != 0;
+}
+
+constexpr size_t kNoLimit = ~size_t{0};
+
+} // namespace
+
+KILN_API cl_int CL_API_CALL clEnqueueReadBufferRect(
+    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+    const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
+    size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+    size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    MemObject *source;
+    if (cl_int error = validateBufferCommand(command_queue, buffer, num_events_in_wait_list,
+                                             event_wait_list, target, source))
+      return error;
+    CopyRect copy{CopyRect::Direction::BufferToHost, Ref<MemObject>(source), nullptr, ptr};
+    if (ptr == nullptr || !validRegion(buffer_origin, region) || host_origin == nullptr ||
+        !completeRect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch, source->size(),
+                      copy.sourceRect) ||
+        !completeRect(host_origin, region, host_row_pitch, host_slice_pitch, kNoLimit,
+                      copy.destinationRect))
+      return CL_INVALID_VALUE;
+    if (!hostMayRead(source->flags()))
+      return CL_INVALID_OPERATION;
+    copy.region = {region[0], region[1], region[2]};
+    return submitCommand(target, CL_COMMAND_READ_BUFFER_RECT, std::move(copy), event,
+                         blocking_read);
+  });
+}
+
+KILN_API cl_int CL_API_CALL clEnqueueWriteBufferRect(
+    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
+    const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
+    size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+    size_t host_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    MemObject *destination;
+    if (cl_int error = validateBufferCommand(command_queue, buffer, num_events_in_wait_list,
+                                             event_wait_list, target, destination))
+      return error;
+    CopyRect copy{CopyRect::Direction::HostToBuffer, nullptr, Ref<MemObject>(destination),
+                  const_cast<void *>(ptr)};
+    if (ptr == nullptr || !validRegion(buffer_origin, region) || host_origin == nullptr ||
+        !completeRect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch,
+                      destination->size(), copy.destinationRect) ||
+        !completeRect(host_origin, region, host_row_pitch, host_slice_pitch, kNoLimit,
+                      copy.sourceRect))
+      return CL_INVALID_VALUE;
+    if (!hostMayWrite(destination->flags()))
+      return CL_INVALID_OPERATION;
+    copy.region = {region[0], region[1], region[2]};
+    return submitCommand(target, CL_COMMAND_WRITE_BUFFER_RECT, std::move(copy), event,
+                         blocking_write);
+  });
+}
+
+namespace {
+
+/// Whether two rectangles with the same pitches in one buffer share a byte. Rows of the two
+/// start `base + dRow * rowPitch + dSlice * slicePitch` apart; they overlap when that distance
+/// is shorter than a row, so it is enough to try every row and slice difference.
+bool rectsOverlap(const BufferRect &first, const BufferRect &second,
+                  const std::array<size_t, 3> &region) {
+  auto start = [](const BufferRect &rect) {
+    return static_cast<long long>(rect.origin[0] + rect.origin[1] * rect.rowPitch +
+                                  rect.origin[2] * rect.slicePitch);
+  };
+  long long base = start(second) - start(first);
+  long long rows = static_cast<long long>(region[1]), slices = static_cast<long long>(region[2]);
+  long long rowPitch = static_cast<long long>(first.rowPitch);
+  long long slicePitch = static_cast<long long>(first.slicePitch);
+  long long width = static_cast<long long>(region[0]);
+  for (long long dSlice = -(slices - 1); dSlice < slices; ++dSlice)
+    for (long long dRow = -(rows - 1); dRow < rows; ++dRow) {
+      long long distance = base + dRow * rowPitch + dSlice * slicePitch;
+      if (distance < width && -distance < width)
+        return true;
+    }
+  return false;
+}
+
+} // namespace
+
+KILN_API cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    MemObject *source, *destination;
+    if (cl_int error = validateBufferCommand(command_queue, src_buffer, num_events_in_wait_list,
+                                             event_wait_list, target, source))
+      return error;
+    if (cl_int error = validateBuffer(target, dst_buffer, destination))
+      return error;
+    CopyRect copy{CopyRect::Direction::BufferToBuffer, Ref<MemObject>(source),
+                  Ref<MemObject>(destination), nullptr};
+    if (!validRegion(src_origin, region) || dst_origin == nullptr ||
+        !completeRect(src_origin, region, src_row_pitch, src_slice_pitch, source->size(),
+                      copy.sourceRect) ||
+        !completeRect(dst_origin, region, dst_row_pitch, dst_slice_pitch, destination->size(),
+                      copy.destinationRect))
+      return CL_INVALID_VALUE;
+    copy.region = {region[0], region[1], region[2]};
+    if (source == destination) {
+      if (copy.sourceRect.rowPitch != copy.destinationRect.rowPitch ||
+          copy.sourceRect.slicePitch != copy.destinationRect.slicePitch)
+        return CL_INVALID_VALUE;
+      if (rectsOverlap(copy.sourceRect, copy.destinationRect, copy.region))
+        return CL_MEM_COPY_OVERLAP;
+    }
+    return submitCommand(target, CL_COMMAND_COPY_BUFFER_RECT, std::move(copy), event);
+  });
+}
+
+KILN_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                              cl_bool blocking_map, cl_map_flags map_flags,
+                                              size_t offset, size_t size,
+                                              cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list, cl_event *event,
+                                              cl_int *errcode_ret) {
+  return guardCreate<void *>(errcode_ret, [&](cl_int &error) -> void * {
+    EnqueueTarget target;
+    MemObject *mapped;
+    error = validateBufferCommand(command_queue, buffer, num_events_in_wait_list,
+                                  event_wait_list, target, mapped);
+    if (error != CL_SUCCESS)
+      return nullptr;
+    constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    bool invalidateWithOthers = (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
+                                (map_flags & (CL_MAP_READ | CL_MAP_WRITE));
+    if ((map_flags & ~known) || invalidateWithOthers || size == 0 ||
+        !inBounds(*mapped, offset, size)) {
+      error = CL_INVALID_VALUE;
+      return nullptr;
+    }
+    bool reads = map_flags & CL_MAP_READ;
+    bool writes = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
+    if ((reads && !hostMayRead(mapped->flags())) || (writes && !hostMayWrite(mapped->flags()))) {
+      error = CL_INVALID_OPERATION;
+      return nullptr;
+    }
+    // Buffers live in host memory: the mapped region is the buffer itself (for
+    // CL_MEM_USE_HOST_PTR, the application's memory at `offset`, as required).
+    void *pointer = mapped->data() + offset;
+    mapped->recordMapping(pointer);
+    error = submitCommand(target, CL_COMMAND_MAP_BUFFER, MapBuffer{Ref<MemObject>(mapped)}, event,
+                          blocking_map);
+    return error == CL_SUCCESS ? pointer : nullptr;
+  });
+}
+
+KILN_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj,
+                                                    void *mapped_ptr,
+                                                    cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list,
+                                                    cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    MemObject *mapped;
+    if (cl_int error = validateBufferCommand(command_queue, memobj, num_events_in_wait_list,
+                                             event_wait_list, target, mapped))
+      return error;
+    if (mapped_ptr == nullptr || !mapped->removeMapping(mapped_ptr))
+      return CL_INVALID_VALUE;
+    return submitCommand(target, CL_COMMAND_UNMAP_MEM_OBJECT,
+                         UnmapBuffer{Ref<MemObject>(mapped), mapped_ptr}, event);
+  });
+}
+
+KILN_API cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue,
+                                                       cl_uint num_mem_objects,
+                                                       const cl_mem *mem_objects,
+                                                       cl_mem_migration_flags flags,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event *event_wait_list,
+                                                       cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    if (cl_int error = validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list,
+                                       target))
+      return error;
+    if (num_mem_objects == 0 || mem_objects == nullptr ||
+        (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
+      return CL_INVALID_VALUE;
+    for (cl_uint index = 0; index < num_mem_objects; ++index) {
+      MemObject *memory = toObject<MemObject>(mem_objects[index]);
+      if (memory == nullptr)
+        return CL_INVALID_MEM_OBJECT;
+      if (&memory->context() != &target.queue->context())
+        return CL_INVALID_CONTEXT;
+    }
+    // Every memory object already lives where every Kiln device can use it.
+    return submitCommand(target, CL_COMMAND_MIGRATE_MEM_OBJECTS, NoOperation{}, event);
+  });
+}
+
+// Image commands: no image can exist, so every image argument is an invalid memory object.
+
+namespace {
+
+cl_int noImages(cl_command_queue queue) {
+  return toObject<Queue>(queue) == nullptr ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_MEM_OBJECT;
+}
+
+} // namespace
+
+KILN_API cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem image,
+                                               cl_bool blocking_read, const size_t *origin,
+                                               const size_t *region, size_t row_pitch,
+                                               size_t slice_pitch, void *ptr,
+                                               cl_uint num_events_in_wait_list,
+                                               const cl_event *event_wait_list, cl_event *event) {
+  return noImages(command_queue);
+}
+
+KILN_API cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image,
+                                                cl_bool blocking_write, const size_t *origin,
+                                                const size_t *region, size_t input_row_pitch,
+                                                size_t input_slice_pitch, const void *ptr,
+                                                cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event) {
+  return noImages(command_queue);
+}
+
+KILN_API cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image,
+                                               const void *fill_color, const size_t *origin,
+                                               const size_t *region,
+                                               cl_uint num_events_in_wait_list,
+                                               const cl_event *event_wait_list, cl_event *event) {
+  return noImages(command_queue);
+}
+
+KILN_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image,
+                                               cl_mem dst_image, const size_t *src_origin,
+                                               const size_t *dst_origin, const size_t *region,
+                                               cl_uint num_events_in_wait_list,
+                                               const cl_event *event_wait_list, cl_event *event) {
+  return noImages(command_queue);
+}
+
+KILN_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue,
+                                                       cl_mem src_image, cl_mem dst_buffer,
+                                                       const size_t *src_origin,
+                                                       const size_t *region, size_t dst_offset,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event *event_wait_list,
+                                                       cl_event *event) {
+  return noImages(command_queue);
+}
+
+KILN_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue,
+                                                       cl_mem src_buffer, cl_mem dst_image,
+                                                       size_t src_offset, const size_t *dst_origin,
+                                                       const size_t *region,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event *event_wait_list,
+                                                       cl_event *event) {
+  return noImages(command_queue);
+}
+
+KILN_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image,
+                                             cl_bool blocking_map, cl_map_flags map_flags,
+                                             const size_t *origin, const size_t *region,
+                                             size_t *image_row_pitch, size_t *image_slice_pitch,
+                                             cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event,
+                                             cl_int *errcode_ret) {
+  if (errcode_ret != nullptr)
+    *errcode_ret = noImages(command_queue);
+  return nullptr;
+}

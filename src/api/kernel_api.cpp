@@ -1,0 +1,341 @@
+// Kernel entry points.
+#include "api/api_support.hpp"
+#include "runtime/context.hpp"
+#include "runtime/device.hpp"
+#include "runtime/kernel.hpp"
+#include "runtime/memory.hpp"
+#include "runtime/program.hpp"
+
+#include <algorithm>
+
+using namespace kiln;
+using namespace kiln::api;
+
+namespace {
+
+/// Creates kernel `info` of `program`, loading device code for every device that has an
+/// executable. CL_OUT_OF_RESOURCES when device code cannot be made.
+cl_kernel makeKernel(Program &program, const compiler::KernelInfo &info, cl_int &error) {
+  std::map<const Device *, const DeviceKernel *> deviceKernels;
+  for (Device *device : program.devices()) {
+    bool hasExecutable = program.withBuild(device, [](const Program::DeviceBuild &build) {
+      return build.status == CL_BUILD_SUCCESS &&
+             build.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    });
+    if (!hasExecutable)
+      continue;
+    std::string reason;
+    DeviceProgram *code = program.deviceProgram(*device, reason);
+    const DeviceKernel *kernel = code != nullptr ? code->kernel(info.name) : nullptr;
+    if (kernel == nullptr) {
+      program.context().reportError("Kiln could not generate code for kernel '" + info.name +
+                                    "': " + reason);
+      error = CL_OUT_OF_RESOURCES;
+      return nullptr;
+    }
+    deviceKernels.emplace(device, kernel);
+  }
+  return createObject<Kernel>(program, info, std::move(deviceKernels));
+}
+
+} // namespace
+
+KILN_API cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name,
+                                              cl_int *errcode_ret) {
+  return guardCreate<cl_kernel>(errcode_ret, [&](cl_int &error) -> cl_kernel {
+    Program *owner = toObject<Program>(program);
+    if (owner == nullptr) {
+      error = CL_INVALID_PROGRAM;
+      return nullptr;
+    }
+    compiler::ProgramInfo info;
+    if (!owner->executableInfo(info)) {
+      error = CL_INVALID_PROGRAM_EXECUTABLE;
+      return nullptr;
+    }
+    if (kernel_name == nullptr) {
+      error = CL_INVALID_VALUE;
+      return nullptr;
+    }
+    auto found = std::find_if(info.kernels.begin(), info.kernels.end(),
+                              [&](const compiler::KernelInfo &k) { return k.name == kernel_name; });
+    if (found == info.kernels.end()) {
+      error = CL_INVALID_KERNEL_NAME;
+      return nullptr;
+    }
+    return makeKernel(*owner, *found, error);
+  });
+}
+
+KILN_API cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
+                                                     cl_kernel *kernels,
+                                                     cl_uint *num_kernels_ret) {
+  Program *owner = toObject<Program>(program);
+  if (owner == nullptr)
+    return CL_INVALID_PROGRAM;
+  return guard([&] {
+    compiler::ProgramInfo info;
+    if (!owner->executableInfo(info))
+      return CL_INVALID_PROGRAM_EXECUTABLE;
+    if (kernels != nullptr && num_kernels < info.kernels.size())
+      return CL_INVALID_VALUE;
+    if (kernels != nullptr) {
+      std::vector<cl_kernel> created;
+      for (const compiler::KernelInfo &kernel : info.kernels) {
+        cl_int error = CL_SUCCESS;
+        cl_kernel handle = makeKernel(*owner, kernel, error);
+        if (handle == nullptr) {
+          for (cl_kernel made : created)
+            static_cast<Kernel *>(made)->releaseExternal();
+          return error;
+        }
+        created.push_back(handle);
+      }
+      std::copy(created.begin(), created.end(), kernels);
+    }
+    if (num_kernels_ret != nullptr)
+      *num_kernels_ret = static_cast<cl_uint>(info.kernels.size());
+    return CL_SUCCESS;
+  });
+}
+
+KILN_API cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
+  return guardCreate<cl_kernel>(errcode_ret, [&](cl_int &error) -> cl_kernel {
+    Kernel *source = toObject<Kernel>(source_kernel);
+    if (source == nullptr) {
+      error = CL_INVALID_KERNEL;
+      return nullptr;
+    }
+    return createObject<Kernel>(*source);
+  });
+}
+
+KILN_API cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  Kernel *self = toObject<Kernel>(kernel);
+  if (self == nullptr)
+    return CL_INVALID_KERNEL;
+  self->retainExternal();
+  return CL_SUCCESS;
+}
+
+KILN_API cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  Kernel *self = toObject<Kernel>(kernel);
+  if (self == nullptr)
+    return CL_INVALID_KERNEL;
+  self->releaseExternal();
+  return CL_SUCCESS;
+}
+
+KILN_API cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                           const void *arg_value) {
+  Kernel *self = toObject<Kernel>(kernel);
+  if (self == nullptr)
+    return CL_INVALID_KERNEL;
+  if (arg_index >= self->argCount())
+    return CL_INVALID_ARG_INDEX;
+  return guard([&] {
+    const compiler::KernelArgInfo &arg = self->info().args[arg_index];
+    switch (arg.kind) {
+    case compiler::ArgKind::GlobalPointer:
+    case compiler::ArgKind::ConstantPointer: {
+      if (arg_size != sizeof(cl_mem))
+        return CL_INVALID_ARG_SIZE;
+      cl_mem handle = arg_value != nullptr ? *static_cast<const cl_mem *>(arg_value) : nullptr;
+      if (handle == nullptr) { // a NULL buffer is a valid argument
+        self->setMemObject(arg_index, nullptr);
+        return CL_SUCCESS;
+      }
+      MemObject *memory = toObject<MemObject>(handle);
+      if (memory == nullptr || memory->type() != CL_MEM_OBJECT_BUFFER ||
+          &memory->context() != &self->program().context())
+        return CL_INVALID_MEM_OBJECT;
+      self->setMemObject(arg_index, memory);
+      return CL_SUCCESS;
+    }
+    case compiler::ArgKind::LocalPointer:
+      if (arg_value != nullptr)
+        return CL_INVALID_ARG_VALUE;
+      if (arg_size == 0)
+        return CL_INVALID_ARG_SIZE;
+      self->setLocalSize(arg_index, arg_size);
+      return CL_SUCCESS;
+    case compiler::ArgKind::Value:
+      if (arg_size != arg.valueSize)
+        return CL_INVALID_ARG_SIZE;
+      if (arg_value == nullptr)
+        return CL_INVALID_ARG_VALUE;
+      self->setValue(arg_index, arg_value, arg_size);
+      return CL_SUCCESS;
+    case compiler::ArgKind::Sampler:
+      // No sampler can exist without image support.
+      return arg_size != sizeof(cl_sampler) ? CL_INVALID_ARG_SIZE : CL_INVALID_SAMPLER;
+    case compiler::ArgKind::Queue:
+      return arg_size != sizeof(cl_command_queue) ? CL_INVALID_ARG_SIZE : CL_INVALID_DEVICE_QUEUE;
+    case compiler::ArgKind::Image:
+    case compiler::ArgKind::Pipe:
+      return arg_size != sizeof(cl_mem) ? CL_INVALID_ARG_SIZE : CL_INVALID_MEM_OBJECT;
+    }
+    return CL_INVALID_ARG_VALUE;
+  });
+}
+
+KILN_API cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
+                                                     const void *arg_value) {
+  Kernel *self = toObject<Kernel>(kernel);
+  if (self == nullptr)
+    return CL_INVALID_KERNEL;
+  if (arg_index >= self->argCount())
+    return CL_INVALID_ARG_INDEX;
+  // No device supports shared virtual memory.
+  return CL_INVALID_OPERATION;
+}
+
+KILN_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                                                size_t param_value_size,
+                                                const void *param_value) {
+  if (toObject<Kernel>(kernel) == nullptr)
+    return CL_INVALID_KERNEL;
+  if (param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS &&
+      param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)
+    return CL_INVALID_VALUE;
+  if (param_value == nullptr)
+    return CL_INVALID_VALUE;
+  // Both parameters are about shared virtual memory, which no device supports.
+  return CL_INVALID_OPERATION;
+}
+
+KILN_API cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
+                                            size_t param_value_size, void *param_value,
+                                            size_t *param_value_size_ret) {
+  Kernel *self = toObject<Kernel>(kernel);
+  if (self == nullptr)
+    return CL_INVALID_KERNEL;
+  return guard([&]() -> cl_int {
+    InfoOutput out(param_value_size, param_value, param_value_size_ret);
+    switch (param_name) {
+    case CL_KERNEL_FUNCTION_NAME:
+      return out(self->name());
+    case CL_KERNEL_NUM_ARGS:
+      return out(self->argCount());
+    case CL_KERNEL_REFERENCE_COUNT:
+      return out(self->externalCount());
+    case CL_KERNEL_CONTEXT:
+      return out(static_cast<cl_context>(&self->program().context()));
+    case CL_KERNEL_PROGRAM:
+      return out(static_cast<cl_program>(&self->program()));
+    case CL_KERNEL_ATTRIBUTES:
+      return out(self->info().attributes);
+    default:
+      return CL_INVALID_VALUE;
+    }
+  });
+}
+
+KILN_API cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
+                                               cl_kernel_arg_info param_name,
+                                               size_t param_value_size, void *param_value,
+                                               size_t *param_value_size_ret) {
+  Kernel *self = toObject<Kernel>(kernel);
+  if (self == nullptr)
+    return CL_INVALID_KERNEL;
+  if (arg_index >= self->argCount())
+    return CL_INVALID_ARG_INDEX;
+  compiler::ProgramInfo programInfo;
+  self->program().executableInfo(programInfo);
+  // The specification: argument information exists only for programs built from source with
+  // -cl-kernel-arg-info.
+  if (!programInfo.argInfoAvailable)
+    return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+  return guard([&]() -> cl_int {
+    InfoOutput out(param_value_size, param_value, param_value_size_ret);
+    const compiler::KernelArgInfo &arg = self->info().args[arg_index];
+    switch (param_name) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+      return out(arg.addressQualifier);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+      return out(arg.accessQualifier);
+    case CL_KERNEL_ARG_TYPE_NAME:
+      return out(arg.typeName);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:
+      return out(arg.typeQualifier);
+    case CL_KERNEL_ARG_NAME:
+      return out(arg.name);
+    default:
+      return CL_INVALID_VALUE;
+    }
+  });
+}
+
+namespace {
+
+/// The device a work-group query is about: NULL is allowed when the kernel has one device.
+Device *queryDevice(const Kernel &kernel, cl_device_id device) {
+  const std::vector<Device *> &devices = kernel.program().devices();
+  if (device == nullptr)
+    return devices.size() == 1 ? devices.front() : nullptr;
+  Device *target = toObject<Device>(device);
+  return std::find(devices.begin(), devices.end(), target) != devices.end() ? target : nullptr;
+}
+
+} // namespace
+
+KILN_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                                     cl_kernel_work_group_info param_name,
+                                                     size_t param_value_size, void *param_value,
+                                                     size_t *param_value_size_ret) {
+  Kernel *self = toObject<Kernel>(kernel);
+  if (self == nullptr)
+    return CL_INVALID_KERNEL;
+  Device *target = queryDevice(*self, device);
+  if (target == nullptr)
+    return CL_INVALID_DEVICE;
+  const DeviceKernel *code = self->deviceKernel(target);
+  if (code == nullptr)
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  return guard([&]() -> cl_int {
+    InfoOutput out(param_value_size, param_value, param_value_size_ret);
+    DeviceKernelInfo info = code->info();
+    switch (param_name) {
+    case CL_KERNEL_WORK_GROUP_SIZE:
+      return out(info.maxWorkGroupSize);
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+      return out(self->info().requiredWorkGroupSize);
+    case CL_KERNEL_LOCAL_MEM_SIZE:
+      return out(static_cast<cl_ulong>(self->localMemorySize()));
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+      return out(info.preferredWorkGroupSizeMultiple);
+    case CL_KERNEL_PRIVATE_MEM_SIZE:
+      return out(info.privateMemSize);
+    case CL_KERNEL_GLOBAL_WORK_SIZE:
+      // Only for custom devices and built-in kernels, which Kiln does not have.
+      return CL_INVALID_VALUE;
+    default:
+      return CL_INVALID_VALUE;
+    }
+  });
+}
+
+KILN_API cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                                                    cl_kernel_sub_group_info param_name,
+                                                    size_t input_value_size,
+                                                    const void *input_value,
+                                                    size_t param_value_size, void *param_value,
+                                                    size_t *param_value_size_ret) {
+  Kernel *self = toObject<Kernel>(kernel);
+  if (self == nullptr)
+    return CL_INVALID_KERNEL;
+  if (queryDevice(*self, device) == nullptr)
+    return CL_INVALID_DEVICE;
+  // Sub-groups are not supported yet (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
+  return CL_INVALID_OPERATION;
+}
+
+KILN_API cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device,
+                                                       cl_kernel_sub_group_info param_name,
+                                                       size_t input_value_size,
+                                                       const void *input_value,
+                                                       size_t param_value_size, void *param_value,
+                                                       size_t *param_value_size_ret) {
+  return clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size, input_value,
+                                 param_value_size, param_value, param_value_size_ret);
+}

@@ -1,0 +1,351 @@
+// Memory object entry points: buffers and sub-buffers; images, pipes and SVM, which no Kiln
+// device supports yet, answer with the errors the specification names for that case.
+#include "api/api_support.hpp"
+#include "api/memory_flags.hpp"
+#include "runtime/context.hpp"
+#include "runtime/device.hpp"
+#include "runtime/memory.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace kiln;
+using namespace kiln::api;
+
+namespace kiln::api {
+
+bool hasValidAccessFlags(cl_mem_flags flags) {
+  constexpr cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+                                 CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
+                                 CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_WRITE_ONLY |
+                                 CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  if (flags & ~known)
+    return false;
+  auto count = [](cl_mem_flags bits) { return __builtin_popcountll(bits); };
+  if (count(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)) > 1)
+    return false;
+  if (count(flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) > 1)
+    return false;
+  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+    return false;
+  return true;
+}
+
+bool hostMayRead(cl_mem_flags flags) {
+  return !(flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
+
+bool hostMayWrite(cl_mem_flags flags) {
+  return !(flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
+
+} // namespace kiln::api
+
+namespace {
+
+/// The largest allocation every device of the context accepts.
+cl_ulong maxAllocation(const Context &context) {
+  cl_ulong limit = ~cl_ulong{0};
+  for (const Device *device : context.devices())
+    limit = std::min(limit, device->info().maxMemAllocSize);
+  return limit;
+}
+
+cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+                    size_t size, void *hostPtr, cl_int &error) {
+  Context *owner = toObject<Context>(context);
+  if (owner == nullptr) {
+    error = CL_INVALID_CONTEXT;
+    return nullptr;
+  }
+  std::vector<cl_mem_properties> propertyList;
+  if (properties != nullptr) {
+    // OpenCL 3.0 defines no buffer properties (only extensions do): any entry is unknown.
+    if (properties[0] != 0) {
+      error = CL_INVALID_PROPERTY;
+      return nullptr;
+    }
+    propertyList.push_back(0);
+  }
+  if (!hasValidAccessFlags(flags)) {
+    error = CL_INVALID_VALUE;
+    return nullptr;
+  }
+  if (size == 0 || size > maxAllocation(*owner)) {
+    error = CL_INVALID_BUFFER_SIZE;
+    return nullptr;
+  }
+  bool needsHostPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  if (needsHostPtr != (hostPtr != nullptr)) {
+    error = CL_INVALID_HOST_PTR;
+    return nullptr;
+  }
+  if (!(flags & (CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)))
+    flags |= CL_MEM_READ_WRITE;
+
+  AlignedStorage storage;
+  if (!(flags & CL_MEM_USE_HOST_PTR)) {
+    storage = allocateAligned(size, MemObject::kBaseAlignment);
+    if (!storage) {
+      error = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+      return nullptr;
+    }
+    if (flags & CL_MEM_COPY_HOST_PTR)
+      std::memcpy(storage.get(), hostPtr, size);
+  }
+  // CL_MEM_HOST_PTR reports the pointer only for CL_MEM_USE_HOST_PTR buffers.
+  void *reportedHostPtr = (flags & CL_MEM_USE_HOST_PTR) ? hostPtr : nullptr;
+  return createObject<MemObject>(*owner, flags, size, reportedHostPtr, std::move(storage),
+                                 std::move(propertyList));
+}
+
+} // namespace
+
+KILN_API cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
+                                           void *host_ptr, cl_int *errcode_ret) {
+  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) {
+    return createBuffer(context, nullptr, flags, size, host_ptr, error);
+  });
+}
+
+KILN_API cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
+                                                         const cl_mem_properties *properties,
+                                                         cl_mem_flags flags, size_t size,
+                                                         void *host_ptr, cl_int *errcode_ret) {
+  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) {
+    return createBuffer(context, properties, flags, size, host_ptr, error);
+  });
+}
+
+namespace {
+
+/// The flags of a sub-buffer: what it asks for, the rest inherited from its parent.
+/// Returns false when the request conflicts with the parent.
+bool subBufferFlags(cl_mem_flags parent, cl_mem_flags requested, cl_mem_flags &result) {
+  constexpr cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+  constexpr cl_mem_flags host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
+                                CL_MEM_HOST_NO_ACCESS;
+  constexpr cl_mem_flags hostPointer =
+      CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+  if (!hasValidAccessFlags(requested) || (requested & hostPointer))
+    return false;
+  if ((parent & CL_MEM_WRITE_ONLY) && (requested & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
+    return false;
+  if ((parent & CL_MEM_READ_ONLY) && (requested & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
+    return false;
+  if ((parent & CL_MEM_HOST_WRITE_ONLY) && (requested & CL_MEM_HOST_READ_ONLY))
+    return false;
+  if ((parent & CL_MEM_HOST_READ_ONLY) && (requested & CL_MEM_HOST_WRITE_ONLY))
+    return false;
+  if ((parent & CL_MEM_HOST_NO_ACCESS) && (requested & (CL_MEM_HOST_READ_ONLY |
+                                                        CL_MEM_HOST_WRITE_ONLY)))
+    return false;
+  result = (requested & access ? requested & access : parent & access) |
+           (requested & host ? requested & host : parent & host) | (parent & hostPointer);
+  return true;
+}
+
+} // namespace
+
+KILN_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+                                              cl_buffer_create_type buffer_create_type,
+                                              const void *buffer_create_info,
+                                              cl_int *errcode_ret) {
+  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) -> cl_mem {
+    MemObject *parent = toObject<MemObject>(buffer);
+    if (parent == nullptr || parent->parent() != nullptr ||
+        parent->type() != CL_MEM_OBJECT_BUFFER) {
+      error = CL_INVALID_MEM_OBJECT;
+      return nullptr;
+    }
+    cl_mem_flags effective;
+    if (!subBufferFlags(parent->flags(), flags, effective) ||
+        buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info == nullptr) {
+      error = CL_INVALID_VALUE;
+      return nullptr;
+    }
+    const auto *region = static_cast<const cl_buffer_region *>(buffer_create_info);
+    if (region->size == 0) {
+      error = CL_INVALID_BUFFER_SIZE;
+      return nullptr;
+    }
+    if (region->origin > parent->size() || region->size > parent->size() - region->origin) {
+      error = CL_INVALID_VALUE;
+      return nullptr;
+    }
+    for (const Device *device : parent->context().devices())
+      if (region->origin % (device->info().memBaseAddrAlignBits / 8) != 0) {
+        error = CL_MISALIGNED_SUB_BUFFER_OFFSET;
+        return nullptr;
+      }
+    return createObject<MemObject>(*parent, effective, region->origin, region->size);
+  });
+}
+
+KILN_API cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
+  MemObject *self = toObject<MemObject>(memobj);
+  if (self == nullptr)
+    return CL_INVALID_MEM_OBJECT;
+  self->retainExternal();
+  return CL_SUCCESS;
+}
+
+KILN_API cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
+  MemObject *self = toObject<MemObject>(memobj);
+  if (self == nullptr)
+    return CL_INVALID_MEM_OBJECT;
+  self->releaseExternal();
+  return CL_SUCCESS;
+}
+
+KILN_API cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
+                                               size_t param_value_size, void *param_value,
+                                               size_t *param_value_size_ret) {
+  MemObject *self = toObject<MemObject>(memobj);
+  if (self == nullptr)
+    return CL_INVALID_MEM_OBJECT;
+  return guard([&]() -> cl_int {
+    InfoOutput out(param_value_size, param_value, param_value_size_ret);
+    switch (param_name) {
+    case CL_MEM_TYPE:
+      return out(self->type());
+    case CL_MEM_FLAGS:
+      return out(self->flags());
+    case CL_MEM_SIZE:
+      return out(self->size());
+    case CL_MEM_HOST_PTR:
+      return out(self->hostPointer());
+    case CL_MEM_MAP_COUNT:
+      return out(self->mapCount());
+    case CL_MEM_REFERENCE_COUNT:
+      return out(self->externalCount());
+    case CL_MEM_CONTEXT:
+      return out(static_cast<cl_context>(&self->context()));
+    case CL_MEM_ASSOCIATED_MEMOBJECT:
+      return out(static_cast<cl_mem>(self->parent()));
+    case CL_MEM_OFFSET:
+      return out(self->origin());
+    case CL_MEM_USES_SVM_POINTER:
+      return out.boolean(false);
+    case CL_MEM_PROPERTIES:
+      return out(self->properties());
+    default:
+      return CL_INVALID_VALUE;
+    }
+  });
+}
+
+KILN_API cl_int CL_API_CALL clSetMemObjectDestructorCallback(
+    cl_mem memobj, void(CL_CALLBACK *pfn_notify)(cl_mem, void *), void *user_data) {
+  MemObject *self = toObject<MemObject>(memobj);
+  if (self == nullptr)
+    return CL_INVALID_MEM_OBJECT;
+  if (pfn_notify == nullptr)
+    return CL_INVALID_VALUE;
+  return guard([&] {
+    self->addDestructorCallback(pfn_notify, user_data);
+    return CL_SUCCESS;
+  });
+}
+
+// Images. No Kiln device supports images yet (CL_DEVICE_IMAGE_SUPPORT is false), so after the
+// context is checked every creation fails with CL_INVALID_OPERATION, as the specification asks.
+
+namespace {
+
+cl_mem noImageSupport(cl_context context, cl_int &error) {
+  error = toObject<Context>(context) == nullptr ? CL_INVALID_CONTEXT : CL_INVALID_OPERATION;
+  return nullptr;
+}
+
+} // namespace
+
+KILN_API cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
+                                          const cl_image_format *image_format,
+                                          const cl_image_desc *image_desc, void *host_ptr,
+                                          cl_int *errcode_ret) {
+  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) { return noImageSupport(context, error); });
+}
+
+KILN_API cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
+                                                        const cl_mem_properties *properties,
+                                                        cl_mem_flags flags,
+                                                        const cl_image_format *image_format,
+                                                        const cl_image_desc *image_desc,
+                                                        void *host_ptr, cl_int *errcode_ret) {
+  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) { return noImageSupport(context, error); });
+}
+
+KILN_API cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
+                                            const cl_image_format *image_format,
+                                            size_t image_width, size_t image_height,
+                                            size_t image_row_pitch, void *host_ptr,
+                                            cl_int *errcode_ret) {
+  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) { return noImageSupport(context, error); });
+}
+
+KILN_API cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
+                                            const cl_image_format *image_format,
+                                            size_t image_width, size_t image_height,
+                                            size_t image_depth, size_t image_row_pitch,
+                                            size_t image_slice_pitch, void *host_ptr,
+                                            cl_int *errcode_ret) {
+  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) { return noImageSupport(context, error); });
+}
+
+KILN_API cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
+                                                       cl_mem_object_type image_type,
+                                                       cl_uint num_entries,
+                                                       cl_image_format *image_formats,
+                                                       cl_uint *num_image_formats) {
+  if (toObject<Context>(context) == nullptr)
+    return CL_INVALID_CONTEXT;
+  constexpr cl_mem_flags kernelAccess = CL_MEM_KERNEL_READ_AND_WRITE;
+  bool validType = image_type == CL_MEM_OBJECT_IMAGE1D || image_type == CL_MEM_OBJECT_IMAGE2D ||
+                   image_type == CL_MEM_OBJECT_IMAGE3D ||
+                   image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+                   image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                   image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  if (!hasValidAccessFlags(flags & ~kernelAccess) || !validType ||
+      (num_entries == 0 && image_formats != nullptr))
+    return CL_INVALID_VALUE;
+  // No device supports images: the list of formats is empty.
+  if (num_image_formats != nullptr)
+    *num_image_formats = 0;
+  return CL_SUCCESS;
+}
+
+KILN_API cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
+                                           size_t param_value_size, void *param_value,
+                                           size_t *param_value_size_ret) {
+  // Only images have image info, and none can exist.
+  return CL_INVALID_MEM_OBJECT;
+}
+
+// Pipes and shared virtual memory: no device supports them yet.
+
+KILN_API cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags,
+                                         cl_uint pipe_packet_size, cl_uint pipe_max_packets,
+                                         const cl_pipe_properties *properties,
+                                         cl_int *errcode_ret) {
+  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) -> cl_mem {
+    error = toObject<Context>(context) == nullptr ? CL_INVALID_CONTEXT : CL_INVALID_OPERATION;
+    return nullptr;
+  });
+}
+
+KILN_API cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name,
+                                          size_t param_value_size, void *param_value,
+                                          size_t *param_value_size_ret) {
+  return CL_INVALID_MEM_OBJECT;
+}
+
+KILN_API void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
+                                      cl_uint alignment) {
+  // The specification's answer when no device in the context supports SVM.
+  return nullptr;
+}
+
+KILN_API void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {
+  // clSVMAlloc never returns memory, so there is never any to free.
+}

@@ -1,0 +1,131 @@
+#include "devices/cpu/cpu_device_info.hpp"
+
+#include "runtime/platform.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace kiln::cpu {
+namespace {
+
+constexpr size_t kMaxWorkGroupSize = 4096;
+
+void describeVectorWidths(const HostCpu &host, DeviceInfo &info) {
+  cl_uint bytes = host.vectorBits / 8;
+  info.nativeVectorWidthChar = info.preferredVectorWidthChar = bytes;
+  info.nativeVectorWidthShort = info.preferredVectorWidthShort = bytes / 2;
+  info.nativeVectorWidthInt = info.preferredVectorWidthInt = bytes / 4;
+  info.nativeVectorWidthLong = info.preferredVectorWidthLong = bytes / 8;
+  info.nativeVectorWidthFloat = info.preferredVectorWidthFloat = bytes / 4;
+  info.nativeVectorWidthDouble = info.preferredVectorWidthDouble = bytes / 8;
+  info.nativeVectorWidthHalf = info.preferredVectorWidthHalf = 0; // no cl_khr_fp16 yet
+}
+
+void describeMemory(const HostCpu &host, DeviceInfo &info) {
+  info.globalMemSize = host.memoryBytes;
+  // The specification's minimum is a quarter of global memory (and at least 128 MiB).
+  info.maxMemAllocSize = std::max<cl_ulong>(host.memoryBytes / 4, 128ull << 20);
+  info.globalMemCacheType = CL_READ_WRITE_CACHE;
+  info.globalMemCachelineSize = host.cacheLineBytes;
+  info.globalMemCacheSize = host.lastLevelCacheBytes;
+  info.maxConstantBufferSize = 1 << 20;
+  info.maxConstantArgs = 64;
+  info.localMemType = CL_GLOBAL; // __local memory is ordinary memory on a CPU
+  info.localMemSize = 64 * 1024;
+  info.hostUnifiedMemory = true;
+  info.memBaseAddrAlignBits = 1024; // long16, the largest OpenCL C type, is 1024 bits
+  info.minDataTypeAlignSize = 128;
+  info.maxParameterSize = 1024;
+  info.maxGlobalVariableSize = 64 * 1024;
+  info.globalVariablePreferredTotalSize = 1 << 20;
+}
+
+void describeLanguage(DeviceInfo &info) {
+  info.openclCVersion = "OpenCL C 1.2 Kiln";
+  info.openclCAllVersions = {{"OpenCL C", makeVersion(1, 0)},
+                             {"OpenCL C", makeVersion(1, 1)},
+                             {"OpenCL C", makeVersion(1, 2)},
+                             {"OpenCL C", makeVersion(3, 0)}};
+  for (const char *feature :
+       {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_atomic_order_acq_rel",
+        "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
+        "__opencl_c_atomic_scope_all_devices", "__opencl_c_program_scope_global_variables",
+        "__opencl_c_generic_address_space"})
+    info.openclCFeatures.push_back({feature, makeVersion(3, 0)});
+  for (const char *extension :
+       {"cl_khr_byte_addressable_store", "cl_khr_fp64", "cl_khr_global_int32_base_atomics",
+        "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
+        "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
+        "cl_khr_int64_extended_atomics", "cl_khr_icd", "cl_khr_extended_versioning"})
+    info.extensions.push_back({extension, makeVersion(1, 0)});
+  info.genericAddressSpaceSupport = true;
+  info.nonUniformWorkGroupSupport = true;
+  cl_device_atomic_capabilities orders =
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+  cl_device_atomic_capabilities scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+                                         CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+                                         CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+  info.atomicMemoryCapabilities = orders | scopes;
+  info.atomicFenceCapabilities = orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+}
+
+void describeFloatingPoint(const HostCpu &host, DeviceInfo &info) {
+  cl_device_fp_config fma = host.hasFma ? CL_FP_FMA : 0;
+  // x86 division and square root are correctly rounded; denormals are kept (no FTZ/DAZ).
+  info.singleFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                        CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT | fma;
+  info.doubleFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | fma;
+}
+
+} // namespace
+
+DeviceInfo describeCpuDevice(const HostCpu &host) {
+  DeviceInfo info;
+  info.type = CL_DEVICE_TYPE_CPU;
+  info.vendorId = host.pciVendorId;
+  info.name = host.brand;
+  info.vendor = host.vendor;
+  info.driverVersion = kilnVersion();
+  info.version = std::string("OpenCL 3.0 Kiln ") + kilnVersion();
+  info.numericVersion = makeVersion(3, 0);
+
+  info.maxComputeUnits = workerCount(host);
+  info.maxClockFrequencyMHz = host.maxClockMHz;
+  info.maxWorkItemDimensions = 3;
+  info.maxWorkItemSizes = {kMaxWorkGroupSize, kMaxWorkGroupSize, kMaxWorkGroupSize};
+  info.maxWorkGroupSize = kMaxWorkGroupSize;
+  info.preferredWorkGroupSizeMultiple = 1;
+  info.executionCapabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
+  info.queueOnHostProperties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+  info.printfBufferSize = 1 << 20;
+  info.profilingTimerResolutionNs = 1;
+
+  describeVectorWidths(host, info);
+  describeMemory(host, info);
+  describeLanguage(info);
+  describeFloatingPoint(host, info);
+  return info;
+}
+
+compiler::TargetDescription cpuTarget(const DeviceInfo &info) {
+  compiler::TargetDescription target;
+  target.triple = "spir64-unknown-unknown";
+  for (const NamedVersion &version : info.openclCAllVersions)
+    target.languageVersions.push_back(version.version);
+  for (const NamedVersion &extension : info.extensions)
+    target.extensions.push_back(extension.name);
+  for (const NamedVersion &feature : info.openclCFeatures)
+    target.features.push_back(feature.name);
+  return target;
+}
+
+unsigned workerCount(const HostCpu &host) {
+  if (const char *text = std::getenv("KILN_CPU_THREADS")) {
+    int requested = std::atoi(text);
+    if (requested > 0)
+      return static_cast<unsigned>(requested);
+  }
+  return host.logicalCores;
+}
+
+} // namespace kiln::cpu

@@ -1,0 +1,19 @@
+// What the CPU device reports to clGetDeviceInfo and what its compiler accepts, derived from
+// the host processor and from what Kiln's CPU code generator supports.
+#pragma once
+
+#include "compiler/frontend.hpp"
+#include "devices/cpu/host_cpu.hpp"
+#include "runtime/device_info.hpp"
+
+namespace kiln::cpu {
+
+DeviceInfo describeCpuDevice(const HostCpu &host);
+
+/// The front end's target: the device's OpenCL C versions, extensions and features.
+compiler::TargetDescription cpuTarget(const DeviceInfo &info);
+
+/// Worker threads: KILN_CPU_THREADS when set, else one per core.
+unsigned workerCount(const HostCpu &host);
+
+} // namespace kiln::cpu

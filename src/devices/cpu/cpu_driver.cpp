@@ -1,0 +1,225 @@
+#include "devices/cpu/cpu_driver.hpp"
+
+#include "compiler/compiler_library.hpp"
+#include "devices/cpu/cpu_device_info.hpp"
+#include "devices/cpu/host_commands.hpp"
+#include "devices/cpu/host_cpu.hpp"
+#include "devices/cpu/kernel_jit.hpp"
+#include "devices/cpu/thread_pool.hpp"
+#include "runtime/command.hpp"
+#include "runtime/kernel.hpp"
+#include "runtime/memory.hpp"
+#include "runtime/platform.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace kiln::cpu {
+namespace {
+
+static_assert(kLocalMemoryAlignment == kLocalArgumentAlignment,
+              "the runtime and the CPU work-group ABI must agree on __local alignment");
+
+class CpuKernel final : public DeviceKernel {
+public:
+  CpuKernel(const JitKernel &code, const compiler::KernelInfo &info, size_t maxWorkGroupSize)
+      : code_(code), maxWorkGroupSize_(maxWorkGroupSize) {
+    if (info.requiredWorkGroupSize[0] != 0)
+      maxWorkGroupSize_ = info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] *
+                          info.requiredWorkGroupSize[2];
+  }
+
+  DeviceKernelInfo info() const override {
+    DeviceKernelInfo result;
+    result.maxWorkGroupSize = maxWorkGroupSize_;
+    result.preferredWorkGroupSizeMultiple = 1;
+    result.privateMemSize = code_.stackBytes;
+    return result;
+  }
+
+  const JitKernel &code() const { return code_; }
+
+private:
+  const JitKernel &code_;
+  size_t maxWorkGroupSize_;
+};
+
+class CpuProgram final : public DeviceProgram {
+public:
+  CpuProgram(std::unique_ptr<JitProgram> code, const compiler::ProgramInfo &info,
+             size_t maxWorkGroupSize)
+      : code_(std::move(code)) {
+    for (const compiler::KernelInfo &kernel : info.kernels)
+      if (const JitKernel *jit = code_->kernel(kernel.name))
+        kernels_.emplace(kernel.name, std::make_unique<CpuKernel>(*jit, kernel, maxWorkGroupSize));
+  }
+
+  const DeviceKernel *kernel(std::string_view name) const override {
+    auto found = kernels_.find(name);
+    return found == kernels_.end() ? nullptr : found->second.get();
+  }
+
+private:
+  std::unique_ptr<JitProgram> code_;
+  std::map<std::string, std::unique_ptr<CpuKernel>, std::less<>> kernels_;
+};
+
+/// Memory a worker reuses from one work-group to the next.
+struct WorkerScratch {
+  AlignedStorage localMemory;
+  size_t localCapacity = 0;
+  AlignedStorage privateMemory;
+  size_t privateCapacity = 0;
+
+  /// Grows `storage` to at least `size` bytes; false when out of memory.
+  static bool reserve(AlignedStorage &storage, size_t &capacity, size_t size) {
+    if (size <= capacity)
+      return true;
+    storage = allocateAligned(size, kLocalMemoryAlignment);
+    capacity = storage ? size : 0;
+    return storage != nullptr;
+  }
+};
+
+/// An NDRange: one item per work-group.
+class KernelLaunchJob final : public ParallelJob {
+public:
+  KernelLaunchJob(std::shared_ptr<Command> command, std::vector<WorkerScratch> &scratch,
+                  size_t groupCount, size_t chunkSize)
+      : ParallelJob(groupCount, chunkSize), command_(std::move(command)), scratch_(scratch),
+        launch_(std::get<KernelLaunch>(command_->payload())),
+        kernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel).code()) {
+    const NDRange &range = launch_.range;
+    params_.args = launch_.args.data();
+    params_.workDim = range.workDim;
+    for (int dim = 0; dim < 3; ++dim) {
+      params_.globalOffset[dim] = range.offset[dim];
+      params_.globalSize[dim] = range.global[dim];
+      params_.enqueuedLocalSize[dim] = range.local[dim];
+      params_.numGroups[dim] = (range.global[dim] + range.local[dim] - 1) / range.local[dim];
+    }
+  }
+
+  void run(size_t begin, size_t end, unsigned worker) override {
+    if (!started_.exchange(true))
+      command_->markRunning();
+    WorkerScratch &scratch = scratch_[worker];
+    size_t itemsPerGroup = params_.enqueuedLocalSize[0] * params_.enqueuedLocalSize[1] *
+                           params_.enqueuedLocalSize[2];
+    if (!WorkerScratch::reserve(scratch.localMemory, scratch.localCapacity,
+                                std::max<size_t>(launch_.localMemorySize, 1)) ||
+        !WorkerScratch::reserve(scratch.privateMemory, scratch.privateCapacity,
+                                std::max<size_t>(itemsPerGroup * kernel_.privateBytesPerItem, 1))) {
+      failed_.store(true);
+      return;
+    }
+    WorkGroupParams group{};
+    group.localMemory = scratch.localMemory.get();
+    group.privateMemory = scratch.privateMemory.get();
+    for (size_t linear = begin; linear < end; ++linear) {
+      size_t rest = linear;
+      for (int dim = 0; dim < 3; ++dim) {
+        group.groupId[dim] = rest % params_.numGroups[dim];
+        rest /= params_.numGroups[dim];
+        uint64_t first = group.groupId[dim] * params_.enqueuedLocalSize[dim];
+        group.localSize[dim] =
+            std::min(params_.enqueuedLocalSize[dim], params_.globalSize[dim] - first);
+      }
+      kernel_.function(&params_, &group);
+    }
+  }
+
+  void finished() override {
+    command_->complete(failed_.load() ? CL_OUT_OF_RESOURCES : CL_COMPLETE);
+  }
+
+private:
+  std::shared_ptr<Command> command_;
+  std::vector<WorkerScratch> &scratch_;
+  KernelLaunch &launch_;
+  const JitKernel &kernel_;
+  LaunchParams params_{};
+  std::atomic<bool> started_{false};
+  std::atomic<bool> failed_{false};
+};
+
+/// Any other command: one item, run by one worker.
+class HostCommandJob final : public ParallelJob {
+public:
+  explicit HostCommandJob(std::shared_ptr<Command> command)
+      : ParallelJob(1, 1), command_(std::move(command)) {}
+
+  void run(size_t, size_t, unsigned) override {
+    command_->markRunning();
+    status_ = executeHostCommand(command_->payload());
+  }
+  void finished() override { command_->complete(status_); }
+
+private:
+  std::shared_ptr<Command> command_;
+  cl_int status_ = CL_COMPLETE;
+};
+
+class CpuDriver final : public DeviceDriver {
+public:
+  CpuDriver() : host_(detectHostCpu()), info_(describeCpuDevice(host_)), target_(cpuTarget(info_)) {}
+
+  const DeviceInfo &info() const override { return info_; }
+  const compiler::TargetDescription &compilerTarget() const override { return target_; }
+
+  std::unique_ptr<DeviceProgram> loadProgram(const compiler::Bitcode &module,
+                                             const compiler::ProgramInfo &info, bool optimize,
+                                             std::string &error) override {
+    CompilerServices *services = Platform::get().compiler(error);
+    if (services == nullptr)
+      return nullptr;
+    std::unique_ptr<JitProgram> code = services->cpuJit().compile(module, info, optimize, error);
+    if (!code)
+      return nullptr;
+    return std::make_unique<CpuProgram>(std::move(code), info, info_.maxWorkGroupSize);
+  }
+
+  void submit(std::shared_ptr<Command> command) override {
+    ThreadPool &workers = pool();
+    if (auto *launch = std::get_if<KernelLaunch>(&command->payload())) {
+      size_t groups = 1;
+      for (int dim = 0; dim < 3; ++dim)
+        groups *= (launch->range.global[dim] + launch->range.local[dim] - 1) /
+                  launch->range.local[dim];
+      if (groups == 0) {
+        command->complete(CL_COMPLETE);
+        return;
+      }
+      // Several chunks per worker balance uneven work-groups; not so many that claiming costs.
+      size_t chunk = std::max<size_t>(1, groups / (size_t{workers.workerCount()} * 4));
+      workers.submit(std::make_shared<KernelLaunchJob>(std::move(command), scratch_, groups, chunk));
+    } else {
+      workers.submit(std::make_shared<HostCommandJob>(std::move(command)));
+    }
+  }
+
+private:
+  /// The workers start on the first command, not when the platform is discovered.
+  ThreadPool &pool() {
+    std::call_once(poolStarted_, [this] {
+      unsigned count = workerCount(host_);
+      scratch_.resize(count);
+      pool_ = std::make_unique<ThreadPool>(count);
+    });
+    return *pool_;
+  }
+
+  HostCpu host_;
+  DeviceInfo info_;
+  compiler::TargetDescription target_;
+  std::once_flag poolStarted_;
+  std::vector<WorkerScratch> scratch_;
+  std::unique_ptr<ThreadPool> pool_;
+};
+
+} // namespace
+
+std::unique_ptr<DeviceDriver> createCpuDriver() { return std::make_unique<CpuDriver>(); }
+
+} // namespace kiln::cpu

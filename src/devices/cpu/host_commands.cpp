@@ -1,0 +1,72 @@
+#include "devices/cpu/host_commands.hpp"
+
+#include "runtime/memory.hpp"
+
+#include <cstring>
+
+namespace kiln::cpu {
+namespace {
+
+/// Copies a 3-D region between two byte arrays described as rows and slices.
+void copyRect(std::byte *destination, const BufferRect &destinationRect, const std::byte *source,
+              const BufferRect &sourceRect, const std::array<size_t, 3> &region) {
+  auto offset = [](const BufferRect &rect, size_t row, size_t slice) {
+    return rect.origin[0] + (rect.origin[1] + row) * rect.rowPitch +
+           (rect.origin[2] + slice) * rect.slicePitch;
+  };
+  for (size_t slice = 0; slice < region[2]; ++slice)
+    for (size_t row = 0; row < region[1]; ++row)
+      std::memmove(destination + offset(destinationRect, row, slice),
+                   source + offset(sourceRect, row, slice), region[0]);
+}
+
+struct HostExecutor {
+  cl_int operator()(KernelLaunch &) const { return CL_INVALID_OPERATION; }
+  cl_int operator()(ReadBuffer &read) const {
+    std::memcpy(read.destination, read.buffer->data() + read.offset, read.size);
+    return CL_COMPLETE;
+  }
+  cl_int operator()(WriteBuffer &write) const {
+    std::memcpy(write.buffer->data() + write.offset, write.source, write.size);
+    return CL_COMPLETE;
+  }
+  cl_int operator()(CopyBuffer &copy) const {
+    // memmove: a copy within one buffer may overlap only if the application broke the rules,
+    // which then must not corrupt anything else.
+    std::memmove(copy.destination->data() + copy.destinationOffset,
+                 copy.source->data() + copy.sourceOffset, copy.size);
+    return CL_COMPLETE;
+  }
+  cl_int operator()(FillBuffer &fill) const {
+    std::byte *target = fill.buffer->data() + fill.offset;
+    size_t patternSize = fill.pattern.size();
+    for (size_t offset = 0; offset < fill.size; offset += patternSize)
+      std::memcpy(target + offset, fill.pattern.data(), patternSize);
+    return CL_COMPLETE;
+  }
+  cl_int operator()(CopyRect &copy) const {
+    std::byte *destination = copy.destination ? copy.destination->data()
+                                              : static_cast<std::byte *>(copy.hostPointer);
+    const std::byte *source =
+        copy.source ? copy.source->data() : static_cast<const std::byte *>(copy.hostPointer);
+    copyRect(destination, copy.destinationRect, source, copy.sourceRect, copy.region);
+    return CL_COMPLETE;
+  }
+  cl_int operator()(MapBuffer &) const { return CL_COMPLETE; }
+  cl_int operator()(UnmapBuffer &) const { return CL_COMPLETE; }
+  cl_int operator()(NativeKernel &native) const {
+    for (auto &[offset, memory] : native.memLocations) {
+      void *address = memory->data();
+      std::memcpy(native.args.data() + offset, &address, sizeof address);
+    }
+    native.function(native.args.empty() ? nullptr : native.args.data());
+    return CL_COMPLETE;
+  }
+  cl_int operator()(NoOperation &) const { return CL_COMPLETE; }
+};
+
+} // namespace
+
+cl_int executeHostCommand(CommandPayload &payload) { return std::visit(HostExecutor{}, payload); }
+
+} // namespace kiln::cpu

@@ -1,0 +1,69 @@
+// A persistent pool of worker threads, one per core, that share jobs made of many items (the
+// work-groups of an NDRange). Workers claim items in chunks from an atomic counter, so handing
+// out work takes no lock; they spin briefly before sleeping so back-to-back launches start fast.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace kiln::cpu {
+
+/// Work for the pool: `itemCount` items, run in chunks by whichever workers are free.
+class ParallelJob {
+public:
+  ParallelJob(size_t itemCount, size_t chunkSize);
+  virtual ~ParallelJob() = default;
+
+  /// Runs items [begin, end) on worker `worker` (0 <= worker < pool size).
+  virtual void run(size_t begin, size_t end, unsigned worker) = 0;
+  /// Called once, by the worker that completed the last item.
+  virtual void finished() = 0;
+
+  size_t itemCount() const { return itemCount_; }
+
+private:
+  friend class ThreadPool;
+  /// Claims the next chunk; false when every item has been claimed.
+  bool claim(size_t &begin, size_t &end);
+  /// Records `count` items done; true for the call that completes the job.
+  bool complete(size_t count);
+
+  size_t itemCount_;
+  size_t chunkSize_;
+  std::atomic<size_t> next_{0};
+  std::atomic<size_t> done_{0};
+};
+
+class ThreadPool {
+public:
+  explicit ThreadPool(unsigned workerCount);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+
+  unsigned workerCount() const { return static_cast<unsigned>(workers_.size()); }
+
+  /// Queues `job`; jobs start in the order they were submitted.
+  void submit(std::shared_ptr<ParallelJob> job);
+
+private:
+  void workerLoop(unsigned index);
+  /// The oldest job with items left to claim, waiting for one; null when stopping.
+  std::shared_ptr<ParallelJob> waitForJob();
+  std::shared_ptr<ParallelJob> frontJobLocked();
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::shared_ptr<ParallelJob>> jobs_;
+  std::atomic<size_t> queuedJobs_{0}; // read without the lock while spinning
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+};
+
+} // namespace kiln::cpu

@@ -1,0 +1,122 @@
+// A command in flight: what to do (a payload a device driver executes), the event that reports
+// its status, and the dependencies it waits for. Commands keep every object they use alive.
+#pragma once
+
+#include "runtime/event.hpp"
+#include "runtime/kernel.hpp"
+#include "runtime/memory.hpp"
+#include "runtime/object.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <variant>
+#include <vector>
+
+namespace kiln {
+
+class DeviceKernel;
+
+/// A 3-D region of a buffer seen as rows and slices (the *Rect commands).
+struct BufferRect {
+  std::array<size_t, 3> origin{}; // bytes, rows, slices
+  size_t rowPitch = 0;
+  size_t slicePitch = 0;
+};
+
+struct NDRange {
+  cl_uint workDim = 1;
+  std::array<size_t, 3> offset{0, 0, 0};
+  std::array<size_t, 3> global{1, 1, 1};
+  std::array<size_t, 3> local{1, 1, 1};
+};
+
+struct KernelLaunch {
+  Ref<Kernel> kernel; // keeps the program and its device code alive
+  const DeviceKernel *deviceKernel = nullptr;
+  /// The argument block, buffers already replaced by their addresses and __local arguments by
+  /// their offsets into the work-group's local memory.
+  std::vector<std::byte> args;
+  std::vector<Ref<MemObject>> memObjects; // the buffers the arguments name
+  size_t localMemorySize = 0;             // per work-group: the kernel's own plus the arguments
+  NDRange range;
+};
+
+struct ReadBuffer {
+  Ref<MemObject> buffer;
+  size_t offset, size;
+  void *destination;
+};
+struct WriteBuffer {
+  Ref<MemObject> buffer;
+  size_t offset, size;
+  const void *source;
+};
+struct CopyBuffer {
+  Ref<MemObject> source, destination;
+  size_t sourceOffset, destinationOffset, size;
+};
+struct FillBuffer {
+  Ref<MemObject> buffer;
+  size_t offset, size;
+  std::vector<std::byte> pattern;
+};
+/// Read, write and copy of rectangular regions: `region` is {bytes, rows, slices}.
+struct CopyRect {
+  enum class Direction { BufferToHost, HostToBuffer, BufferToBuffer } direction;
+  Ref<MemObject> source, destination; // the buffers involved (null for host memory)
+  void *hostPointer;
+  BufferRect sourceRect{}, destinationRect{};
+  std::array<size_t, 3> region{};
+};
+/// Map and unmap need no data movement while buffers live in host memory, but they are still
+/// ordered commands with events.
+struct MapBuffer {
+  Ref<MemObject> buffer;
+};
+struct UnmapBuffer {
+  Ref<MemObject> buffer;
+  void *mappedPointer;
+};
+struct NativeKernel {
+  void(CL_CALLBACK *function)(void *);
+  std::vector<std::byte> args;
+  /// Places in `args` that hold a cl_mem to be replaced by the buffer's address.
+  std::vector<std::pair<size_t, Ref<MemObject>>> memLocations;
+};
+/// Markers, barriers, migrations: nothing to run, only ordering.
+struct NoOperation {};
+
+using CommandPayload = std::variant<KernelLaunch, ReadBuffer, WriteBuffer, CopyBuffer, FillBuffer,
+                                    CopyRect, MapBuffer, UnmapBuffer, NativeKernel, NoOperation>;
+
+class Command : public std::enable_shared_from_this<Command> {
+public:
+  Command(Ref<Event> event, CommandPayload payload)
+      : event_(std::move(event)), payload_(std::move(payload)) {}
+
+  Event &event() const { return *event_; }
+  CommandPayload &payload() { return payload_; }
+
+  /// For drivers: the command started executing.
+  void markRunning() { event_->setStatus(CL_RUNNING); }
+  /// For drivers: the command finished with CL_COMPLETE or a negative error code.
+  void complete(cl_int status);
+
+  // Scheduling (Queue and Event): the command is submitted to its device once every dependency
+  // has finished and the enqueue itself has released its hold.
+  void addPendingDependency() { pending_.fetch_add(1, std::memory_order_relaxed); }
+  /// One dependency (or the enqueue's hold) finished with `status`.
+  void dependencyFinished(cl_int status, bool propagatesErrors);
+
+private:
+  void submit();
+
+  Ref<Event> event_;
+  CommandPayload payload_;
+  std::atomic<int> pending_{1}; // the enqueue's own hold
+  std::atomic<bool> dependencyFailed_{false};
+};
+
+} // namespace kiln

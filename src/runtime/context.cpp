@@ -1,0 +1,32 @@
+#include "runtime/context.hpp"
+
+#include <algorithm>
+
+namespace kiln {
+
+Context::Context(std::vector<Device *> devices, std::vector<cl_context_properties> properties,
+                 ErrorCallback errorCallback, void *userData)
+    : devices_(std::move(devices)), properties_(std::move(properties)),
+      errorCallback_(errorCallback), errorUserData_(userData) {}
+
+Context::~Context() {
+  // The specification: destructor callbacks run in the reverse order they were registered.
+  for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
+    it->first(this, it->second);
+}
+
+bool Context::hasDevice(const Device *device) const {
+  return std::find(devices_.begin(), devices_.end(), device) != devices_.end();
+}
+
+void Context::reportError(const std::string &message) const {
+  if (errorCallback_ != nullptr)
+    errorCallback_(message.c_str(), nullptr, 0, errorUserData_);
+}
+
+void Context::addDestructorCallback(DestructorCallback callback, void *userData) {
+  std::lock_guard lock(mutex_);
+  destructorCallbacks_.emplace_back(callback, userData);
+}
+
+} // namespace kiln

@@ -1,0 +1,59 @@
+// The narrow interface every kind of device implements (CPU, CUDA). The runtime talks to devices
+// only through it, and devices never call into the API layer.
+#pragma once
+
+#include "compiler/frontend.hpp"
+#include "runtime/device_info.hpp"
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace kiln {
+
+class Command;
+
+/// What clGetKernelWorkGroupInfo reports for one kernel on one device.
+struct DeviceKernelInfo {
+  size_t maxWorkGroupSize = 1;
+  size_t preferredWorkGroupSizeMultiple = 1;
+  cl_ulong privateMemSize = 0;
+};
+
+/// A kernel ready to run on one device. Drivers derive their own and recognise it in launches.
+class DeviceKernel {
+public:
+  virtual ~DeviceKernel() = default;
+  virtual DeviceKernelInfo info() const = 0;
+};
+
+/// A program executable loaded on one device.
+class DeviceProgram {
+public:
+  virtual ~DeviceProgram() = default;
+  /// Null when the program has no kernel of that name.
+  virtual const DeviceKernel *kernel(std::string_view name) const = 0;
+};
+
+class DeviceDriver {
+public:
+  virtual ~DeviceDriver() = default;
+
+  virtual const DeviceInfo &info() const = 0;
+
+  /// What the front end enables when compiling for this device.
+  virtual const compiler::TargetDescription &compilerTarget() const = 0;
+
+  /// Turns a linked executable into runnable device code (the CPU driver JIT-compiles it).
+  /// Returns null and fills `error` on failure.
+  virtual std::unique_ptr<DeviceProgram> loadProgram(const compiler::Bitcode &module,
+                                                     const compiler::ProgramInfo &info,
+                                                     bool optimize, std::string &error) = 0;
+
+  /// Runs a command whose dependencies have all completed. The driver calls
+  /// Command::markRunning() when it starts and Command::complete() when it is done, from any
+  /// thread.
+  virtual void submit(std::shared_ptr<Command> command) = 0;
+};
+
+} // namespace kiln

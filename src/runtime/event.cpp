@@ -1,0 +1,142 @@
+#include "runtime/event.hpp"
+
+#include "runtime/command.hpp"
+#include "runtime/context.hpp"
+#include "runtime/queue.hpp"
+
+#include <chrono>
+
+namespace kiln {
+
+cl_ulong monotonicNanoseconds() {
+  auto now = std::chrono::steady_clock::now().time_since_epoch();
+  return static_cast<cl_ulong>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
+}
+
+namespace {
+
+/// Index into the profiling times for a status reached.
+int timeIndexForStatus(cl_int status) {
+  switch (status) {
+  case CL_QUEUED:
+    return 0;
+  case CL_SUBMITTED:
+    return 1;
+  case CL_RUNNING:
+    return 2;
+  default:
+    return 3; // CL_COMPLETE or an error: the end
+  }
+}
+
+} // namespace
+
+Event::Event(Queue &queue, cl_command_type type)
+    : context_(&queue.context()), queue_(&queue), type_(type),
+      profiling_(queue.profilingEnabled()), status_(CL_QUEUED) {
+  times_[0] = monotonicNanoseconds();
+}
+
+Event::Event(Context &context)
+    : context_(&context), type_(CL_COMMAND_USER), status_(CL_SUBMITTED) {}
+
+Event::~Event() = default;
+
+cl_int Event::status() const {
+  std::lock_guard lock(mutex_);
+  return status_;
+}
+
+void Event::setStatus(cl_int status) {
+  // Keep this event alive while callbacks run: one of them may release it.
+  Ref<Event> self(this);
+  std::vector<Dependent> dependents;
+  {
+    std::lock_guard lock(mutex_);
+    bool isLater = status < status_ && status_ > CL_COMPLETE;
+    if (!isLater)
+      return;
+    cl_ulong now = monotonicNanoseconds();
+    // Statuses may be skipped (a command can go straight from queued to complete): give the
+    // skipped profiling points the same time so they stay ordered.
+    for (int index = timeIndexForStatus(status_) + 1; index <= timeIndexForStatus(status);
+         ++index)
+      times_[index] = now;
+    if (status <= CL_COMPLETE)
+      times_[4] = now;
+    status_ = status;
+    if (status <= CL_COMPLETE) {
+      dependents.swap(dependents_);
+      finished_.notify_all();
+    }
+  }
+  runCallbacksReached(status);
+  if (status <= CL_COMPLETE) {
+    for (Dependent &dependent : dependents)
+      dependent.command->dependencyFinished(status, dependent.propagatesErrors);
+    if (queue_)
+      queue_->commandFinished(*this);
+  }
+}
+
+void Event::runCallbacksReached(cl_int status) {
+  std::vector<PendingCallback> due;
+  {
+    std::lock_guard lock(mutex_);
+    // Callback types are CL_SUBMITTED (2), CL_RUNNING (1) and CL_COMPLETE (0): a status reaches
+    // every type at or above it; an error reaches all of them.
+    std::erase_if(callbacks_, [&](const PendingCallback &pending) {
+      if (pending.type < status)
+        return false;
+      due.push_back(pending);
+      return true;
+    });
+  }
+  for (const PendingCallback &pending : due)
+    pending.callback(this, status < 0 ? status : pending.type, pending.userData);
+}
+
+bool Event::setUserStatus(cl_int status) {
+  {
+    std::lock_guard lock(mutex_);
+    if (userStatusSet_)
+      return false;
+    userStatusSet_ = true;
+  }
+  setStatus(status);
+  return true;
+}
+
+cl_int Event::wait() const {
+  std::unique_lock lock(mutex_);
+  finished_.wait(lock, [&] { return status_ <= CL_COMPLETE; });
+  return status_;
+}
+
+bool Event::addDependent(const std::shared_ptr<Command> &command, bool propagatesErrors) {
+  std::lock_guard lock(mutex_);
+  if (status_ <= CL_COMPLETE)
+    return false;
+  dependents_.push_back({command, propagatesErrors});
+  return true;
+}
+
+void Event::addCallback(cl_int callbackType, Callback callback, void *userData) {
+  cl_int current;
+  {
+    std::lock_guard lock(mutex_);
+    current = status_;
+    if (current > callbackType) {
+      callbacks_.push_back({callbackType, callback, userData});
+      return;
+    }
+  }
+  callback(this, current < 0 ? current : callbackType, userData);
+}
+
+cl_ulong Event::profilingTime(cl_profiling_info point) const {
+  std::lock_guard lock(mutex_);
+  return times_[point - CL_PROFILING_COMMAND_QUEUED];
+}
+
+} // namespace kiln

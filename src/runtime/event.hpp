@@ -1,0 +1,92 @@
+// cl_event: the execution status of a command (or a user event), its callbacks, its profiling
+// times, and the commands waiting for it.
+#pragma once
+
+#include "runtime/object.hpp"
+
+#include <array>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace kiln {
+
+class Command;
+class Context;
+class Queue;
+
+/// Monotonic nanoseconds: the clock of profiling info and clGetDeviceAndHostTimer.
+cl_ulong monotonicNanoseconds();
+
+class Event : public Object<_cl_event, ObjectKind::Event>, public RefCounted<Event> {
+public:
+  using Callback = void(CL_CALLBACK *)(cl_event, cl_int, void *);
+
+  /// The event of a command enqueued on `queue`.
+  Event(Queue &queue, cl_command_type type);
+  /// A user event (clCreateUserEvent): starts CL_SUBMITTED.
+  explicit Event(Context &context);
+  ~Event();
+
+  Context &context() const { return *context_; }
+  Queue *queue() const { return queue_.get(); }
+  cl_command_type commandType() const { return type_; }
+  bool isUserEvent() const { return type_ == CL_COMMAND_USER; }
+  cl_int status() const;
+
+  /// True once the status is CL_COMPLETE or an error.
+  bool isFinished() const { return status() <= CL_COMPLETE; }
+
+  /// Moves the status forward (CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or a negative error code):
+  /// records the profiling time, runs callbacks, wakes waiters and tells dependent commands.
+  /// A status that is not later than the current one is ignored.
+  void setStatus(cl_int status);
+
+  /// clSetUserEventStatus: false when the status was already set.
+  bool setUserStatus(cl_int status);
+
+  /// Blocks until the event finishes; returns its final status.
+  cl_int wait() const;
+
+  /// Has `command` told (Command::dependencyFinished) when this event finishes. Returns false,
+  /// without registering, when it has already finished.
+  bool addDependent(const std::shared_ptr<Command> &command, bool propagatesErrors);
+
+  /// clSetEventCallback. Runs the callback at once when the status was already reached.
+  void addCallback(cl_int callbackType, Callback callback, void *userData);
+
+  /// Profiling: which of CL_PROFILING_COMMAND_{QUEUED,SUBMIT,START,END,COMPLETE}.
+  bool profilingEnabled() const { return profiling_; }
+  cl_ulong profilingTime(cl_profiling_info point) const;
+
+private:
+  void advance(cl_int status);
+
+  struct Dependent {
+    std::shared_ptr<Command> command;
+    bool propagatesErrors;
+  };
+  struct PendingCallback {
+    cl_int type;
+    Callback callback;
+    void *userData;
+  };
+
+  void runCallbacksReached(cl_int status);
+
+  Ref<Context> context_;
+  Ref<Queue> queue_;
+  cl_command_type type_;
+  bool profiling_ = false;
+
+  mutable std::mutex mutex_;
+  mutable std::condition_variable finished_;
+  cl_int status_;
+  bool userStatusSet_ = false;
+  std::vector<Dependent> dependents_;
+  std::vector<PendingCallback> callbacks_;
+  std::array<cl_ulong, 5> times_{}; // queued, submit, start, end, complete
+};
+
+} // namespace kiln

@@ -1,0 +1,81 @@
+#include "runtime/kernel.hpp"
+
+#include "runtime/memory.hpp"
+#include "runtime/program.hpp"
+
+#include <cstring>
+
+namespace kiln {
+
+Kernel::Kernel(Program &program, compiler::KernelInfo info,
+               std::map<const Device *, const DeviceKernel *> deviceKernels)
+    : program_(&program), info_(std::move(info)), deviceKernels_(std::move(deviceKernels)),
+      args_(info_.args.size()), argBlock_(info_.argBlockSize) {
+  program.kernelCreated();
+}
+
+Kernel::Kernel(const Kernel &other)
+    : Object(), RefCounted(), program_(other.program_), info_(other.info_),
+      deviceKernels_(other.deviceKernels_), args_(other.args_), argBlock_(other.argBlock_) {
+  program_->kernelCreated();
+}
+
+Kernel::~Kernel() { program_->kernelReleased(); }
+
+const DeviceKernel *Kernel::deviceKernel(const Device *device) const {
+  auto found = deviceKernels_.find(device);
+  return found == deviceKernels_.end() ? nullptr : found->second;
+}
+
+void Kernel::setValue(cl_uint index, const void *value, size_t size) {
+  const compiler::KernelArgInfo &arg = info_.args[index];
+  std::memcpy(argBlock_.data() + arg.blockOffset, value, size);
+  args_[index] = ArgState{true, nullptr, 0};
+}
+
+void Kernel::setMemObject(cl_uint index, MemObject *memory) {
+  args_[index] = ArgState{true, Ref<MemObject>(memory), 0};
+}
+
+void Kernel::setLocalSize(cl_uint index, size_t size) { args_[index] = ArgState{true, nullptr, size}; }
+
+bool Kernel::allArgsSet() const {
+  for (const ArgState &arg : args_)
+    if (!arg.isSet)
+      return false;
+  return true;
+}
+
+size_t Kernel::layOutLocalMemory(std::vector<std::byte> *block) const {
+  size_t total = info_.staticLocalMemSize;
+  for (size_t index = 0; index < args_.size(); ++index) {
+    if (info_.args[index].kind != compiler::ArgKind::LocalPointer)
+      continue;
+    total = (total + kLocalArgumentAlignment - 1) / kLocalArgumentAlignment *
+            kLocalArgumentAlignment;
+    if (block != nullptr) {
+      uint64_t offset = total;
+      std::memcpy(block->data() + info_.args[index].blockOffset, &offset, sizeof offset);
+    }
+    total += args_[index].localSize;
+  }
+  return total;
+}
+
+size_t Kernel::launchArgs(std::vector<std::byte> &block,
+                          std::vector<Ref<MemObject>> &memObjects) const {
+  block = argBlock_;
+  for (size_t index = 0; index < args_.size(); ++index) {
+    compiler::ArgKind kind = info_.args[index].kind;
+    if (kind != compiler::ArgKind::GlobalPointer && kind != compiler::ArgKind::ConstantPointer)
+      continue;
+    MemObject *memory = args_[index].memory.get();
+    void *address = memory != nullptr ? memory->data() : nullptr;
+    std::memcpy(block.data() + info_.args[index].blockOffset, &address, sizeof address);
+    if (memory != nullptr)
+      memObjects.push_back(args_[index].memory);
+  }
+  return layOutLocalMemory(&block);
+}
+
+} // namespace kiln

@@ -1,0 +1,78 @@
+// cl_kernel: one kernel function of a built program and its argument values.
+#pragma once
+
+#include "compiler/program_info.hpp"
+#include "runtime/object.hpp"
+
+#include <cstddef>
+#include <map>
+#include <vector>
+
+namespace kiln {
+
+class Device;
+class DeviceKernel;
+class MemObject;
+class Program;
+
+/// Alignment of each __local argument inside a work-group's local memory: enough for any
+/// OpenCL C type (long16, double16).
+inline constexpr size_t kLocalArgumentAlignment = 128;
+
+class Kernel : public Object<_cl_kernel, ObjectKind::Kernel>, public RefCounted<Kernel> {
+public:
+  /// `deviceKernels` has the loaded kernel for every device the program was built for.
+  Kernel(Program &program, compiler::KernelInfo info,
+         std::map<const Device *, const DeviceKernel *> deviceKernels);
+  /// clCloneKernel: same function, same argument values.
+  explicit Kernel(const Kernel &other);
+  ~Kernel();
+
+  Program &program() const { return *program_; }
+  const compiler::KernelInfo &info() const { return info_; }
+  const std::string &name() const { return info_.name; }
+  cl_uint argCount() const { return static_cast<cl_uint>(info_.args.size()); }
+
+  /// Null when the program has no executable for `device`.
+  const DeviceKernel *deviceKernel(const Device *device) const;
+
+  /// clSetKernelArg, after validation: the bytes of a value argument, a buffer (null for a
+  /// NULL buffer), or the size of a __local argument.
+  void setValue(cl_uint index, const void *value, size_t size);
+  void setMemObject(cl_uint index, MemObject *memory);
+  void setLocalSize(cl_uint index, size_t size);
+
+  bool allArgsSet() const;
+  bool isArgSet(cl_uint index) const { return args_[index].isSet; }
+  MemObject *memObject(cl_uint index) const { return args_[index].memory.get(); }
+  size_t localSize(cl_uint index) const { return args_[index].localSize; }
+  /// The argument block with values in place; buffers and __local offsets are filled at launch.
+  const std::vector<std::byte> &argBlock() const { return argBlock_; }
+
+  /// Bytes of __local memory one work-group needs: the kernel's own plus the arguments'.
+  size_t localMemorySize() const { return layOutLocalMemory(nullptr); }
+
+  /// The argument block of a launch: buffers replaced by their addresses and __local arguments
+  /// by their offsets into the work-group's local memory. Fills `memObjects` with the buffers
+  /// used and returns the bytes of local memory one work-group needs.
+  size_t launchArgs(std::vector<std::byte> &block, std::vector<Ref<MemObject>> &memObjects) const;
+
+private:
+  /// Places __local arguments after the kernel's own __local variables; writes their offsets
+  /// into `block` when given. Returns the total size.
+  size_t layOutLocalMemory(std::vector<std::byte> *block) const;
+
+  struct ArgState {
+    bool isSet = false;
+    Ref<MemObject> memory;
+    size_t localSize = 0;
+  };
+
+  Ref<Program> program_;
+  compiler::KernelInfo info_;
+  std::map<const Device *, const DeviceKernel *> deviceKernels_;
+  std::vector<ArgState> args_;
+  std::vector<std::byte> argBlock_;
+};
+
+} // namespace kiln

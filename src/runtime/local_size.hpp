@@ -1,0 +1,22 @@
+// The local size Kiln picks when clEnqueueNDRangeKernel is given none.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+namespace kiln {
+
+struct LocalSizeLimits {
+  size_t maxWorkGroupSize;                 // the kernel's on this device
+  std::array<size_t, 3> maxWorkItemSizes;  // the device's, per dimension
+  unsigned computeUnits;                   // for keeping every core busy
+};
+
+/// A local size that divides the global size exactly (so it suits every program version),
+/// leaves enough work-groups to keep every compute unit busy, and is otherwise as large as is
+/// useful, preferring the first dimension (contiguous work-items share cache lines and, later,
+/// SIMD lanes).
+std::array<size_t, 3> chooseLocalSize(unsigned workDim, const std::array<size_t, 3> &global,
+                                      const LocalSizeLimits &limits);
+
+} // namespace kiln

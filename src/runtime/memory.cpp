@@ -1,0 +1,65 @@
+#include "runtime/memory.hpp"
+
+#include "runtime/context.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace kiln {
+
+void AlignedFree::operator()(std::byte *pointer) const { std::free(pointer); }
+
+AlignedStorage allocateAligned(size_t size, size_t alignment) {
+  // std::aligned_alloc wants a size that is a multiple of the alignment.
+  size_t rounded = (size + alignment - 1) / alignment * alignment;
+  if (rounded < size)
+    return nullptr;
+  return AlignedStorage(static_cast<std::byte *>(std::aligned_alloc(alignment, rounded)));
+}
+
+MemObject::MemObject(Context &context, cl_mem_flags flags, size_t size, void *hostPointer,
+                     AlignedStorage storage, std::vector<cl_mem_properties> properties)
+    : context_(&context), flags_(flags), size_(size), hostPointer_(hostPointer),
+      storage_(std::move(storage)), properties_(std::move(properties)) {
+  data_ = storage_ ? storage_.get() : static_cast<std::byte *>(hostPointer);
+}
+
+MemObject::MemObject(MemObject &parent, cl_mem_flags flags, size_t origin, size_t size)
+    : context_(&parent.context()), parent_(&parent), flags_(flags), size_(size), origin_(origin),
+      hostPointer_(parent.hostPointer() != nullptr
+                       ? static_cast<std::byte *>(parent.hostPointer()) + origin
+                       : nullptr),
+      data_(parent.data() + origin) {}
+
+MemObject::~MemObject() {
+  // Run before the storage goes: the callbacks may free the application's host pointer, but
+  // the specification lets them assume the memory object is no longer used.
+  for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
+    it->first(this, it->second);
+}
+
+cl_uint MemObject::mapCount() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<cl_uint>(mappings_.size());
+}
+
+void MemObject::recordMapping(void *pointer) {
+  std::lock_guard lock(mutex_);
+  mappings_.push_back(pointer);
+}
+
+bool MemObject::removeMapping(void *pointer) {
+  std::lock_guard lock(mutex_);
+  auto found = std::find(mappings_.begin(), mappings_.end(), pointer);
+  if (found == mappings_.end())
+    return false;
+  mappings_.erase(found);
+  return true;
+}
+
+void MemObject::addDestructorCallback(DestructorCallback callback, void *userData) {
+  std::lock_guard lock(mutex_);
+  destructorCallbacks_.emplace_back(callback, userData);
+}
+
+} // namespace kiln

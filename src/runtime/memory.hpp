@@ -1,0 +1,78 @@
+// cl_mem: buffers and sub-buffers. Every buffer lives in host memory, which the CPU device uses
+// directly (maps are zero-copy).
+#pragma once
+
+#include "runtime/object.hpp"
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace kiln {
+
+class Context;
+
+/// Frees storage from std::aligned_alloc.
+struct AlignedFree {
+  void operator()(std::byte *pointer) const;
+};
+using AlignedStorage = std::unique_ptr<std::byte[], AlignedFree>;
+
+/// Allocates `size` bytes aligned to `alignment`; null when out of memory.
+AlignedStorage allocateAligned(size_t size, size_t alignment);
+
+class MemObject : public Object<_cl_mem, ObjectKind::Memory>, public RefCounted<MemObject> {
+public:
+  using DestructorCallback = void(CL_CALLBACK *)(cl_mem, void *);
+
+  /// Storage alignment: CL_DEVICE_MEM_BASE_ADDR_ALIGN of every Kiln device, in bytes.
+  static constexpr size_t kBaseAlignment = 128;
+
+  /// A buffer. `storage` is null for CL_MEM_USE_HOST_PTR, whose storage is `hostPointer`.
+  MemObject(Context &context, cl_mem_flags flags, size_t size, void *hostPointer,
+            AlignedStorage storage, std::vector<cl_mem_properties> properties);
+  /// A sub-buffer of `parent` (a buffer), `origin` bytes into it.
+  MemObject(MemObject &parent, cl_mem_flags flags, size_t origin, size_t size);
+  ~MemObject();
+
+  Context &context() const { return *context_; }
+  cl_mem_object_type type() const { return CL_MEM_OBJECT_BUFFER; }
+  cl_mem_flags flags() const { return flags_; }
+  size_t size() const { return size_; }
+  /// CL_MEM_HOST_PTR: what the application gave (offset into it for sub-buffers).
+  void *hostPointer() const { return hostPointer_; }
+  MemObject *parent() const { return parent_.get(); }
+  size_t origin() const { return origin_; }
+  const std::vector<cl_mem_properties> &properties() const { return properties_; }
+
+  /// The bytes of the buffer in host memory.
+  std::byte *data() const { return data_; }
+
+  /// CL_MEM_MAP_COUNT.
+  cl_uint mapCount() const;
+  /// Remembers a mapping at `pointer` (clEnqueueMapBuffer).
+  void recordMapping(void *pointer);
+  /// Forgets one mapping at `pointer`; false when `pointer` is not mapped from this buffer.
+  bool removeMapping(void *pointer);
+
+  void addDestructorCallback(DestructorCallback callback, void *userData);
+
+private:
+  Ref<Context> context_;
+  Ref<MemObject> parent_;
+  cl_mem_flags flags_;
+  size_t size_;
+  size_t origin_ = 0;
+  void *hostPointer_;
+  AlignedStorage storage_;
+  std::byte *data_;
+  std::vector<cl_mem_properties> properties_;
+
+  mutable std::mutex mutex_;
+  std::vector<void *> mappings_;
+  std::vector<std::pair<DestructorCallback, void *>> destructorCallbacks_;
+};
+
+} // namespace kiln

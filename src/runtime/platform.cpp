@@ -1,0 +1,71 @@
+#include "runtime/platform.hpp"
+
+#include "compiler/compiler_library.hpp"
+#include "devices/cpu/cpu_driver.hpp"
+#include "runtime/device.hpp"
+
+#include <dlfcn.h>
+#include <cstdlib>
+
+namespace kiln {
+
+const char *kilnVersion() { return "0.1.0"; }
+
+Platform &Platform::get() {
+  // Immortal on purpose: applications may exit with commands still running on worker threads,
+  // and those must never see a destroyed platform.
+  static Platform *platform = std::unique_ptr<Platform>(new Platform()).release();
+  return *platform;
+}
+
+Platform::Platform() {
+  version_ = std::string("OpenCL 3.0 Kiln ") + kilnVersion();
+  extensions_ = "cl_khr_icd cl_khr_extended_versioning";
+  devices_.push_back(std::make_unique<Device>(*this, cpu::createCpuDriver()));
+  for (const auto &device : devices_)
+    devicePointers_.push_back(device.get());
+}
+
+Platform::~Platform() = default;
+
+namespace {
+
+/// The folder libkiln.so was loaded from, with a trailing slash.
+std::string libraryFolder() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void *>(&kilnVersion), &info) == 0 || info.dli_fname == nullptr)
+    return {};
+  std::string path = info.dli_fname;
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+} // namespace
+
+void Platform::loadCompiler() {
+  const char *override = std::getenv("KILN_COMPILER_LIBRARY");
+  std::string path = override != nullptr ? override : libraryFolder() + "libkiln-compiler.so";
+  // RTLD_LOCAL keeps LLVM's symbols out of the global scope, away from any other LLVM the
+  // application has loaded. Never closed: LLVM does not support being unloaded and reloaded.
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char *reason = dlerror();
+    compilerError_ = reason != nullptr ? reason : "dlopen failed";
+    return;
+  }
+  auto entry = reinterpret_cast<CompilerServicesEntry>(dlsym(handle, kCompilerServicesSymbol));
+  if (entry == nullptr) {
+    compilerError_ = path + " has no " + kCompilerServicesSymbol;
+    return;
+  }
+  compiler_ = entry();
+}
+
+CompilerServices *Platform::compiler(std::string &error) {
+  std::call_once(compilerLoaded_, [this] { loadCompiler(); });
+  if (compiler_ == nullptr)
+    error = compilerError_;
+  return compiler_;
+}
+
+} // namespace kiln

@@ -1,0 +1,56 @@
+// The Kiln platform: the one process-wide object, created on the first API call. Creating it
+// only describes the devices; compilers and worker threads start on first real use.
+#pragma once
+
+#include "runtime/object.hpp"
+
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+class CompilerServices;
+class Device;
+
+class Platform : public Object<_cl_platform_id, ObjectKind::Platform> {
+public:
+  /// The singleton. Thread-safe; the first call discovers the devices.
+  static Platform &get();
+
+  std::span<Device *const> devices() const { return devicePointers_; }
+  Device *defaultDevice() const { return devicePointers_.empty() ? nullptr : devicePointers_[0]; }
+
+  const std::string &name() const { return name_; }
+  const std::string &vendor() const { return vendor_; }
+  const std::string &version() const { return version_; }
+  const std::string &extensions() const { return extensions_; }
+
+  /// The compiler library, loaded on the first call. Null (with `error` set) when it cannot be
+  /// loaded.
+  CompilerServices *compiler(std::string &error);
+
+  ~Platform();
+
+private:
+  Platform();
+  void loadCompiler();
+
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<Device *> devicePointers_;
+  std::string name_ = "Kiln";
+  std::string vendor_ = "Kiln";
+  std::string version_;
+  std::string extensions_;
+
+  std::once_flag compilerLoaded_;
+  CompilerServices *compiler_ = nullptr;
+  std::string compilerError_;
+};
+
+/// Kiln's version, as in CL_DRIVER_VERSION.
+const char *kilnVersion();
+
+} // namespace kiln

@@ -1,0 +1,221 @@
+#include "runtime/program.hpp"
+
+#include "compiler/compiler_library.hpp"
+#include "runtime/context.hpp"
+#include "runtime/device.hpp"
+#include "runtime/platform.hpp"
+#include "runtime/device_info.hpp"
+
+namespace kiln {
+
+Program::Program(Context &context, std::string source)
+    : context_(&context), devices_(context.devices()), source_(std::move(source)),
+      fromSource_(true) {
+  for (Device *device : devices_)
+    builds_[device];
+}
+
+Program::Program(Context &context, const std::vector<Device *> &devices,
+                 std::vector<DeviceBuild> builds)
+    : context_(&context), devices_(devices) {
+  for (size_t index = 0; index < devices.size(); ++index)
+    builds_[devices[index]] = std::move(builds[index]);
+}
+
+Program::~Program() = default;
+
+const Program::DeviceBuild &Program::buildFor(const Device *device) const {
+  return builds_.at(device);
+}
+
+Program::DeviceBuild &Program::buildFor(const Device *device) { return builds_.at(device); }
+
+namespace {
+
+/// The compiler library, or null with the reason appended to `log`.
+compiler::Frontend *frontendOrLog(std::string &log) {
+  std::string error;
+  CompilerServices *services = Platform::get().compiler(error);
+  if (services == nullptr) {
+    log += "Kiln's compiler library could not be loaded: " + error + "\n";
+    return nullptr;
+  }
+  return &services->frontend();
+}
+
+/// OpenCL C 2.0 and later allow work-groups smaller than the enqueued size at the edges.
+bool requiresUniformWorkGroups(const compiler::BuildOptions &options) {
+  return options.uniformWorkGroupSize || options.languageVersion < makeVersion(2, 0);
+}
+
+/// Appends `text` to `log` on a line of its own.
+void appendLog(std::string &log, const std::string &text) {
+  if (text.empty())
+    return;
+  log += text;
+  if (log.back() != '\n')
+    log += '\n';
+}
+
+} // namespace
+
+cl_int Program::build(const std::vector<Device *> &devices, const std::string &options,
+                      const compiler::BuildOptions &parsed) {
+  bool allSucceeded = true;
+  for (Device *device : devices) {
+    DeviceBuild input;
+    {
+      std::lock_guard lock(mutex_);
+      DeviceBuild &build = buildFor(device);
+      build.status = CL_BUILD_IN_PROGRESS;
+      input.binaryType = build.binaryType;
+      input.module = build.module;
+      input.info = build.info;
+    }
+    DeviceBuild result;
+    result.options = options;
+    result.optimize = !parsed.optimizationsDisabled;
+    result.uniformWorkGroups = requiresUniformWorkGroups(parsed);
+    result.status = CL_BUILD_ERROR;
+    const compiler::TargetDescription &target = device->driver().compilerTarget();
+
+    if (compiler::Frontend *frontend = frontendOrLog(result.log)) {
+      compiler::Bitcode object;
+      bool compiled = true;
+      if (fromSource_) {
+        compiler::CompileResult compile = frontend->compile(source_, {}, parsed, target);
+        appendLog(result.log, compile.log);
+        compiled = compile.success;
+        object = std::move(compile.module);
+      } else {
+        object = std::move(input.module);
+      }
+      if (compiled && !fromSource_ && input.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+        // An executable binary needs no compiling: it only becomes this build's result.
+        result.module = std::move(object);
+        result.info = std::move(input.info);
+        result.status = CL_BUILD_SUCCESS;
+      } else if (compiled) {
+        const compiler::Bitcode *inputs[] = {&object};
+        compiler::LinkResult link = frontend->link(inputs, parsed, target);
+        appendLog(result.log, link.log);
+        if (link.success) {
+          result.module = std::move(link.module);
+          result.info = std::move(link.info);
+          result.status = CL_BUILD_SUCCESS;
+        }
+      }
+    }
+    if (result.status == CL_BUILD_SUCCESS)
+      result.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    else
+      allSucceeded = false;
+    std::lock_guard lock(mutex_);
+    buildFor(device) = std::move(result);
+  }
+  return allSucceeded ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+}
+
+cl_int Program::compile(const std::vector<Device *> &devices, const std::string &options,
+                        const compiler::BuildOptions &parsed,
+                        const std::vector<compiler::SourceHeader> &headers) {
+  bool allSucceeded = true;
+  for (Device *device : devices) {
+    {
+      std::lock_guard lock(mutex_);
+      buildFor(device).status = CL_BUILD_IN_PROGRESS;
+    }
+    DeviceBuild result;
+    result.options = options;
+    result.optimize = !parsed.optimizationsDisabled;
+    result.uniformWorkGroups = requiresUniformWorkGroups(parsed);
+    result.status = CL_BUILD_ERROR;
+    if (compiler::Frontend *frontend = frontendOrLog(result.log)) {
+      compiler::CompileResult compile =
+          frontend->compile(source_, headers, parsed, device->driver().compilerTarget());
+      appendLog(result.log, compile.log);
+      if (compile.success) {
+        result.module = std::move(compile.module);
+        result.status = CL_BUILD_SUCCESS;
+        result.binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+      }
+    }
+    allSucceeded = allSucceeded && result.status == CL_BUILD_SUCCESS;
+    std::lock_guard lock(mutex_);
+    buildFor(device) = std::move(result);
+  }
+  return allSucceeded ? CL_SUCCESS : CL_COMPILE_PROGRAM_FAILURE;
+}
+
+cl_int Program::link(const std::vector<Device *> &devices, const std::string &options,
+                     const compiler::BuildOptions &parsed, const std::vector<Program *> &inputs) {
+  devices_ = devices;
+  bool allSucceeded = true;
+  for (Device *device : devices) {
+    // Copies: the inputs may be rebuilt by other threads meanwhile.
+    std::vector<compiler::Bitcode> modules;
+    bool uniformWorkGroups = parsed.uniformWorkGroupSize;
+    for (Program *input : inputs)
+      modules.push_back(input->withBuild(device, [&](const DeviceBuild &b) {
+        uniformWorkGroups = uniformWorkGroups || b.uniformWorkGroups;
+        return b.module;
+      }));
+    std::vector<const compiler::Bitcode *> modulePointers;
+    for (const compiler::Bitcode &module : modules)
+      modulePointers.push_back(&module);
+
+    DeviceBuild result;
+    result.options = options;
+    result.optimize = !parsed.optimizationsDisabled;
+    result.uniformWorkGroups = uniformWorkGroups;
+    result.status = CL_BUILD_ERROR;
+    if (compiler::Frontend *frontend = frontendOrLog(result.log)) {
+      compiler::LinkResult link =
+          frontend->link(modulePointers, parsed, device->driver().compilerTarget());
+      appendLog(result.log, link.log);
+      if (link.success) {
+        result.module = std::move(link.module);
+        result.info = std::move(link.info);
+        result.status = CL_BUILD_SUCCESS;
+        result.binaryType = parsed.createLibrary ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                                 : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+      }
+    }
+    allSucceeded = allSucceeded && result.status == CL_BUILD_SUCCESS;
+    std::lock_guard lock(mutex_);
+    builds_[device] = std::move(result);
+  }
+  return allSucceeded ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
+}
+
+bool Program::executableInfo(compiler::ProgramInfo &info) const {
+  std::lock_guard lock(mutex_);
+  for (const Device *device : devices_) {
+    const DeviceBuild &build = buildFor(device);
+    if (build.status == CL_BUILD_SUCCESS &&
+        build.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+      info = build.info;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Program::hasExecutable() const {
+  compiler::ProgramInfo info;
+  return executableInfo(info);
+}
+
+DeviceProgram *Program::deviceProgram(Device &device, std::string &error) {
+  std::lock_guard lock(mutex_);
+  DeviceBuild &build = buildFor(&device);
+  if (build.status != CL_BUILD_SUCCESS || build.binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+    error = "the program has no executable for this device";
+    return nullptr;
+  }
+  if (!build.loaded)
+    build.loaded = device.driver().loadProgram(build.module, build.info, build.optimize, error);
+  return build.loaded.get();
+}
+
+} // namespace kiln

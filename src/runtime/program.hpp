@@ -1,0 +1,96 @@
+// cl_program: source, IL or binaries, and the result of building them for each device.
+#pragma once
+
+#include "compiler/build_options.hpp"
+#include "compiler/frontend.hpp"
+#include "runtime/object.hpp"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+class Context;
+class Device;
+class DeviceProgram;
+
+class Program : public Object<_cl_program, ObjectKind::Program>, public RefCounted<Program> {
+public:
+  /// What a device's build produced.
+  struct DeviceBuild {
+    cl_build_status status = CL_BUILD_NONE;
+    std::string options;
+    std::string log;
+    cl_program_binary_type binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+    compiler::Bitcode module;
+    compiler::ProgramInfo info; // kernels of an executable
+    bool optimize = true;
+    /// Whether every work-group must be full: OpenCL C 1.x programs and -cl-uniform-work-group-size.
+    bool uniformWorkGroups = true;
+    std::unique_ptr<DeviceProgram> loaded; // device code, made on first kernel creation
+  };
+
+  /// From OpenCL C source.
+  Program(Context &context, std::string source);
+  /// From binaries, one per device (already checked by the API layer).
+  Program(Context &context, const std::vector<Device *> &devices,
+          std::vector<DeviceBuild> builds);
+  ~Program();
+
+  Context &context() const { return *context_; }
+  const std::vector<Device *> &devices() const { return devices_; }
+  const std::string &source() const { return source_; }
+  bool isFromSource() const { return fromSource_; }
+
+  /// Whether any kernel objects exist (builds are then refused).
+  bool hasKernels() const { return kernelCount_.load() > 0; }
+  void kernelCreated() { kernelCount_.fetch_add(1); }
+  void kernelReleased() { kernelCount_.fetch_sub(1); }
+
+  /// clBuildProgram on `devices`. Returns CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE or
+  /// CL_COMPILER_NOT_AVAILABLE; per-device results go to the build status and log.
+  cl_int build(const std::vector<Device *> &devices, const std::string &options,
+               const compiler::BuildOptions &parsed);
+  /// clCompileProgram.
+  cl_int compile(const std::vector<Device *> &devices, const std::string &options,
+                 const compiler::BuildOptions &parsed,
+                 const std::vector<compiler::SourceHeader> &headers);
+  /// clLinkProgram: this (new, empty) program becomes the link of `inputs`.
+  cl_int link(const std::vector<Device *> &devices, const std::string &options,
+              const compiler::BuildOptions &parsed, const std::vector<Program *> &inputs);
+
+  /// A snapshot of one device's build (status, log, ...). Thread-safe.
+  template <typename F> auto withBuild(const Device *device, F &&f) const {
+    std::lock_guard lock(mutex_);
+    return f(buildFor(device));
+  }
+
+  /// The kernels of the executable built for some device: the program's kernel list.
+  /// False when no device has an executable.
+  bool executableInfo(compiler::ProgramInfo &info) const;
+
+  /// Device code for `device`, loaded on first use. Null (with `error`) if it cannot be.
+  DeviceProgram *deviceProgram(Device &device, std::string &error);
+
+  /// Whether some device has a successfully built executable.
+  bool hasExecutable() const;
+
+private:
+  const DeviceBuild &buildFor(const Device *device) const;
+  DeviceBuild &buildFor(const Device *device);
+
+  Ref<Context> context_;
+  std::vector<Device *> devices_;
+  std::string source_;
+  bool fromSource_ = false;
+  std::atomic<int> kernelCount_{0};
+
+  mutable std::mutex mutex_;
+  std::map<const Device *, DeviceBuild> builds_;
+};
+
+} // namespace kiln

@@ -1,0 +1,85 @@
+#include "runtime/queue.hpp"
+
+#include "runtime/command.hpp"
+#include "runtime/context.hpp"
+#include "runtime/device.hpp"
+#include "runtime/event.hpp"
+
+#include <algorithm>
+
+namespace kiln {
+
+Queue::Queue(Context &context, Device &device, cl_command_queue_properties properties,
+             std::vector<cl_queue_properties> propertyList)
+    : context_(&context), device_(device), properties_(properties),
+      propertyList_(std::move(propertyList)) {}
+
+Queue::~Queue() = default;
+
+void Queue::enqueue(const std::shared_ptr<Command> &command, std::span<Event *const> waitList) {
+  wire(command, waitList, Ordering::Normal);
+}
+
+void Queue::enqueueMarker(const std::shared_ptr<Command> &command,
+                          std::span<Event *const> waitList) {
+  wire(command, waitList, Ordering::AfterAll);
+}
+
+void Queue::enqueueBarrier(const std::shared_ptr<Command> &command,
+                           std::span<Event *const> waitList) {
+  wire(command, waitList, Ordering::Barrier);
+}
+
+void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const> waitList,
+                 Ordering ordering) {
+  auto dependOn = [&](Event &event, bool propagatesErrors) {
+    command->addPendingDependency();
+    if (!event.addDependent(command, propagatesErrors))
+      command->dependencyFinished(event.status(), propagatesErrors);
+  };
+  for (Event *event : waitList)
+    dependOn(*event, /*propagatesErrors=*/true);
+  {
+    std::lock_guard lock(mutex_);
+    // Ordering dependencies only order: a failed predecessor does not fail this command.
+    if (isInOrder()) {
+      if (!unfinished_.empty())
+        dependOn(*unfinished_.back(), false);
+    } else if (ordering != Ordering::Normal) {
+      for (const Ref<Event> &event : unfinished_)
+        dependOn(*event, false);
+    } else if (lastBarrier_) {
+      dependOn(*lastBarrier_, false);
+    }
+    if (ordering == Ordering::Barrier)
+      lastBarrier_ = Ref<Event>(&command->event());
+    unfinished_.emplace_back(&command->event());
+  }
+  // Release the enqueue's own hold: submits the command if nothing else is pending.
+  command->dependencyFinished(CL_COMPLETE, false);
+}
+
+void Queue::finish() {
+  std::vector<Ref<Event>> pending;
+  {
+    std::lock_guard lock(mutex_);
+    pending = unfinished_;
+  }
+  for (const Ref<Event> &event : pending)
+    event->wait();
+}
+
+void Queue::commandFinished(Event &event) {
+  Ref<Event> last; // dropped after the lock: it may be the last reference to the queue
+  std::lock_guard lock(mutex_);
+  auto found = std::find_if(unfinished_.begin(), unfinished_.end(),
+                            [&](const Ref<Event> &entry) { return entry.get() == &event; });
+  if (found != unfinished_.end()) {
+    last = std::move(*found);
+    unfinished_.erase(found);
+  }
+  if (lastBarrier_.get() == &event)
+    lastBarrier_ = nullptr;
+}
+
+} // namespace kiln
