@@ -76,22 +76,20 @@ struct Flag {
   bool BuildOptions::*field;
 };
 
-// -cl-denorms-are-zero allows (does not require) flushing single-precision denormals; Clang's
-// cc1 has no -cl- spelling of it, so it becomes the f32 denormal mode its driver also uses for
-// this option on GPUs. The code generator may read the resulting "denormal-fp-math-f32"
-// function attribute. Clang's cc1 -cl-finite-math-only only defines __FINITE_MATH_ONLY__: the
-// -menable-no-* flags (added by its driver too) are what mark the arithmetic. -cl-strict-aliasing
-// is deprecated since OpenCL 1.1 but still defined by the 3.0 specification: accepted, and has no
-// effect (Clang's type-based aliasing is on).
+// -cl-denorms-are-zero allows (does not require) flushing denormals. It maps to no Clang
+// argument: a "denormal-fp-math" function attribute would keep LLVM from inlining the builtin
+// library (IEEE denormals) into the program, and the CPU code generator inlines everything; the
+// front end records it as a module flag instead (kernel_metadata.hpp).
+// Clang's cc1 -cl-finite-math-only only defines __FINITE_MATH_ONLY__: the -menable-no-* flags
+// (its driver adds them too) are what mark the arithmetic.
+// -cl-strict-aliasing is deprecated since OpenCL 1.1 but still defined by the 3.0
+// specification: accepted, and has no effect (Clang's type-based aliasing is on anyway).
 constexpr std::array kFlags{
     Flag{"-cl-single-precision-constant",
          kCompileOptions,
          {"-cl-single-precision-constant"},
          nullptr},
-    Flag{"-cl-denorms-are-zero",
-         kAll,
-         {"-fdenormal-fp-math-f32=preserve-sign"},
-         &BuildOptions::denormsAreZero},
+    Flag{"-cl-denorms-are-zero", kAll, {}, &BuildOptions::denormsAreZero},
     Flag{"-cl-fp32-correctly-rounded-divide-sqrt",
          kCompileOptions,
          {"-cl-fp32-correctly-rounded-divide-sqrt"},

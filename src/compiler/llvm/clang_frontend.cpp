@@ -37,6 +37,7 @@ public:
       if (!module)
         return;
       setArgInfoRequested(*module, options.kernelArgInfo);
+      setDenormsAreZero(*module, options.denormsAreZero);
       // Clang's own verifier is off (it aborts the process on failure): check here instead.
       llvm::raw_string_ostream logStream(result.log);
       if (llvm::verifyModule(*module, &logStream)) {
@@ -59,6 +60,9 @@ public:
         return;
       if (!options.createLibrary) {
         setArgInfoRequested(*module, options.kernelArgInfo);
+        // As a program linking option it applies to the whole executable.
+        if (options.denormsAreZero)
+          setDenormsAreZero(*module, true);
         result.info = extractProgramInfo(*module);
       }
       result.module = writeModule(*module);

@@ -2,17 +2,19 @@
 
 #include "clang/Basic/Stack.h"
 #include "llvm/Support/ErrorHandling.h"
-#include "llvm/Support/thread.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <new>
-#include <optional>
+
+#include <pthread.h>
 
 namespace kiln::compiler {
 namespace {
+
+constexpr size_t kLargeStack = size_t(512) << 20;
 
 /// What the fatal error handler throws; never crosses runGuarded.
 struct FatalError {
@@ -45,15 +47,50 @@ void installHandlersOnce() {
   });
 }
 
+struct StackTask {
+  llvm::function_ref<void(size_t)> body;
+  size_t stackSize;
+};
+
+void *runTask(void *task) {
+  auto *stackTask = static_cast<StackTask *>(task);
+  stackTask->body(stackTask->stackSize);
+  return nullptr;
+}
+
+// Clang parses and generates code for nested expressions by recursion: a long chain such as
+// `1+1+...+1` (generated sources have them) needs about 100 bytes of stack per operand, far
+// beyond the 8 MiB Clang asks for. The stack is only address space until touched, so reserve a
+// lot; where even that cannot be had, fall back to smaller stacks and finally to this thread.
+// `body` gets the stack size, 0 for the calling thread's.
+void runOnLargeStack(llvm::function_ref<void(size_t)> body) {
+  for (size_t size : {kLargeStack, size_t(64) << 20, 2 * clang::DesiredStackSize}) {
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0)
+      break;
+    StackTask task{body, size};
+    pthread_t thread;
+    bool started = pthread_attr_setstacksize(&attributes, size) == 0 &&
+                   pthread_create(&thread, &attributes, runTask, &task) == 0;
+    pthread_attr_destroy(&attributes);
+    if (started) {
+      pthread_join(thread, nullptr);
+      return;
+    }
+  }
+  body(0);
+}
+
 } // namespace
 
 bool runGuarded(llvm::function_ref<void()> body, std::string &error) {
   installHandlersOnce();
   bool finished = false;
-  // Twice what Clang asks for: its own check only warns when the stack runs low.
-  constexpr unsigned kStackSize = 2 * clang::DesiredStackSize;
-  llvm::thread worker(std::optional<unsigned>(kStackSize), [&] {
-    clang::noteBottomOfStack(/*ForceSet=*/true);
+  runOnLargeStack([&](size_t stackSize) {
+    // On a small stack, let Clang watch its depth (it warns, then continues on a new thread of
+    // its own); on the large one its 8 MiB estimate would only produce a false warning.
+    if (stackSize < kLargeStack)
+      clang::noteBottomOfStack(/*ForceSet=*/stackSize != 0);
     guarded = true;
     try {
       body();
@@ -69,7 +106,6 @@ bool runGuarded(llvm::function_ref<void()> body, std::string &error) {
     }
     guarded = false;
   });
-  worker.join();
   return finished;
 }
 

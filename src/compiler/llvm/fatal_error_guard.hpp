@@ -7,8 +7,8 @@
 
 namespace kiln::compiler {
 
-/// Runs `body` on a fresh thread whose stack is large enough for Clang's recursive parser
-/// (clang::DesiredStackSize; an application thread may have far less), and waits for it.
+/// Runs `body` on a fresh thread with a large stack (Clang recurses deeply on nested source, and
+/// an application thread may have little stack), and waits for it.
 ///
 /// LLVM reports unrecoverable errors (llvm::report_fatal_error, allocation failures) by calling
 /// exit() or abort(); inside `body` they instead unwind back here and come back as a message, so

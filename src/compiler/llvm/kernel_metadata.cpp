@@ -15,6 +15,12 @@ namespace kiln::compiler {
 namespace {
 
 constexpr const char *kArgInfoFlag = "kiln.kernel-arg-info";
+constexpr const char *kDenormsAreZeroFlag = "kiln.denorms-are-zero";
+
+bool moduleFlagSet(const llvm::Module &module, llvm::StringRef name) {
+  auto *flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>(module.getModuleFlag(name));
+  return flag && !flag->isZero();
+}
 
 // The address spaces of Clang's SPIR target, as !kernel_arg_addr_space numbers them.
 enum SpirAddressSpace : unsigned { kPrivate = 0, kGlobal = 1, kConstant = 2, kLocal = 3 };
@@ -349,9 +355,15 @@ void setArgInfoRequested(llvm::Module &module, bool requested) {
 }
 
 bool argInfoRequested(const llvm::Module &module) {
-  auto *flag =
-      llvm::mdconst::extract_or_null<llvm::ConstantInt>(module.getModuleFlag(kArgInfoFlag));
-  return flag && !flag->isZero();
+  return moduleFlagSet(module, kArgInfoFlag);
+}
+
+void setDenormsAreZero(llvm::Module &module, bool allowed) {
+  module.setModuleFlag(llvm::Module::Min, kDenormsAreZeroFlag, uint32_t(allowed));
+}
+
+bool denormsAreZero(const llvm::Module &module) {
+  return moduleFlagSet(module, kDenormsAreZeroFlag);
 }
 
 ProgramInfo extractProgramInfo(const llvm::Module &module) {

@@ -66,7 +66,8 @@ struct LinkDiagnostics {
 };
 
 /// The program linking options (OpenCL 3.0 API 5.8.7.2), as fast-math flags and the function
-/// attributes Clang sets for the same compile options.
+/// attributes Clang sets for the same compile options. (-cl-denorms-are-zero is a module flag:
+/// see setDenormsAreZero.)
 struct LinkMathOptions {
   llvm::FastMathFlags flags;
   std::vector<std::pair<llvm::StringRef, llvm::StringRef>> attributes;
@@ -94,8 +95,6 @@ struct LinkMathOptions {
       flags.setApproxFunc();
       attributes.push_back({"less-precise-fpmad", "true"});
     }
-    if (options.denormsAreZero)
-      attributes.push_back({"denormal-fp-math-f32", "preserve-sign,preserve-sign"});
   }
   bool empty() const { return !flags.any() && attributes.empty(); }
 };
@@ -176,10 +175,16 @@ bool linkBuiltins(llvm::Module &program, std::string &log) {
   return true;
 }
 
+/// The function that uses `value` first, as the programmer knows it.
 std::string firstUser(const llvm::GlobalValue &value) {
-  for (const llvm::User *user : value.users())
-    if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(user))
-      return llvm::demangle(instruction->getFunction()->getName().str());
+  for (const llvm::User *user : value.users()) {
+    if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(user)) {
+      // Clang moves each kernel's body into this callable copy.
+      llvm::StringRef name = instruction->getFunction()->getName();
+      name.consume_front("__clang_ocl_kern_imp_");
+      return llvm::demangle(name);
+    }
+  }
   return {};
 }
 
