@@ -24,6 +24,8 @@ foreach(symbol ${undefined})
   endif()
 endforeach()
 if(bad)
+  # Remove the library so that no later build embeds it.
+  file(REMOVE ${BITCODE})
   message(FATAL_ERROR "The builtin library calls functions that are neither __kiln_* "
                       "primitives, LLVM intrinsics nor listed in host_math_functions.def: ${bad}")
 endif()

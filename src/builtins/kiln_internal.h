@@ -17,6 +17,10 @@
 #define KILN_VT_8(S) S##8
 #define KILN_VT_16(S) S##16
 
+// Token pasting after macro expansion of both sides.
+#define KILN_CAT(a, b) KILN_CAT_I(a, b)
+#define KILN_CAT_I(a, b) a##b
+
 // (S##N)x: element-wise conversion to the vector of N elements of scalar type S (the C cast
 // rules: integers wrap, floating-point values truncate).
 #define KILN_CONVERT(S, N, x) KILN_CONVERT_I(S, N, x)

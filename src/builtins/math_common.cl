@@ -1,6 +1,11 @@
-// The math functions (OpenCL C 3.0 section 6.15.2) that are exact operations, for float and
-// double of every width: see math_gentype.h.
+// The math functions (OpenCL C 3.0 section 6.15.2) that are written once for float and double
+// of every width: the exact operations (math_gentype.h) and those that are LLVM intrinsics
+// (math_elementwise_gentype.h). math_float.cl and math_double.cl have the others.
 #include "kiln_internal.h"
 
 #define KILN_TEMPLATE "math_gentype.h"
+#include "kiln_gentype_float.h"
+#undef KILN_TEMPLATE
+
+#define KILN_TEMPLATE "math_elementwise_gentype.h"
 #include "kiln_gentype_float.h"

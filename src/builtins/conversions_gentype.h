@@ -1,0 +1,138 @@
+// Template of conversions.cl: the conversions from T (S of width N) to D of width N (see
+// conversions_types.h for the properties of S and D).
+#define DT KILN_VT(D, N)
+#define MT KILN_VT(KILN_D_MASK, N)
+#define KILN_CONV(suffix) KILN_CAT(KILN_CAT(convert_, DT), suffix)
+// Defines convert_<DT><suffix> as convert_<DT><base>.
+#define KILN_CONV_AS(suffix, base)                                                                \
+  OVL DT KILN_CONV(suffix)(T x) { return KILN_CONV(base)(x); }
+
+#if !KILN_S_FLOAT && !KILN_D_FLOAT
+// Integer to integer: the rounding mode is irrelevant; out-of-range values wrap (C's modular
+// conversion) or saturate. Saturation clamps in the source type, at the bounds of D that lie
+// inside the range of S.
+OVL DT KILN_CONV()(T x) { return KILN_CONVERT(D, N, x); }
+OVL DT KILN_CONV(_sat)(T x) {
+  T c = x;
+#if KILN_D_BITS - KILN_D_SIGNED < KILN_S_BITS - KILN_S_SIGNED
+  c = __builtin_elementwise_min(c, (T)KILN_D_MAX);
+#endif
+#if KILN_S_SIGNED && (!KILN_D_SIGNED || KILN_D_BITS < KILN_S_BITS)
+  c = __builtin_elementwise_max(c, (T)KILN_D_MIN);
+#endif
+  return KILN_CONVERT(D, N, c);
+}
+KILN_CONV_AS(_rte, )
+KILN_CONV_AS(_rtz, )
+KILN_CONV_AS(_rtp, )
+KILN_CONV_AS(_rtn, )
+KILN_CONV_AS(_sat_rte, _sat)
+KILN_CONV_AS(_sat_rtz, _sat)
+KILN_CONV_AS(_sat_rtp, _sat)
+KILN_CONV_AS(_sat_rtn, _sat)
+
+#elif KILN_S_FLOAT && !KILN_D_FLOAT
+// Floating point to integer. Out-of-range values have no defined result without _sat; they
+// saturate too rather than being undefined behavior (LLVM's fptosi would give poison). NaN
+// converts to 0. The value, already integral (or truncated by the conversion), is clamped to
+// [D_MIN, the largest S not above D_MAX] so the conversion is in range; when D_MAX is not
+// representable in S, values from D_MAX + 1 up become D_MAX afterwards.
+#if KILN_D_BITS - KILN_D_SIGNED > KILN_S_PREC
+#define KILN_LIMIT ((T)(1ul << (KILN_D_BITS - KILN_D_SIGNED - 1)) * (T)2) // D_MAX + 1
+#define KILN_HIGHEST (KILN_LIMIT * (T)(1.0 - 0x1p-53 * (1L << (53 - KILN_S_PREC))))
+#else
+#define KILN_HIGHEST ((T)KILN_D_MAX)
+#endif
+static OVL DT KILN_CAT(kiln_saturate_to_, DT)(T r) {
+  T c = r != r ? (T)0 : r;
+  c = __builtin_elementwise_max(c, (T)KILN_D_MIN);
+  c = __builtin_elementwise_min(c, KILN_HIGHEST);
+  DT d = KILN_CONVERT(D, N, c);
+#ifdef KILN_LIMIT
+  d = KILN_CONVERT(KILN_D_MASK, N, r >= KILN_LIMIT) ? (DT)KILN_D_MAX : d;
+#endif
+  return d;
+}
+#undef KILN_LIMIT
+#undef KILN_HIGHEST
+OVL DT KILN_CONV(_sat_rtz)(T x) { return KILN_CAT(kiln_saturate_to_, DT)(x); }
+OVL DT KILN_CONV(_sat_rte)(T x) { return KILN_CAT(kiln_saturate_to_, DT)(rint(x)); }
+OVL DT KILN_CONV(_sat_rtp)(T x) { return KILN_CAT(kiln_saturate_to_, DT)(ceil(x)); }
+OVL DT KILN_CONV(_sat_rtn)(T x) { return KILN_CAT(kiln_saturate_to_, DT)(floor(x)); }
+KILN_CONV_AS(_sat, _sat_rtz)
+KILN_CONV_AS(, _sat_rtz)
+KILN_CONV_AS(_rtz, _sat_rtz)
+KILN_CONV_AS(_rte, _sat_rte)
+KILN_CONV_AS(_rtp, _sat_rtp)
+KILN_CONV_AS(_rtn, _sat_rtn)
+
+#else
+// To floating point: the C conversion rounds to nearest even. Where that can be inexact, the
+// directed roundings compare the rounded value r with x exactly and step r by one ulp when it
+// lies on the wrong side (r >= x for rtn, r <= x for rtp, |r| >= |x| for rtz).
+OVL DT KILN_CONV()(T x) { return KILN_CONVERT(D, N, x); }
+KILN_CONV_AS(_rte, )
+
+#if KILN_S_FLOAT && KILN_S_PREC <= KILN_D_PREC
+// Floating point to as wide or wider floating point: exact.
+KILN_CONV_AS(_rtz, )
+KILN_CONV_AS(_rtp, )
+KILN_CONV_AS(_rtn, )
+#elif !KILN_S_FLOAT && KILN_S_BITS - KILN_S_SIGNED <= KILN_D_PREC
+// Integers that the significand holds: exact.
+KILN_CONV_AS(_rtz, )
+KILN_CONV_AS(_rtp, )
+KILN_CONV_AS(_rtn, )
+#else
+#if KILN_S_FLOAT
+// double to float: both convert to double exactly. A NaN compares neither way and stays.
+#define KILN_COMPARE(r, x)                                                                        \
+  KILN_VT(double, N) back = KILN_CONVERT(double, N, r);                                           \
+  MT above = KILN_CONVERT(KILN_D_MASK, N, back > x);                                              \
+  MT below = KILN_CONVERT(KILN_D_MASK, N, back < x);
+#else
+// 32- or 64-bit integers: r is integral; above the range of S (r = 2^31, 2^32, 2^63 or 2^64
+// when x rounds up to it) it is above x, otherwise its value in S's 64-bit family compares.
+#if KILN_S_SIGNED
+#define KILN_WIDE long
+#else
+#define KILN_WIDE ulong
+#endif
+#define KILN_LIMIT ((DT)(1ul << (KILN_S_BITS - KILN_S_SIGNED - 1)) * (DT)2)
+#define KILN_COMPARE(r, x)                                                                        \
+  MT over = r >= KILN_LIMIT;                                                                      \
+  DT clamped = __builtin_elementwise_min(r, KILN_LIMIT * (DT)(1.0 - 0x1p-53 *                     \
+                                                                (1L << (53 - KILN_D_PREC))));     \
+  KILN_VT(KILN_WIDE, N) back = KILN_CONVERT(KILN_WIDE, N, clamped);                               \
+  KILN_VT(KILN_WIDE, N) wide_x = KILN_CONVERT(KILN_WIDE, N, x);                                   \
+  MT above = over | KILN_CONVERT(KILN_D_MASK, N, back > wide_x);                                  \
+  MT below = (!over) & KILN_CONVERT(KILN_D_MASK, N, back < wide_x);
+#endif
+OVL DT KILN_CONV(_rtn)(T x) {
+  DT r = KILN_CONVERT(D, N, x);
+  KILN_COMPARE(r, x)
+  return above ? nextafter(r, (DT)-INFINITY) : r;
+}
+OVL DT KILN_CONV(_rtp)(T x) {
+  DT r = KILN_CONVERT(D, N, x);
+  KILN_COMPARE(r, x)
+  return below ? nextafter(r, (DT)INFINITY) : r;
+}
+// r has the sign of x (rounding to nearest keeps it): towards zero is down for positive r
+// and up for negative r.
+OVL DT KILN_CONV(_rtz)(T x) {
+  DT r = KILN_CONVERT(D, N, x);
+  KILN_COMPARE(r, x)
+  MT away = r < (DT)0 ? below : above;
+  return away ? nextafter(r, (DT)0) : r;
+}
+#undef KILN_COMPARE
+#undef KILN_WIDE
+#undef KILN_LIMIT
+#endif
+#endif
+
+#undef DT
+#undef MT
+#undef KILN_CONV
+#undef KILN_CONV_AS
