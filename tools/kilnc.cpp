@@ -44,7 +44,8 @@ constexpr const char *kUsage = R"(usage: kilnc [options] file.cl|file.bc... [-o 
                         rules); without it, --link uses one set of clBuildProgram options
   --options "..."       an OpenCL options string (added to the loose options)
   --header NAME=FILE    give FILE to the compile as the embedded header NAME
-  --inspect             check .bc inputs with Frontend::inspect (as executables with --link)
+  --inspect             only check the .bc inputs with Frontend::inspect (as executables
+                        with --link) and print what it reports
   --versions LIST       OpenCL C versions of the target, e.g. 1.2,3.0 (default 1.0-3.0)
   --extensions LIST     the target's extensions (default: a typical CPU set; "" for none)
   --features LIST       the target's OpenCL C 3.0 features (default: a typical CPU set)
@@ -468,12 +469,12 @@ int run(const Arguments &args) {
   if (!ok)
     return 1;
   std::optional<Bitcode> result;
-  if (args.link)
+  if (args.link && !args.inspect)
     result = linkModules(frontend, modules, args, linkOptions);
   else if (modules.size() == 1)
     result = std::move(modules.front());
   if (!result)
-    return args.link ? 1 : 0;
+    return args.link && !args.inspect ? 1 : 0;
   if (args.emitLlvm)
     printIr(*result);
   if (!args.output.empty() && !writeFile(args.output, *result)) {

@@ -32,11 +32,22 @@ struct KernelArgInfo {
   cl_kernel_arg_type_qualifier typeQualifier = CL_KERNEL_ARG_TYPE_NONE;
 
   ArgKind kind = ArgKind::Value;
-  /// For Value arguments, the size clSetKernelArg must be given (sizeof the OpenCL C type).
+  /// The size clSetKernelArg must be given: for Value arguments sizeof the OpenCL C type (a
+  /// 3-component vector counts as 4, a struct includes its padding); for buffers, images,
+  /// samplers, pipes and queues the size of their handle (8); 0 for LocalPointer, whose size is
+  /// the number of bytes to allocate.
   uint32_t valueSize = 0;
-  /// Where the argument lives in the kernel's argument block (see devices/cpu/work_group_abi.hpp):
-  /// values are stored as is, pointers as device addresses, __local pointers as byte offsets
-  /// into the work-group's local memory.
+  /// Where the argument lives in the kernel's argument block (see devices/cpu/work_group_abi.hpp).
+  ///
+  /// The block holds the arguments in declaration order, each at the next offset that is a
+  /// multiple of its alignment:
+  ///  - Value: the bytes of the value as the device lays out its type (blockSize == valueSize),
+  ///    aligned to the type's ABI alignment (a byval struct: at least its byval alignment).
+  ///  - GlobalPointer, ConstantPointer: the buffer's device address, 8 bytes, aligned to 8.
+  ///  - LocalPointer: a 64-bit byte offset into WorkGroupParams::localMemory, aligned to 8.
+  ///  - Image, Sampler, Pipe, Queue: an 8-byte value of the device's choosing, aligned to 8.
+  /// KernelInfo::argBlockSize is the end of the last argument rounded up to 8, and
+  /// argBlockAlignment the largest alignment of any argument (at least 8).
   uint32_t blockOffset = 0;
   uint32_t blockSize = 0;
 };
@@ -50,15 +61,21 @@ struct KernelInfo {
   std::array<size_t, 3> workGroupSizeHint{0, 0, 0};
   std::string vecTypeHint;           // empty when not given
   uint32_t requiredSubGroupSize = 0; // intel_reqd_sub_group_size, 0 when not given
-  uint64_t staticLocalMemSize = 0;   // bytes of __local variables declared in the kernel
-  uint32_t argBlockSize = 0;         // bytes of the argument block
+  /// Bytes of the __local variables the kernel uses, itself or through the functions (kernels
+  /// included) it calls: each variable at the next multiple of its alignment, in module order.
+  uint64_t staticLocalMemSize = 0;
+  uint32_t argBlockSize = 0; // bytes of the argument block
   uint32_t argBlockAlignment = 8;
 };
 
 struct ProgramInfo {
   std::vector<KernelInfo> kernels;
-  size_t globalVariableTotalSize = 0; // CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE
-  /// Whether kernel argument names and type names were requested (-cl-kernel-arg-info).
+  /// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: the sizes of all program-scope (and static)
+  /// variables in the __global address space, added up.
+  size_t globalVariableTotalSize = 0;
+  /// Whether kernel argument names and type names were requested (-cl-kernel-arg-info, given to
+  /// clBuildProgram or to the clCompileProgram of any of the linked objects). The fields above
+  /// are always filled: the runtime needs them internally.
   bool argInfoAvailable = false;
 };
 

@@ -15,11 +15,20 @@ namespace kiln::compiler {
 /// The triple of every module Kiln produces and accepts.
 inline constexpr const char *kSpirTriple = "spir64-unknown-unknown";
 
-/// Parses and fully materializes `bytes`, then checks that the result is well-formed IR for
-/// SPIR64. Damaged or foreign input comes back as an error naming `what`, never as a crash.
+/// Kiln's modules are LLVM bitcode inside LLVM's bitcode wrapper (so llvm-dis and the bitcode
+/// reader take them as they are), followed by a checksum of everything before it:
+///
+///   offset 0        wrapper header: 0x0B17C0DE, 0, 20 (bitcode offset), N (bitcode size), 0
+///   offset 20       N bytes of bitcode
+///   offset 20 + N   "KILN", then xxh3-64 of bytes [0, 20 + N), little endian
+///
+/// LLVM's bitcode reader is not hardened against damaged input (a flipped bit can crash it or
+/// go unnoticed), so readModule checks the checksum before parsing anything.
+Bitcode writeModule(const llvm::Module &module);
+
+/// Checks the checksum, parses and fully materializes `bytes`, then checks that the result is
+/// well-formed IR for SPIR64. Damaged or foreign input comes back as an error naming `what`.
 llvm::Expected<std::unique_ptr<llvm::Module>>
 readModule(std::span<const uint8_t> bytes, llvm::LLVMContext &context, llvm::StringRef what);
-
-Bitcode writeModule(const llvm::Module &module);
 
 } // namespace kiln::compiler

@@ -3,6 +3,7 @@
 #include "compiler/llvm/bitcode_io.hpp"
 #include "compiler/llvm/builtin_library.hpp"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Demangle/Demangle.h"
@@ -34,6 +35,9 @@ const llvm::StringSet<> &hostFunctions() {
 }
 
 constexpr llvm::StringLiteral kPrimitivePrefix = "__kiln_";
+
+/// Clang moves the body of each kernel into a callable copy named with this prefix.
+constexpr llvm::StringLiteral kKernelCopyPrefix = "__clang_ocl_kern_imp_";
 
 /// Marks code whose floating-point behaviour later program linking options must not change: a
 /// library created without -enable-link-options.
@@ -128,9 +132,9 @@ void handleLinkOptions(llvm::Module &module, const BuildOptions &options) {
       applyMathOptions(function, math);
 }
 
-std::unique_ptr<llvm::Module> readInputs(std::span<const Bitcode *const> modules,
-                                         llvm::LLVMContext &context, std::string &log,
-                                         std::vector<std::unique_ptr<llvm::Module>> &inputs) {
+/// Parses every input; false (with the reasons logged) when any is unusable.
+bool readInputs(std::span<const Bitcode *const> modules, llvm::LLVMContext &context,
+                std::string &log, std::vector<std::unique_ptr<llvm::Module>> &inputs) {
   bool ok = true;
   for (size_t i = 0; i < modules.size(); ++i) {
     std::string name = "input program " + std::to_string(i + 1);
@@ -147,11 +151,45 @@ std::unique_ptr<llvm::Module> readInputs(std::span<const Bitcode *const> modules
     }
     inputs.push_back(std::move(*module));
   }
-  if (!ok || inputs.empty())
-    return nullptr;
-  std::unique_ptr<llvm::Module> first = std::move(inputs.front());
-  inputs.erase(inputs.begin());
-  return first;
+  return ok;
+}
+
+/// A symbol that two inputs both define, named as the programmer wrote it (LLVM's linker would
+/// report the mangled name only). Definitions the linker may merge (inline functions, weak or
+/// internal symbols) are fine.
+bool reportDuplicateDefinitions(const std::vector<std::unique_ptr<llvm::Module>> &inputs,
+                                std::string &log) {
+  llvm::StringMap<size_t> definedIn;
+  bool ok = true;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    for (const llvm::GlobalValue &value : inputs[i]->global_values()) {
+      // A kernel's callable copy clashes exactly when the kernel does: report the kernel only.
+      if (value.isDeclaration() || value.hasLocalLinkage() || value.isWeakForLinker() ||
+          value.hasAvailableExternallyLinkage() || value.getName().starts_with(kKernelCopyPrefix))
+        continue;
+      auto [where, inserted] = definedIn.try_emplace(value.getName(), i);
+      if (inserted)
+        continue;
+      log += "error: '" + llvm::demangle(value.getName()) + "' is defined in both input program " +
+             std::to_string(where->second + 1) + " and input program " + std::to_string(i + 1) +
+             "\n";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/// Merges the inputs into the first one.
+std::unique_ptr<llvm::Module> mergeInputs(std::vector<std::unique_ptr<llvm::Module>> inputs,
+                                          LinkDiagnostics &diagnostics) {
+  std::unique_ptr<llvm::Module> program = std::move(inputs.front());
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    if (llvm::Linker::linkModules(*program, std::move(inputs[i]))) {
+      diagnostics.stream << "error: linking input program " << i + 1 << " failed\n";
+      return nullptr;
+    }
+  }
+  return program;
 }
 
 /// Links the functions of the builtin library the program needs (and what those need).
@@ -179,9 +217,8 @@ bool linkBuiltins(llvm::Module &program, std::string &log) {
 std::string firstUser(const llvm::GlobalValue &value) {
   for (const llvm::User *user : value.users()) {
     if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(user)) {
-      // Clang moves each kernel's body into this callable copy.
       llvm::StringRef name = instruction->getFunction()->getName();
-      name.consume_front("__clang_ocl_kern_imp_");
+      name.consume_front(kKernelCopyPrefix);
       return llvm::demangle(name);
     }
   }
@@ -221,16 +258,12 @@ std::unique_ptr<llvm::Module> linkProgram(std::span<const Bitcode *const> module
     return nullptr;
   }
   LinkDiagnostics diagnostics(context, log);
-  std::vector<std::unique_ptr<llvm::Module>> others;
-  std::unique_ptr<llvm::Module> program = readInputs(modules, context, log, others);
+  std::vector<std::unique_ptr<llvm::Module>> inputs;
+  if (!readInputs(modules, context, log, inputs) || !reportDuplicateDefinitions(inputs, log))
+    return nullptr;
+  std::unique_ptr<llvm::Module> program = mergeInputs(std::move(inputs), diagnostics);
   if (!program)
     return nullptr;
-  for (std::unique_ptr<llvm::Module> &other : others) {
-    if (llvm::Linker::linkModules(*program, std::move(other))) {
-      diagnostics.stream << "error: linking the programs failed\n";
-      return nullptr;
-    }
-  }
   handleLinkOptions(*program, options);
   if (options.createLibrary)
     return program;
