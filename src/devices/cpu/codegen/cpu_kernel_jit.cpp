@@ -1,17 +1,138 @@
-// PLACEHOLDER while the code generator is being written: compiles nothing.
+//===- cpu_kernel_jit.cpp - Work-group functions compiled with ORC -------===//
 #include "devices/cpu/codegen/cpu_kernel_jit.hpp"
+
+#include "devices/cpu/codegen/module_preparation.hpp"
+#include "devices/cpu/codegen/pass_pipelines.hpp"
+#include "devices/cpu/codegen/work_group_function.hpp"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <map>
+#include <mutex>
+
+using namespace llvm;
 
 namespace kiln::cpu {
 namespace {
+
+std::string message(Error error) { return toString(std::move(error)); }
+
+void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+  });
+}
+
+class CpuJitProgram final : public JitProgram {
+public:
+  CpuJitProgram(std::unique_ptr<orc::LLJIT> jit, std::map<std::string, JitKernel, std::less<>> kernels)
+      : jit_(std::move(jit)), kernels_(std::move(kernels)) {}
+
+  const JitKernel *kernel(std::string_view name) const override {
+    auto found = kernels_.find(name);
+    return found == kernels_.end() ? nullptr : &found->second;
+  }
+
+private:
+  std::unique_ptr<orc::LLJIT> jit_; // owns the code the function pointers point into
+  std::map<std::string, JitKernel, std::less<>> kernels_;
+};
+
 class CpuKernelJit final : public KernelJit {
 public:
-  std::unique_ptr<JitProgram> compile(const compiler::Bitcode &, const compiler::ProgramInfo &,
-                                      bool, std::string &error) override {
-    error = "the CPU code generator is not written yet";
-    return nullptr;
+  std::unique_ptr<JitProgram> compile(const compiler::Bitcode &bitcode,
+                                      const compiler::ProgramInfo &info, bool optimize,
+                                      std::string &error) override {
+    initializeNativeTarget();
+    Expected<std::unique_ptr<JitProgram>> program = compileProgram(bitcode, info, optimize);
+    if (!program) {
+      error = message(program.takeError());
+      return nullptr;
+    }
+    return std::move(*program);
   }
-  std::string hostCpuName() override { return "unknown"; }
+
+  std::string hostCpuName() override { return sys::getHostCPUName().str(); }
+
+private:
+  Expected<std::unique_ptr<JitProgram>> compileProgram(const compiler::Bitcode &bitcode,
+                                                       const compiler::ProgramInfo &info,
+                                                       bool optimize) {
+    auto context = std::make_unique<LLVMContext>();
+    MemoryBufferRef buffer(StringRef(reinterpret_cast<const char *>(bitcode.data()), bitcode.size()),
+                           "program");
+    Expected<std::unique_ptr<Module>> module = parseBitcodeFile(buffer, *context);
+    if (!module)
+      return module.takeError();
+
+    Expected<orc::JITTargetMachineBuilder> machineBuilder =
+        orc::JITTargetMachineBuilder::detectHost();
+    if (!machineBuilder)
+      return machineBuilder.takeError();
+    machineBuilder->setCodeGenOptLevel(optimize ? CodeGenOptLevel::Aggressive
+                                                : CodeGenOptLevel::None);
+    Expected<std::unique_ptr<TargetMachine>> machine = machineBuilder->createTargetMachine();
+    if (!machine)
+      return machine.takeError();
+
+    retargetModuleToHost(**module, (*machine)->getTargetTriple(),
+                         (*machine)->createDataLayout());
+    std::map<std::string, uint64_t> privateBytes;
+    for (const compiler::KernelInfo &kernel : info.kernels) {
+      Expected<GeneratedWorkGroup> function = buildWorkGroupFunction(**module, kernel, **machine);
+      if (!function)
+        return function.takeError();
+      privateBytes[kernel.name] = function->privateBytesPerItem;
+    }
+    if (std::string problems; verifyModuleText(**module, problems))
+      return createStringError(inconvertibleErrorCode(),
+                               "internal error: invalid work-group code: " + problems);
+    optimizeModule(**module, **machine, optimize);
+
+    Expected<std::unique_ptr<orc::LLJIT>> jit =
+        orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machineBuilder)).create();
+    if (!jit)
+      return jit.takeError();
+    // Kernels call the C math library (through the builtins) and the compiler's runtime
+    // helpers (memcpy, ...), all already loaded in this process.
+    auto processSymbols = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        (*jit)->getDataLayout().getGlobalPrefix());
+    if (!processSymbols)
+      return processSymbols.takeError();
+    (*jit)->getMainJITDylib().addGenerator(std::move(*processSymbols));
+    if (Error error = (*jit)->addIRModule(orc::ThreadSafeModule(std::move(*module),
+                                                                 std::move(context))))
+      return std::move(error);
+
+    std::map<std::string, JitKernel, std::less<>> kernels;
+    for (const compiler::KernelInfo &kernel : info.kernels) {
+      Expected<orc::ExecutorAddr> address = (*jit)->lookup(workGroupFunctionName(kernel.name));
+      if (!address)
+        return address.takeError();
+      JitKernel entry;
+      entry.function = address->toPtr<WorkGroupFunction>();
+      entry.privateBytesPerItem = privateBytes[kernel.name];
+      kernels.emplace(kernel.name, entry);
+    }
+    return std::make_unique<CpuJitProgram>(std::move(*jit), std::move(kernels));
+  }
+
+  /// Returns true (with the verifier's report) when `module` is broken.
+  static bool verifyModuleText(const Module &module, std::string &problems) {
+    raw_string_ostream stream(problems);
+    return verifyModule(module, &stream);
+  }
 };
+
 } // namespace
 
 std::unique_ptr<KernelJit> createCpuKernelJit() { return std::make_unique<CpuKernelJit>(); }

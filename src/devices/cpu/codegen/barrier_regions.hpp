@@ -1,0 +1,40 @@
+//===- barrier_regions.hpp - Work-item loops split at barriers -----------===//
+//
+// Makes one work-item's code run every work-item of a work-group on one thread
+// (continuation-based synchronization). The body is cut at each barrier into regions: the code
+// reachable from a barrier (or the start) without crossing another. Each region becomes a loop
+// over the work-items; a region's loop ends when every work-item has reached the next barrier,
+// so the barrier's semantics hold. Values that live across a barrier move to per-work-item
+// storage, as do the work-item's private variables.
+//
+// Each region's work-item loop is an ordinary barrier-free loop nest (x innermost), which is
+// what a vectorizer wants to see.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Value.h"
+
+#include <cstdint>
+
+namespace kiln::cpu {
+
+/// What the work-item loops need from the function's prologue.
+struct WorkItemLoopInputs {
+  /// The prologue: runs once per work-group, holds every alloca, ends in a branch to the body.
+  llvm::BasicBlock *prologue = nullptr;
+  /// This work-group's size in each dimension (i64 values computed in the prologue).
+  llvm::Value *localSize[3] = {nullptr, nullptr, nullptr};
+  /// The work-group's per-work-item storage (WorkGroupParams::privateMemory).
+  llvm::Value *privateMemory = nullptr;
+  /// __kiln_work_group_barrier and __kiln_local_id (either may be null when unused).
+  llvm::Function *barrier = nullptr;
+  llvm::Function *localId = nullptr;
+};
+
+/// Rewrites `function`'s body (every block after the prologue) into work-item loops. Returns
+/// the bytes of per-work-item storage the function needs.
+uint64_t formWorkItemLoops(llvm::Function &function, const WorkItemLoopInputs &inputs);
+
+} // namespace kiln::cpu

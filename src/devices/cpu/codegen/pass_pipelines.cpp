@@ -1,0 +1,56 @@
+//===- pass_pipelines.cpp - The optimization pipelines of the CPU JIT ----===//
+#include "devices/cpu/codegen/pass_pipelines.hpp"
+
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/InstSimplifyPass.h"
+
+using namespace llvm;
+
+namespace kiln::cpu {
+namespace {
+
+/// The four analysis managers a PassBuilder needs, registered and cross-wired.
+struct Analyses {
+  LoopAnalysisManager loops;
+  FunctionAnalysisManager functions;
+  CGSCCAnalysisManager sccs;
+  ModuleAnalysisManager modules;
+
+  explicit Analyses(PassBuilder &builder) {
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(sccs);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, sccs, modules);
+  }
+};
+
+} // namespace
+
+void simplifyKernelBody(Function &function, TargetMachine &machine) {
+  PassBuilder builder(&machine);
+  Analyses analyses(builder);
+  FunctionPassManager passes;
+  passes.addPass(SROAPass(SROAOptions::PreserveCFG));
+  passes.addPass(EarlyCSEPass());
+  passes.addPass(InstSimplifyPass());
+  passes.run(function, analyses.functions);
+}
+
+void optimizeModule(Module &module, TargetMachine &machine, bool optimize) {
+  if (!optimize)
+    return;
+  PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  PassBuilder builder(&machine, tuning);
+  Analyses analyses(builder);
+  ModulePassManager passes = builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  passes.run(module, analyses.modules);
+}
+
+} // namespace kiln::cpu

@@ -1,0 +1,35 @@
+//===- work_group_function.hpp - A kernel as a work-group function -------===//
+//
+// Builds `__kiln_wg_<kernel>(const LaunchParams *, const WorkGroupParams *)`, the function the
+// CPU runtime calls once per work-group (devices/cpu/work_group_abi.hpp): a prologue that loads
+// the arguments and the group's parameters, then the kernel, fully inlined, turned into loops
+// over the work-items (barrier_regions.hpp).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "compiler/program_info.hpp"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <string>
+
+namespace kiln::cpu {
+
+struct GeneratedWorkGroup {
+  llvm::Function *function = nullptr;
+  uint64_t privateBytesPerItem = 0;
+};
+
+/// The symbol of a kernel's work-group function.
+std::string workGroupFunctionName(const std::string &kernelName);
+
+/// Builds the work-group function of `kernel` in `module`, which has already been retargeted
+/// to the host (module_preparation.hpp).
+llvm::Expected<GeneratedWorkGroup> buildWorkGroupFunction(llvm::Module &module,
+                                                         const compiler::KernelInfo &kernel,
+                                                         llvm::TargetMachine &machine);
+
+} // namespace kiln::cpu
