@@ -199,7 +199,8 @@ bool linkBuiltins(llvm::Module &program, std::string &log) {
       llvm::StringRef(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
       "builtin library");
   // Lazily: only the bodies the linker pulls in are read.
-  auto library = llvm::getLazyBitcodeModule(buffer, program.getContext());
+  auto library = llvm::getLazyBitcodeModule(buffer, program.getContext(),
+                                            /*ShouldLazyLoadMetadata=*/true);
   if (!library) {
     log += "internal error: the builtin library cannot be read: " +
            llvm::toString(library.takeError()) + "\n";
