@@ -427,8 +427,9 @@ std::optional<Bitcode> linkModules(Frontend &frontend, const std::vector<Bitcode
     inputs.push_back(&module);
   Clock::time_point start = Clock::now();
   LinkResult result = frontend.link(inputs, options, args.target);
-  std::cout << "link: " << (result.success ? "ok" : "FAILED") << " in " << millisecondsSince(start)
-            << " ms\n";
+  if (!args.quiet)
+    std::cout << "link: " << (result.success ? "ok" : "FAILED") << " in "
+              << millisecondsSince(start) << " ms\n";
   printLog("link", result.log);
   if (!result.success)
     return std::nullopt;

@@ -30,8 +30,8 @@ std::string versionText(cl_version version) {
          std::to_string(CL_VERSION_MINOR(version));
 }
 
-// OpenCL C before 2.0 (and 3.0, which made the 2.0 features optional) lists a 1.x version; the
-// specification compiles for the highest one unless -cl-std says otherwise.
+// Without -cl-std the specification compiles for the highest OpenCL C 1.x version the device
+// supports (2.0 and 3.0 must be asked for). A device without any 1.x version gets its lowest.
 cl_version defaultLanguageVersion(const TargetDescription &target) {
   std::optional<cl_version> best;
   for (cl_version version : target.languageVersions)
@@ -59,6 +59,23 @@ std::string extensionArgument(const TargetDescription &target) {
       if (!name.empty())
         argument += ",+" + name;
   return argument;
+}
+
+// The OpenCL C specification's macros that Clang's SPIR target gets wrong for Kiln's devices.
+std::vector<std::string> specificationMacros(const TargetDescription &target) {
+  // __OPENCL_VERSION__, the device's OpenCL version, is not defined by Clang. Kiln's devices are
+  // OpenCL 3.0 devices, whose highest OpenCL C version is 3.0 as well.
+  cl_version device = CL_MAKE_VERSION(3, 0, 0);
+  if (!target.languageVersions.empty())
+    device = *std::max_element(target.languageVersions.begin(), target.languageVersions.end());
+  std::vector<std::string> args = {
+      "-D", "__OPENCL_VERSION__=" +
+                std::to_string(CL_VERSION_MAJOR(device) * 100 + CL_VERSION_MINOR(device) * 10)};
+  // Clang defines __IMAGE_SUPPORT__ for every SPIR compile; it must exist only when the device
+  // has images, which a device reports with the __opencl_c_images feature.
+  if (!llvm::is_contained(target.features, "__opencl_c_images"))
+    args.insert(args.end(), {"-U", "__IMAGE_SUPPORT__"});
+  return args;
 }
 
 std::string currentDirectory() {
@@ -172,6 +189,8 @@ std::vector<std::string> clangArguments(const BuildOptions &options,
     args.push_back("-discard-value-names");
   if (options.cxxForOpenCL)
     args.push_back("-fno-threadsafe-statics");
+  std::vector<std::string> macros = specificationMacros(target);
+  args.insert(args.end(), macros.begin(), macros.end());
   args.insert(args.end(), options.frontendArgs.begin(), options.frontendArgs.end());
   args.insert(args.end(), {"-x", options.cxxForOpenCL ? "clcpp" : "cl", kMainFileName});
   return args;

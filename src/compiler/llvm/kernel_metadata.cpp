@@ -18,7 +18,7 @@ constexpr const char *kArgInfoFlag = "kiln.kernel-arg-info";
 constexpr const char *kDenormsAreZeroFlag = "kiln.denorms-are-zero";
 
 bool moduleFlagSet(const llvm::Module &module, llvm::StringRef name) {
-  auto *flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>(module.getModuleFlag(name));
+  auto *flag = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(module.getModuleFlag(name));
   return flag && !flag->isZero();
 }
 
@@ -41,7 +41,7 @@ std::optional<uint64_t> intOperand(const llvm::MDNode *node, unsigned index) {
   if (!node || index >= node->getNumOperands())
     return std::nullopt;
   if (auto *value = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(node->getOperand(index)))
-    return value->getZExtValue();
+    return value->getLimitedValue();
   return std::nullopt;
 }
 
