@@ -145,9 +145,10 @@ KILN_SPLIT1(double, sinpi, double)
 KILN_SPLIT1(double, cospi, double)
 KILN_SPLIT1(double, tanpi, double)
 
-// pow with an integral exponent has exactly pown's edge cases (pown(x, 0) = 1 for any x, the
-// signs of zeros and infinities by the parity of n).
-OVL double pown(double x, int n) { return pow(x, (double)n); }
+// pow with an integral exponent has pown's edge cases (the signs of zeros and infinities by
+// the parity of n), but glibc's pow gives NaN for a signaling NaN to the power 0; pown(x, 0)
+// is 1 for any x.
+OVL double pown(double x, int n) { return n == 0 ? 1.0 : pow(x, (double)n); }
 KILN_SPLIT2(double, pown, double, int)
 
 // |x|^(1/n) with the sign of x for odd n. 1/n is not exact: with 1/n = e + e_lo,

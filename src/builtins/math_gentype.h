@@ -128,7 +128,9 @@ OVL T nextafter(T x, T y) {
   IT kx = ix < (IT)0 ? -(ix & (IT)~KILN_SIGN_MASK) : ix;
   IT ky = iy < (IT)0 ? -(iy & (IT)~KILN_SIGN_MASK) : iy;
   IT k = kx + (ky > kx ? (IT)1 : (IT)-1);
-  T r = k < (IT)0 ? as_T(-k | (IT)KILN_SIGN_MASK) : as_T(k);
+  // Stepping from a negative value to zero gives -0, as C's nextafter does.
+  IT rbits = k < (IT)0 ? (-k | (IT)KILN_SIGN_MASK) : k;
+  T r = as_T(k == (IT)0 ? (ix & (IT)KILN_SIGN_MASK) : rbits);
   r = x == y ? y : r;
   return ((x != x) | (y != y)) ? x + y : r;
 }
