@@ -35,6 +35,12 @@ void append(std::vector<uint8_t> &out, const void *data, size_t size) {
 } // namespace
 
 std::vector<uint8_t> serializeProgramBinary(const ProgramBinary &binary) {
+  std::vector<uint8_t> body;
+  body.reserve(binary.target.size() + binary.options.size() + binary.module.size());
+  append(body, binary.target.data(), binary.target.size());
+  append(body, binary.options.data(), binary.options.size());
+  append(body, binary.module.data(), binary.module.size());
+
   Header header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
   header.formatVersion = kFormatVersion;
@@ -42,13 +48,12 @@ std::vector<uint8_t> serializeProgramBinary(const ProgramBinary &binary) {
   header.targetSize = static_cast<uint32_t>(binary.target.size());
   header.optionsSize = static_cast<uint32_t>(binary.options.size());
   header.moduleSize = binary.module.size();
+  header.checksum = fnv1a(body);
 
-  std::vector<uint8_t> out(sizeof header);
-  append(out, binary.target.data(), binary.target.size());
-  append(out, binary.options.data(), binary.options.size());
-  append(out, binary.module.data(), binary.module.size());
-  header.checksum = fnv1a(std::span(out).subspan(sizeof header));
-  std::memcpy(out.data(), &header, sizeof header);
+  std::vector<uint8_t> out;
+  out.reserve(sizeof header + body.size());
+  append(out, &header, sizeof header);
+  out.insert(out.end(), body.begin(), body.end());
   return out;
 }
 
