@@ -239,26 +239,30 @@ KILN_API cl_int CL_API_CALL clEnqueueWriteBufferRect(
 
 namespace {
 
-/// Whether two rectangles with the same pitches in one buffer share a byte. Rows of the two
-/// start `base + dRow * rowPitch + dSlice * slicePitch` apart; they overlap when that distance
-/// is shorter than a row, so it is enough to try every row and slice difference.
-bool rectsOverlap(const BufferRect &first, const BufferRect &second,
-                  const std::array<size_t, 3> &region) {
-  auto start = [](const BufferRect &rect) {
-    return static_cast<long long>(rect.origin[0] + rect.origin[1] * rect.rowPitch +
-                                  rect.origin[2] * rect.slicePitch);
+/// Whether two rectangles of rows in one storage share a byte; `firstBase` and `secondBase` are
+/// where the (sub-)buffers holding them start. Every row has the same width, so a row of the
+/// first overlaps one of the second exactly when their starts are less than a width apart:
+/// sorting the second's row starts makes each test a binary search.
+bool rectsOverlap(size_t firstBase, const BufferRect &first, size_t secondBase,
+                  const BufferRect &second, const std::array<size_t, 3> &region) {
+  auto rowStarts = [&](size_t base, const BufferRect &rect) {
+    std::vector<size_t> starts;
+    starts.reserve(region[1] * region[2]);
+    for (size_t slice = 0; slice < region[2]; ++slice)
+      for (size_t row = 0; row < region[1]; ++row)
+        starts.push_back(base + rect.origin[0] + (rect.origin[1] + row) * rect.rowPitch +
+                         (rect.origin[2] + slice) * rect.slicePitch);
+    return starts;
   };
-  long long base = start(second) - start(first);
-  long long rows = static_cast<long long>(region[1]), slices = static_cast<long long>(region[2]);
-  long long rowPitch = static_cast<long long>(first.rowPitch);
-  long long slicePitch = static_cast<long long>(first.slicePitch);
-  long long width = static_cast<long long>(region[0]);
-  for (long long dSlice = -(slices - 1); dSlice < slices; ++dSlice)
-    for (long long dRow = -(rows - 1); dRow < rows; ++dRow) {
-      long long distance = base + dRow * rowPitch + dSlice * slicePitch;
-      if (distance < width && -distance < width)
-        return true;
-    }
+  std::vector<size_t> secondStarts = rowStarts(secondBase, second);
+  std::sort(secondStarts.begin(), secondStarts.end());
+  size_t width = region[0];
+  for (size_t start : rowStarts(firstBase, first)) {
+    size_t lowest = start >= width ? start - width + 1 : 0;
+    auto candidate = std::lower_bound(secondStarts.begin(), secondStarts.end(), lowest);
+    if (candidate != secondStarts.end() && *candidate < start + width)
+      return true;
+  }
   return false;
 }
 
@@ -286,13 +290,15 @@ KILN_API cl_int CL_API_CALL clEnqueueCopyBufferRect(
                       copy.destinationRect))
       return CL_INVALID_VALUE;
     copy.region = {region[0], region[1], region[2]};
-    if (source == destination) {
-      if (copy.sourceRect.rowPitch != copy.destinationRect.rowPitch ||
-          copy.sourceRect.slicePitch != copy.destinationRect.slicePitch)
-        return CL_INVALID_VALUE;
-      if (rectsOverlap(copy.sourceRect, copy.destinationRect, copy.region))
-        return CL_MEM_COPY_OVERLAP;
-    }
+    if (source == destination && copy.sourceRect.rowPitch != copy.destinationRect.rowPitch &&
+        copy.sourceRect.slicePitch != copy.destinationRect.slicePitch)
+      return CL_INVALID_VALUE;
+    auto [sourceStorage, sourceBase] = storageOf(*source);
+    auto [destinationStorage, destinationBase] = storageOf(*destination);
+    if (sourceStorage == destinationStorage &&
+        rectsOverlap(sourceBase, copy.sourceRect, destinationBase, copy.destinationRect,
+                     copy.region))
+      return CL_MEM_COPY_OVERLAP;
     return submitCommand(target, CL_COMMAND_COPY_BUFFER_RECT, std::move(copy), event);
   });
 }

@@ -40,7 +40,12 @@ cl_command_queue makeQueue(cl_context context, cl_device_id device,
   bool onDevice = properties & CL_QUEUE_ON_DEVICE;
   cl_command_queue_properties supported = onDevice ? target->info().queueOnDeviceProperties
                                                    : target->info().queueOnHostProperties;
+  // Device queues are always out of order; the default one is a device queue.
   if ((properties & CL_QUEUE_ON_DEVICE_DEFAULT) && !onDevice) {
+    error = CL_INVALID_VALUE;
+    return nullptr;
+  }
+  if (onDevice && !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
     error = CL_INVALID_VALUE;
     return nullptr;
   }

@@ -23,11 +23,10 @@ void Command::submit() {
 }
 
 void Command::complete(cl_int status) {
-  // Release what the payload holds before the event reports completion, so an application
-  // that waits for the event and then checks reference counts or destructor callbacks sees
-  // the command's references gone.
-  payload_ = NoOperation{};
   event_->setStatus(status);
+  // Only now may the objects the command used be destroyed (the specification deletes a
+  // released object once the commands using it have finished).
+  payload_ = NoOperation{};
 }
 
 } // namespace kiln

@@ -45,7 +45,8 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
     if (isInOrder()) {
       if (!unfinished_.empty())
         dependOn(*unfinished_.back(), false);
-    } else if (ordering != Ordering::Normal) {
+    } else if (ordering != Ordering::Normal && waitList.empty()) {
+      // Without a wait list, markers and barriers wait for everything enqueued before them.
       for (const Ref<Event> &event : unfinished_)
         dependOn(*event, false);
     } else if (lastBarrier_) {
