@@ -23,11 +23,10 @@ cl_int validateRange(const Kernel &kernel, const Device &device, const DeviceKer
   const DeviceInfo &info = device.info();
   if (workDim < 1 || workDim > info.maxWorkItemDimensions)
     return CL_INVALID_WORK_DIMENSION;
-  if (global == nullptr)
-    return CL_INVALID_GLOBAL_WORK_SIZE;
   range.workDim = workDim;
   for (cl_uint dim = 0; dim < workDim; ++dim) {
-    range.global[dim] = global[dim];
+    // Since OpenCL 2.1 a NULL or zero global size is an empty launch that trivially succeeds.
+    range.global[dim] = global != nullptr ? global[dim] : 0;
     range.offset[dim] = offset != nullptr ? offset[dim] : 0;
     if (range.offset[dim] > std::numeric_limits<size_t>::max() - range.global[dim])
       return CL_INVALID_GLOBAL_OFFSET;
@@ -99,7 +98,8 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
 
   launch.kernel = Ref<Kernel>(self);
   launch.deviceKernel = code;
-  launch.localMemorySize = self->launchArgs(launch.args, launch.memObjects);
+  if (cl_int error = self->launchArgs(launch.args, launch.memObjects, launch.localMemorySize))
+    return error;
   if (launch.localMemorySize > device.info().localMemSize)
     return CL_OUT_OF_RESOURCES;
   return submitCommand(target, type, std::move(launch), event);

@@ -198,9 +198,8 @@ KILN_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec
   if (param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS &&
       param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)
     return CL_INVALID_VALUE;
-  if (param_value == nullptr)
-    return CL_INVALID_VALUE;
-  // Both parameters are about shared virtual memory, which no device supports.
+  // Both parameters are about shared virtual memory, which no device supports: the
+  // specification's CL_INVALID_OPERATION comes before any check of the value.
   return CL_INVALID_OPERATION;
 }
 

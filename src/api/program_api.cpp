@@ -360,8 +360,8 @@ KILN_API cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program progra
                                                                const void *spec_value) {
   if (toObject<Program>(program) == nullptr)
     return CL_INVALID_PROGRAM;
-  // Only programs created from IL have specialization constants.
-  return CL_INVALID_PROGRAM;
+  // Only programs created from IL have specialization constants, and no device takes IL yet.
+  return CL_INVALID_OPERATION;
 }
 
 namespace {

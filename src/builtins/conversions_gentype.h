@@ -119,11 +119,11 @@ OVL DT KILN_CONV(_rtp)(T x) {
   return below ? nextafter(r, (DT)INFINITY) : r;
 }
 // r has the sign of x (rounding to nearest keeps it): towards zero is down for positive r
-// and up for negative r.
+// and up for negative r; a zero r is as close to zero as it gets.
 OVL DT KILN_CONV(_rtz)(T x) {
   DT r = KILN_CONVERT(D, N, x);
   KILN_COMPARE(r, x)
-  MT away = r < (DT)0 ? below : above;
+  MT away = r < (DT)0 ? below : r > (DT)0 ? above : (MT)0;
   return away ? nextafter(r, (DT)0) : r;
 }
 #undef KILN_COMPARE

@@ -34,7 +34,7 @@ void Kernel::setValue(cl_uint index, const void *value, size_t size) {
 }
 
 void Kernel::setMemObject(cl_uint index, MemObject *memory) {
-  args_[index] = ArgState{true, Ref<MemObject>(memory), 0};
+  args_[index] = ArgState{true, memory, 0};
 }
 
 void Kernel::setLocalSize(cl_uint index, size_t size) { args_[index] = ArgState{true, nullptr, size}; }
@@ -62,20 +62,23 @@ size_t Kernel::layOutLocalMemory(std::vector<std::byte> *block) const {
   return total;
 }
 
-size_t Kernel::launchArgs(std::vector<std::byte> &block,
-                          std::vector<Ref<MemObject>> &memObjects) const {
+cl_int Kernel::launchArgs(std::vector<std::byte> &block, std::vector<Ref<MemObject>> &memObjects,
+                          size_t &localMemorySize) const {
   block = argBlock_;
   for (size_t index = 0; index < args_.size(); ++index) {
     compiler::ArgKind kind = info_.args[index].kind;
     if (kind != compiler::ArgKind::GlobalPointer && kind != compiler::ArgKind::ConstantPointer)
       continue;
-    MemObject *memory = args_[index].memory.get();
+    MemObject *memory = args_[index].memory;
+    if (memory != nullptr && (!MemObject::isObject(memory) || !memory->isExternallyAlive()))
+      return CL_INVALID_KERNEL_ARGS;
     void *address = memory != nullptr ? memory->data() : nullptr;
     std::memcpy(block.data() + info_.args[index].blockOffset, &address, sizeof address);
     if (memory != nullptr)
-      memObjects.push_back(args_[index].memory);
+      memObjects.emplace_back(memory);
   }
-  return layOutLocalMemory(&block);
+  localMemorySize = layOutLocalMemory(&block);
+  return CL_SUCCESS;
 }
 
 } // namespace kiln

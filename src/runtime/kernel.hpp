@@ -44,7 +44,7 @@ public:
 
   bool allArgsSet() const;
   bool isArgSet(cl_uint index) const { return args_[index].isSet; }
-  MemObject *memObject(cl_uint index) const { return args_[index].memory.get(); }
+  MemObject *memObject(cl_uint index) const { return args_[index].memory; }
   size_t localSize(cl_uint index) const { return args_[index].localSize; }
   /// The argument block with values in place; buffers and __local offsets are filled at launch.
   const std::vector<std::byte> &argBlock() const { return argBlock_; }
@@ -54,8 +54,11 @@ public:
 
   /// The argument block of a launch: buffers replaced by their addresses and __local arguments
   /// by their offsets into the work-group's local memory. Fills `memObjects` with the buffers
-  /// used and returns the bytes of local memory one work-group needs.
-  size_t launchArgs(std::vector<std::byte> &block, std::vector<Ref<MemObject>> &memObjects) const;
+  /// used (the launch holds them from now on) and `localMemorySize` with the bytes of local
+  /// memory one work-group needs. CL_INVALID_KERNEL_ARGS when a buffer argument has been
+  /// released since it was set.
+  cl_int launchArgs(std::vector<std::byte> &block, std::vector<Ref<MemObject>> &memObjects,
+                    size_t &localMemorySize) const;
 
 private:
   /// Places __local arguments after the kernel's own __local variables; writes their offsets
@@ -64,7 +67,9 @@ private:
 
   struct ArgState {
     bool isSet = false;
-    Ref<MemObject> memory;
+    /// Not a reference: as in every OpenCL implementation, setting a buffer argument does not
+    /// keep the buffer alive (applications release buffers while kernels still name them).
+    MemObject *memory = nullptr;
     size_t localSize = 0;
   };
 

@@ -74,7 +74,10 @@ void describeFloatingPoint(const HostCpu &host, DeviceInfo &info) {
   // x86 division and square root are correctly rounded; denormals are kept (no FTZ/DAZ).
   info.singleFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                         CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT | fma;
-  info.doubleFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | fma;
+  // Double precision lists every IEEE rounding mode the hardware has, as OpenCL 1.x required
+  // of cl_khr_fp64 devices (the conversions' _rtz/_rtp/_rtn modes use them).
+  info.doubleFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                        CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | fma;
 }
 
 } // namespace

@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -97,6 +98,8 @@ private:
       return createStringError(inconvertibleErrorCode(),
                                "internal error: invalid work-group code: " + problems);
     optimizeModule(**module, **machine, optimize);
+    if (std::getenv("KILN_PRINT_IR") != nullptr)
+      (*module)->print(errs(), nullptr);
 
     Expected<std::unique_ptr<orc::LLJIT>> jit =
         orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machineBuilder)).create();
