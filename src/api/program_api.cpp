@@ -319,9 +319,11 @@ KILN_API cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_de
       for (Device *device : devices)
         if (error == CL_SUCCESS &&
             !input->withBuild(device, [](const Program::DeviceBuild &build) {
-              return build.status == CL_BUILD_SUCCESS &&
-                     (build.binaryType == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
-                      build.binaryType == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+              // Programs created from binaries have their module but no build yet.
+              bool usable = build.status == CL_BUILD_SUCCESS ||
+                            (build.status == CL_BUILD_NONE && !build.module.empty());
+              return usable && (build.binaryType == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+                                build.binaryType == CL_PROGRAM_BINARY_TYPE_LIBRARY);
             }))
           error = CL_INVALID_OPERATION;
     if (error == CL_SUCCESS &&
@@ -369,7 +371,8 @@ namespace {
 /// The serialized binary of one device's build (empty when there is none).
 std::vector<uint8_t> deviceBinary(const Program &program, const Device *device) {
   return program.withBuild(device, [&](const Program::DeviceBuild &build) {
-    if (build.module.empty() || build.status != CL_BUILD_SUCCESS)
+    if (build.module.empty() || build.binaryType == CL_PROGRAM_BINARY_TYPE_NONE ||
+        build.status == CL_BUILD_ERROR || build.status == CL_BUILD_IN_PROGRESS)
       return std::vector<uint8_t>{};
     compiler::ProgramBinary binary{build.binaryType, device->driver().compilerTarget().triple,
                                    build.options, build.module};
