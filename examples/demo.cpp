@@ -135,11 +135,11 @@ void runMatrixMultiply(int n, int tile) {
   for (float &value : b)
     value = values(random);
   size_t bytes = a.size() * sizeof(float);
-  cl_mem bufferA = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, a.data(),
-                                  &error);
+  cl_mem bufferA =
+      clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, a.data(), &error);
   check(error, "clCreateBuffer");
-  cl_mem bufferB = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, b.data(),
-                                  &error);
+  cl_mem bufferB =
+      clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, b.data(), &error);
   check(error, "clCreateBuffer");
   cl_mem bufferC = clCreateBuffer(context, CL_MEM_WRITE_ONLY, bytes, nullptr, &error);
   check(error, "clCreateBuffer");

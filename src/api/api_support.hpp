@@ -43,7 +43,8 @@ template <typename Body> cl_int guard(Body &&body) noexcept {
 
 /// guard() for entry points that return an object and report errors through errcode_ret. The
 /// body returns the handle and sets its cl_int& argument.
-template <typename Handle, typename Body> Handle guardCreate(cl_int *errcodeRet, Body &&body) noexcept {
+template <typename Handle, typename Body>
+Handle guardCreate(cl_int *errcodeRet, Body &&body) noexcept {
   cl_int error = CL_SUCCESS;
   Handle handle = nullptr;
   try {
@@ -77,8 +78,7 @@ public:
   }
 
   template <typename T>
-    requires std::is_trivially_copyable_v<T>
-  cl_int operator()(const T &value) const {
+  requires std::is_trivially_copyable_v<T> cl_int operator()(const T &value) const {
     return bytes(&value, sizeof value);
   }
   cl_int operator()(const std::string &text) const { return bytes(text.c_str(), text.size() + 1); }
@@ -90,7 +90,9 @@ public:
     return bytes(values.data(), values.size_bytes());
   }
   /// A cl_bool from a bool.
-  cl_int boolean(bool value) const { return (*this)(static_cast<cl_bool>(value ? CL_TRUE : CL_FALSE)); }
+  cl_int boolean(bool value) const {
+    return (*this)(static_cast<cl_bool>(value ? CL_TRUE : CL_FALSE));
+  }
 
 private:
   size_t valueSize_;

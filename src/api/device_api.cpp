@@ -24,10 +24,9 @@ std::vector<Device *> devicesOfType(const Platform &platform, cl_device_type typ
   for (Device *device : platform.devices()) {
     bool isDefault = device == platform.defaultDevice();
     // CL_DEVICE_TYPE_ALL never includes custom devices.
-    bool matches = type == CL_DEVICE_TYPE_ALL
-                       ? device->info().type != CL_DEVICE_TYPE_CUSTOM
-                       : (type & device->info().type) != 0 ||
-                             ((type & CL_DEVICE_TYPE_DEFAULT) && isDefault);
+    bool matches = type == CL_DEVICE_TYPE_ALL ? device->info().type != CL_DEVICE_TYPE_CUSTOM
+                                              : (type & device->info().type) != 0 ||
+                                                    ((type & CL_DEVICE_TYPE_DEFAULT) && isDefault);
     if (matches)
       selected.push_back(device);
   }
@@ -136,9 +135,8 @@ cl_int identityInfo(const Device &device, cl_device_info param, const InfoOutput
     return out(info.partitionMaxSubDevices);
   case CL_DEVICE_PARTITION_PROPERTIES:
     // No partitioning: a single zero, as the specification asks.
-    return out(info.partitionProperties.empty()
-                   ? std::vector<cl_device_partition_property>{0}
-                   : info.partitionProperties);
+    return out(info.partitionProperties.empty() ? std::vector<cl_device_partition_property>{0}
+                                                : info.partitionProperties);
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
     return out(info.partitionAffinityDomain);
   case CL_DEVICE_PARTITION_TYPE:

@@ -42,8 +42,8 @@ cl_int validateRange(const Kernel &kernel, const Device &device, const DeviceKer
       for (cl_uint dim = 0; dim < 3; ++dim)
         range.local[dim] = required[dim];
     } else {
-      range.local = chooseLocalSize(
-          workDim, range.global, {kernelMax, info.maxWorkItemSizes, info.maxComputeUnits});
+      range.local = chooseLocalSize(workDim, range.global,
+                                    {kernelMax, info.maxWorkItemSizes, info.maxComputeUnits});
     }
   } else {
     for (cl_uint dim = 0; dim < workDim; ++dim)
@@ -92,8 +92,8 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
                                    global_work_size, local_work_size, launch.range))
     return error;
   EnqueueTarget target{queue, {}};
-  if (cl_int error = validateWaitList(num_events_in_wait_list, event_wait_list,
-                                      &queue->context(), target.waitList))
+  if (cl_int error = validateWaitList(num_events_in_wait_list, event_wait_list, &queue->context(),
+                                      target.waitList))
     return error;
 
   launch.kernel = Ref<Kernel>(self);
@@ -107,14 +107,10 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
 
 } // namespace
 
-KILN_API cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue,
-                                                   cl_kernel kernel, cl_uint work_dim,
-                                                   const size_t *global_work_offset,
-                                                   const size_t *global_work_size,
-                                                   const size_t *local_work_size,
-                                                   cl_uint num_events_in_wait_list,
-                                                   const cl_event *event_wait_list,
-                                                   cl_event *event) {
+KILN_API cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return guard([&] {
     return enqueueKernel(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                          local_work_size, num_events_in_wait_list, event_wait_list, event,
@@ -133,18 +129,14 @@ KILN_API cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_ker
   });
 }
 
-KILN_API cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
-                                                  void(CL_CALLBACK *user_func)(void *),
-                                                  void *args, size_t cb_args,
-                                                  cl_uint num_mem_objects, const cl_mem *mem_list,
-                                                  const void **args_mem_loc,
-                                                  cl_uint num_events_in_wait_list,
-                                                  const cl_event *event_wait_list,
-                                                  cl_event *event) {
+KILN_API cl_int CL_API_CALL clEnqueueNativeKernel(
+    cl_command_queue command_queue, void(CL_CALLBACK *user_func)(void *), void *args,
+    size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    if (cl_int error = validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list,
-                                       target))
+    if (cl_int error =
+            validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
       return error;
     if (user_func == nullptr || (args == nullptr && cb_args > 0) ||
         (args != nullptr && cb_args == 0) ||

@@ -31,8 +31,7 @@ bool inBounds(const MemObject &buffer, size_t offset, size_t size) {
 
 /// The common head of every command: queue, wait list, buffer.
 cl_int validateBufferCommand(cl_command_queue queue, cl_mem handle, cl_uint numEvents,
-                             const cl_event *waitList, EnqueueTarget &target,
-                             MemObject *&buffer) {
+                             const cl_event *waitList, EnqueueTarget &target, MemObject *&buffer) {
   target.queue = toObject<Queue>(queue);
   if (target.queue == nullptr)
     return CL_INVALID_COMMAND_QUEUE;
@@ -64,11 +63,9 @@ KILN_API cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, 
 }
 
 KILN_API cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                                 cl_bool blocking_write, size_t offset,
-                                                 size_t size, const void *ptr,
-                                                 cl_uint num_events_in_wait_list,
-                                                 const cl_event *event_wait_list,
-                                                 cl_event *event) {
+                                                 cl_bool blocking_write, size_t offset, size_t size,
+                                                 const void *ptr, cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
     MemObject *destination;
@@ -121,8 +118,8 @@ KILN_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, 
         rangesOverlap(sourceBase + src_offset, destinationBase + dst_offset, size))
       return CL_MEM_COPY_OVERLAP;
     return submitCommand(target, CL_COMMAND_COPY_BUFFER,
-                         CopyBuffer{Ref<MemObject>(source), Ref<MemObject>(destination),
-                                    src_offset, dst_offset, size},
+                         CopyBuffer{Ref<MemObject>(source), Ref<MemObject>(destination), src_offset,
+                                    dst_offset, size},
                          event);
   });
 }
@@ -138,8 +135,8 @@ KILN_API cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, 
     if (cl_int error = validateBufferCommand(command_queue, buffer, num_events_in_wait_list,
                                              event_wait_list, target, destination))
       return error;
-    bool validPatternSize = pattern_size != 0 && pattern_size <= 128 &&
-                            (pattern_size & (pattern_size - 1)) == 0;
+    bool validPatternSize =
+        pattern_size != 0 && pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0;
     if (pattern == nullptr || !validPatternSize || offset % pattern_size != 0 ||
         size % pattern_size != 0 || !inBounds(*destination, offset, size))
       return CL_INVALID_VALUE;
@@ -269,10 +266,10 @@ bool rectsOverlap(size_t firstBase, const BufferRect &first, size_t secondBase,
 } // namespace
 
 KILN_API cl_int CL_API_CALL clEnqueueCopyBufferRect(
-    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
-    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
+    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin,
+    const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
+    size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
     MemObject *source, *destination;
@@ -312,13 +309,13 @@ KILN_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl
   return guardCreate<void *>(errcode_ret, [&](cl_int &error) -> void * {
     EnqueueTarget target;
     MemObject *mapped;
-    error = validateBufferCommand(command_queue, buffer, num_events_in_wait_list,
-                                  event_wait_list, target, mapped);
+    error = validateBufferCommand(command_queue, buffer, num_events_in_wait_list, event_wait_list,
+                                  target, mapped);
     if (error != CL_SUCCESS)
       return nullptr;
     constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-    bool invalidateWithOthers = (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
-                                (map_flags & (CL_MAP_READ | CL_MAP_WRITE));
+    bool invalidateWithOthers =
+        (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && (map_flags & (CL_MAP_READ | CL_MAP_WRITE));
     if ((map_flags & ~known) || invalidateWithOthers || size == 0 ||
         !inBounds(*mapped, offset, size)) {
       error = CL_INVALID_VALUE;
@@ -358,17 +355,14 @@ KILN_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_que
   });
 }
 
-KILN_API cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue,
-                                                       cl_uint num_mem_objects,
-                                                       const cl_mem *mem_objects,
-                                                       cl_mem_migration_flags flags,
-                                                       cl_uint num_events_in_wait_list,
-                                                       const cl_event *event_wait_list,
-                                                       cl_event *event) {
+KILN_API cl_int CL_API_CALL clEnqueueMigrateMemObjects(
+    cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem *mem_objects,
+    cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+    cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    if (cl_int error = validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list,
-                                       target))
+    if (cl_int error =
+            validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
       return error;
     if (num_mem_objects == 0 || mem_objects == nullptr ||
         (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
@@ -429,23 +423,17 @@ KILN_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, c
   return noImages(command_queue);
 }
 
-KILN_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue,
-                                                       cl_mem src_image, cl_mem dst_buffer,
-                                                       const size_t *src_origin,
-                                                       const size_t *region, size_t dst_offset,
-                                                       cl_uint num_events_in_wait_list,
-                                                       const cl_event *event_wait_list,
-                                                       cl_event *event) {
+KILN_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
+    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin,
+    const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
   return noImages(command_queue);
 }
 
-KILN_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue,
-                                                       cl_mem src_buffer, cl_mem dst_image,
-                                                       size_t src_offset, const size_t *dst_origin,
-                                                       const size_t *region,
-                                                       cl_uint num_events_in_wait_list,
-                                                       const cl_event *event_wait_list,
-                                                       cl_event *event) {
+KILN_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(
+    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset,
+    const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
   return noImages(command_queue);
 }
 

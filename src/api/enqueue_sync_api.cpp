@@ -12,8 +12,8 @@ KILN_API cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command
                                                         cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    if (cl_int error = validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list,
-                                       target))
+    if (cl_int error =
+            validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
       return error;
     // Without a wait list a marker waits for everything enqueued before it.
     CommandOrdering ordering =
@@ -28,8 +28,8 @@ KILN_API cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue comman
                                                          cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    if (cl_int error = validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list,
-                                       target))
+    if (cl_int error =
+            validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
       return error;
     return submitCommand(target, CL_COMMAND_BARRIER, NoOperation{}, event, false,
                          CommandOrdering::Barrier);
@@ -47,8 +47,7 @@ KILN_API cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
 }
 
 KILN_API cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue,
-                                                   cl_uint num_events,
-                                                   const cl_event *event_list) {
+                                                   cl_uint num_events, const cl_event *event_list) {
   if (num_events == 0 || event_list == nullptr)
     return toObject<Queue>(command_queue) == nullptr ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_VALUE;
   return guard([&] {

@@ -70,9 +70,8 @@ KILN_API cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int executio
     return CL_INVALID_EVENT;
   if (execution_status != CL_COMPLETE && execution_status >= 0)
     return CL_INVALID_VALUE;
-  return guard([&] {
-    return self->setUserStatus(execution_status) ? CL_SUCCESS : CL_INVALID_OPERATION;
-  });
+  return guard(
+      [&] { return self->setUserStatus(execution_status) ? CL_SUCCESS : CL_INVALID_OPERATION; });
 }
 
 KILN_API cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int command_exec_callback_type,

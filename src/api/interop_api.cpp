@@ -74,21 +74,15 @@ KILN_API cl_int CL_API_CALL clGetGLTextureInfo(cl_mem memobj, cl_gl_texture_info
   return notAGlObject(memobj);
 }
 
-KILN_API cl_int CL_API_CALL clEnqueueAcquireGLObjects(cl_command_queue command_queue,
-                                                      cl_uint num_objects,
-                                                      const cl_mem *mem_objects,
-                                                      cl_uint num_events_in_wait_list,
-                                                      const cl_event *event_wait_list,
-                                                      cl_event *event) {
+KILN_API cl_int CL_API_CALL clEnqueueAcquireGLObjects(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return notASharingQueue(command_queue);
 }
 
-KILN_API cl_int CL_API_CALL clEnqueueReleaseGLObjects(cl_command_queue command_queue,
-                                                      cl_uint num_objects,
-                                                      const cl_mem *mem_objects,
-                                                      cl_uint num_events_in_wait_list,
-                                                      const cl_event *event_wait_list,
-                                                      cl_event *event) {
+KILN_API cl_int CL_API_CALL clEnqueueReleaseGLObjects(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return notASharingQueue(command_queue);
 }
 
@@ -112,21 +106,15 @@ KILN_API cl_mem CL_API_CALL clCreateFromEGLImageKHR(cl_context context, CLeglDis
   return notASharingContext<cl_mem>(context, errcode_ret);
 }
 
-KILN_API cl_int CL_API_CALL clEnqueueAcquireEGLObjectsKHR(cl_command_queue command_queue,
-                                                          cl_uint num_objects,
-                                                          const cl_mem *mem_objects,
-                                                          cl_uint num_events_in_wait_list,
-                                                          const cl_event *event_wait_list,
-                                                          cl_event *event) {
+KILN_API cl_int CL_API_CALL clEnqueueAcquireEGLObjectsKHR(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return notASharingQueue(command_queue);
 }
 
-KILN_API cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(cl_command_queue command_queue,
-                                                          cl_uint num_objects,
-                                                          const cl_mem *mem_objects,
-                                                          cl_uint num_events_in_wait_list,
-                                                          const cl_event *event_wait_list,
-                                                          cl_event *event) {
+KILN_API cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return notASharingQueue(command_queue);
 }
 
@@ -136,10 +124,9 @@ KILN_API cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context context, CL
   return notASharingContext<cl_event>(context, errcode_ret);
 }
 
-KILN_API cl_int CL_API_CALL clCreateSubDevicesEXT(cl_device_id in_device,
-                                                  const cl_device_partition_property_ext *properties,
-                                                  cl_uint num_entries, cl_device_id *out_devices,
-                                                  cl_uint *num_devices) {
+KILN_API cl_int CL_API_CALL
+clCreateSubDevicesEXT(cl_device_id in_device, const cl_device_partition_property_ext *properties,
+                      cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices) {
   // cl_ext_device_fission is not advertised: no partition type is supported.
   return toObject<Device>(in_device) == nullptr ? CL_INVALID_DEVICE : CL_INVALID_VALUE;
 }

@@ -68,8 +68,7 @@ KILN_API cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *ke
 }
 
 KILN_API cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
-                                                     cl_kernel *kernels,
-                                                     cl_uint *num_kernels_ret) {
+                                                     cl_kernel *kernels, cl_uint *num_kernels_ret) {
   Program *owner = toObject<Program>(program);
   if (owner == nullptr)
     return CL_INVALID_PROGRAM;
@@ -191,8 +190,7 @@ KILN_API cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint a
 }
 
 KILN_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
-                                                size_t param_value_size,
-                                                const void *param_value) {
+                                                size_t param_value_size, const void *param_value) {
   if (toObject<Kernel>(kernel) == nullptr)
     return CL_INVALID_KERNEL;
   if (param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS &&

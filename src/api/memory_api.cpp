@@ -123,8 +123,8 @@ namespace {
 /// Returns false when the request conflicts with the parent.
 bool subBufferFlags(cl_mem_flags parent, cl_mem_flags requested, cl_mem_flags &result) {
   constexpr cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-  constexpr cl_mem_flags host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
-                                CL_MEM_HOST_NO_ACCESS;
+  constexpr cl_mem_flags host =
+      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
   constexpr cl_mem_flags hostPointer =
       CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
   if (!hasValidAccessFlags(requested) || (requested & hostPointer))
@@ -137,8 +137,8 @@ bool subBufferFlags(cl_mem_flags parent, cl_mem_flags requested, cl_mem_flags &r
     return false;
   if ((parent & CL_MEM_HOST_READ_ONLY) && (requested & CL_MEM_HOST_WRITE_ONLY))
     return false;
-  if ((parent & CL_MEM_HOST_NO_ACCESS) && (requested & (CL_MEM_HOST_READ_ONLY |
-                                                        CL_MEM_HOST_WRITE_ONLY)))
+  if ((parent & CL_MEM_HOST_NO_ACCESS) &&
+      (requested & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
     return false;
   result = (requested & access ? requested & access : parent & access) |
            (requested & host ? requested & host : parent & host) | (parent & hostPointer);
@@ -149,8 +149,7 @@ bool subBufferFlags(cl_mem_flags parent, cl_mem_flags requested, cl_mem_flags &r
 
 KILN_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                               cl_buffer_create_type buffer_create_type,
-                                              const void *buffer_create_info,
-                                              cl_int *errcode_ret) {
+                                              const void *buffer_create_info, cl_int *errcode_ret) {
   return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) -> cl_mem {
     MemObject *parent = toObject<MemObject>(buffer);
     if (parent == nullptr || parent->parent() != nullptr ||
@@ -264,7 +263,8 @@ KILN_API cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags
                                           const cl_image_format *image_format,
                                           const cl_image_desc *image_desc, void *host_ptr,
                                           cl_int *errcode_ret) {
-  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) { return noImageSupport(context, error); });
+  return guardCreate<cl_mem>(errcode_ret,
+                             [&](cl_int &error) { return noImageSupport(context, error); });
 }
 
 KILN_API cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
@@ -273,24 +273,25 @@ KILN_API cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
                                                         const cl_image_format *image_format,
                                                         const cl_image_desc *image_desc,
                                                         void *host_ptr, cl_int *errcode_ret) {
-  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) { return noImageSupport(context, error); });
+  return guardCreate<cl_mem>(errcode_ret,
+                             [&](cl_int &error) { return noImageSupport(context, error); });
 }
 
 KILN_API cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
-                                            const cl_image_format *image_format,
-                                            size_t image_width, size_t image_height,
-                                            size_t image_row_pitch, void *host_ptr,
-                                            cl_int *errcode_ret) {
-  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) { return noImageSupport(context, error); });
+                                            const cl_image_format *image_format, size_t image_width,
+                                            size_t image_height, size_t image_row_pitch,
+                                            void *host_ptr, cl_int *errcode_ret) {
+  return guardCreate<cl_mem>(errcode_ret,
+                             [&](cl_int &error) { return noImageSupport(context, error); });
 }
 
 KILN_API cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
-                                            const cl_image_format *image_format,
-                                            size_t image_width, size_t image_height,
-                                            size_t image_depth, size_t image_row_pitch,
-                                            size_t image_slice_pitch, void *host_ptr,
-                                            cl_int *errcode_ret) {
-  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) { return noImageSupport(context, error); });
+                                            const cl_image_format *image_format, size_t image_width,
+                                            size_t image_height, size_t image_depth,
+                                            size_t image_row_pitch, size_t image_slice_pitch,
+                                            void *host_ptr, cl_int *errcode_ret) {
+  return guardCreate<cl_mem>(errcode_ret,
+                             [&](cl_int &error) { return noImageSupport(context, error); });
 }
 
 KILN_API cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
@@ -301,11 +302,10 @@ KILN_API cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_me
   if (toObject<Context>(context) == nullptr)
     return CL_INVALID_CONTEXT;
   constexpr cl_mem_flags kernelAccess = CL_MEM_KERNEL_READ_AND_WRITE;
-  bool validType = image_type == CL_MEM_OBJECT_IMAGE1D || image_type == CL_MEM_OBJECT_IMAGE2D ||
-                   image_type == CL_MEM_OBJECT_IMAGE3D ||
-                   image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
-                   image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-                   image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  bool validType =
+      image_type == CL_MEM_OBJECT_IMAGE1D || image_type == CL_MEM_OBJECT_IMAGE2D ||
+      image_type == CL_MEM_OBJECT_IMAGE3D || image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+      image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY || image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
   if (!hasValidAccessFlags(flags & ~kernelAccess) || !validType ||
       (num_entries == 0 && image_formats != nullptr))
     return CL_INVALID_VALUE;

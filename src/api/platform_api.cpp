@@ -9,7 +9,8 @@ using namespace kiln::api;
 
 KILN_API cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
                                              cl_uint *num_platforms) {
-  if ((num_entries == 0 && platforms != nullptr) || (platforms == nullptr && num_platforms == nullptr))
+  if ((num_entries == 0 && platforms != nullptr) ||
+      (platforms == nullptr && num_platforms == nullptr))
     return CL_INVALID_VALUE;
   return guard([&] {
     Platform &platform = Platform::get();
@@ -69,7 +70,9 @@ KILN_API cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platfo
   });
 }
 
-KILN_API cl_int CL_API_CALL clUnloadCompiler(void) { return CL_SUCCESS; }
+KILN_API cl_int CL_API_CALL clUnloadCompiler(void) {
+  return CL_SUCCESS;
+}
 
 KILN_API cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
   // A hint: LLVM cannot be unloaded and loaded again in one process, so the compiler stays.
@@ -85,8 +88,7 @@ KILN_API cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong *host_t
   return CL_SUCCESS;
 }
 
-KILN_API cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device,
-                                                    cl_ulong *device_timestamp,
+KILN_API cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
                                                     cl_ulong *host_timestamp) {
   if (toObject<Device>(device) == nullptr)
     return CL_INVALID_DEVICE;

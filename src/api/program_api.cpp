@@ -93,9 +93,8 @@ KILN_API cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl
 }
 
 KILN_API cl_program CL_API_CALL clCreateProgramWithBinary(
-    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-    const size_t *lengths, const unsigned char **binaries, cl_int *binary_status,
-    cl_int *errcode_ret) {
+    cl_context context, cl_uint num_devices, const cl_device_id *device_list, const size_t *lengths,
+    const unsigned char **binaries, cl_int *binary_status, cl_int *errcode_ret) {
   return guardCreate<cl_program>(errcode_ret, [&](cl_int &error) -> cl_program {
     Context *owner = toObject<Context>(context);
     if (owner == nullptr) {
@@ -226,9 +225,8 @@ KILN_API cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devic
       return CL_INVALID_VALUE;
     if (!self->isFromSource())
       for (Device *device : devices)
-        if (self->withBuild(device, [](const Program::DeviceBuild &build) {
-              return build.module.empty();
-            }))
+        if (self->withBuild(device,
+                            [](const Program::DeviceBuild &build) { return build.module.empty(); }))
           return CL_INVALID_BINARY;
     std::string optionText = options != nullptr ? options : "";
     compiler::BuildOptions parsed;
@@ -286,8 +284,8 @@ KILN_API cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_dev
 }
 
 KILN_API cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
-                                              const cl_device_id *device_list,
-                                              const char *options, cl_uint num_input_programs,
+                                              const cl_device_id *device_list, const char *options,
+                                              cl_uint num_input_programs,
                                               const cl_program *input_programs,
                                               BuildCallback pfn_notify, void *user_data,
                                               cl_int *errcode_ret) {
@@ -317,8 +315,7 @@ KILN_API cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_de
     // Every input must be a compiled object or a library for every device of the link.
     for (Program *input : inputs)
       for (Device *device : devices)
-        if (error == CL_SUCCESS &&
-            !input->withBuild(device, [](const Program::DeviceBuild &build) {
+        if (error == CL_SUCCESS && !input->withBuild(device, [](const Program::DeviceBuild &build) {
               // Programs created from binaries have their module but no build yet.
               bool usable = build.status == CL_BUILD_SUCCESS ||
                             (build.status == CL_BUILD_NONE && !build.module.empty());
@@ -330,7 +327,8 @@ KILN_API cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_de
         !compiler::parseBuildOptions(optionText, compiler::OptionsUse::Link, parsed).empty())
       error = CL_INVALID_LINKER_OPTIONS;
     if (error == CL_SUCCESS) {
-      Program *program = createObject<Program>(*owner, devices, std::vector<Program::DeviceBuild>(devices.size()));
+      Program *program =
+          createObject<Program>(*owner, devices, std::vector<Program::DeviceBuild>(devices.size()));
       linked = program;
       // A failed link still returns the program, so that its build log can be read.
       error = program->link(devices, optionText, parsed, inputs);
@@ -348,8 +346,7 @@ KILN_API cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_de
 }
 
 KILN_API cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
-                                                        BuildCallback pfn_notify,
-                                                        void *user_data) {
+                                                        BuildCallback pfn_notify, void *user_data) {
   // Deprecated in OpenCL 3.0 and only meaningful with global constructors/destructors, which
   // OpenCL C programs do not have.
   if (toObject<Program>(program) == nullptr)

@@ -38,8 +38,8 @@ cl_command_queue makeQueue(cl_context context, cl_device_id device,
     return nullptr;
   }
   bool onDevice = properties & CL_QUEUE_ON_DEVICE;
-  cl_command_queue_properties supported = onDevice ? target->info().queueOnDeviceProperties
-                                                   : target->info().queueOnHostProperties;
+  cl_command_queue_properties supported =
+      onDevice ? target->info().queueOnDeviceProperties : target->info().queueOnHostProperties;
   // Device queues are always out of order; the default one is a device queue.
   if ((properties & CL_QUEUE_ON_DEVICE_DEFAULT) && !onDevice) {
     error = CL_INVALID_VALUE;
@@ -67,9 +67,9 @@ KILN_API cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, c
   });
 }
 
-KILN_API cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
-    cl_context context, cl_device_id device, const cl_queue_properties *properties,
-    cl_int *errcode_ret) {
+KILN_API cl_command_queue CL_API_CALL
+clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                   const cl_queue_properties *properties, cl_int *errcode_ret) {
   return guardCreate<cl_command_queue>(errcode_ret, [&](cl_int &error) -> cl_command_queue {
     Context *owner;
     Device *target;

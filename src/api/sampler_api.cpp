@@ -28,9 +28,13 @@ KILN_API cl_sampler CL_API_CALL clCreateSamplerWithProperties(
   return noImageSupport(context, errcode_ret);
 }
 
-KILN_API cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) { return CL_INVALID_SAMPLER; }
+KILN_API cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) {
+  return CL_INVALID_SAMPLER;
+}
 
-KILN_API cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler) { return CL_INVALID_SAMPLER; }
+KILN_API cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler) {
+  return CL_INVALID_SAMPLER;
+}
 
 KILN_API cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name,
                                              size_t param_value_size, void *param_value,

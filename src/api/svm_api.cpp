@@ -14,13 +14,10 @@ cl_int noSvm(cl_command_queue queue) {
 
 } // namespace
 
-KILN_API cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue command_queue,
-                                             cl_uint num_svm_pointers, void *svm_pointers[],
-                                             void(CL_CALLBACK *pfn_free_func)(cl_command_queue,
-                                                                              cl_uint, void *[],
-                                                                              void *),
-                                             void *user_data, cl_uint num_events_in_wait_list,
-                                             const cl_event *event_wait_list, cl_event *event) {
+KILN_API cl_int CL_API_CALL clEnqueueSVMFree(
+    cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[],
+    void(CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint, void *[], void *), void *user_data,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return noSvm(command_queue);
 }
 
@@ -52,12 +49,9 @@ KILN_API cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, vo
   return noSvm(command_queue);
 }
 
-KILN_API cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue,
-                                                   cl_uint num_svm_pointers,
-                                                   const void **svm_pointers, const size_t *sizes,
-                                                   cl_mem_migration_flags flags,
-                                                   cl_uint num_events_in_wait_list,
-                                                   const cl_event *event_wait_list,
-                                                   cl_event *event) {
+KILN_API cl_int CL_API_CALL clEnqueueSVMMigrateMem(
+    cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers,
+    const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
   return noSvm(command_queue);
 }

@@ -32,8 +32,8 @@ int timeIndexForStatus(cl_int status) {
 } // namespace
 
 Event::Event(Queue &queue, cl_command_type type)
-    : context_(&queue.context()), queue_(&queue), type_(type),
-      profiling_(queue.profilingEnabled()), status_(CL_QUEUED) {
+    : context_(&queue.context()), queue_(&queue), type_(type), profiling_(queue.profilingEnabled()),
+      status_(CL_QUEUED) {
   times_[0] = monotonicNanoseconds();
 }
 
@@ -59,8 +59,7 @@ void Event::setStatus(cl_int status) {
     cl_ulong now = monotonicNanoseconds();
     // Statuses may be skipped (a command can go straight from queued to complete): give the
     // skipped profiling points the same time so they stay ordered.
-    for (int index = timeIndexForStatus(status_) + 1; index <= timeIndexForStatus(status);
-         ++index)
+    for (int index = timeIndexForStatus(status_) + 1; index <= timeIndexForStatus(status); ++index)
       times_[index] = now;
     if (status <= CL_COMPLETE)
       times_[4] = now;

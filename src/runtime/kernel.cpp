@@ -20,7 +20,9 @@ Kernel::Kernel(const Kernel &other)
   program_->kernelCreated();
 }
 
-Kernel::~Kernel() { program_->kernelReleased(); }
+Kernel::~Kernel() {
+  program_->kernelReleased();
+}
 
 const DeviceKernel *Kernel::deviceKernel(const Device *device) const {
   auto found = deviceKernels_.find(device);
@@ -37,7 +39,9 @@ void Kernel::setMemObject(cl_uint index, MemObject *memory) {
   args_[index] = ArgState{true, memory, 0};
 }
 
-void Kernel::setLocalSize(cl_uint index, size_t size) { args_[index] = ArgState{true, nullptr, size}; }
+void Kernel::setLocalSize(cl_uint index, size_t size) {
+  args_[index] = ArgState{true, nullptr, size};
+}
 
 bool Kernel::allArgsSet() const {
   for (const ArgState &arg : args_)
@@ -51,8 +55,8 @@ size_t Kernel::layOutLocalMemory(std::vector<std::byte> *block) const {
   for (size_t index = 0; index < args_.size(); ++index) {
     if (info_.args[index].kind != compiler::ArgKind::LocalPointer)
       continue;
-    total = (total + kLocalArgumentAlignment - 1) / kLocalArgumentAlignment *
-            kLocalArgumentAlignment;
+    total =
+        (total + kLocalArgumentAlignment - 1) / kLocalArgumentAlignment * kLocalArgumentAlignment;
     if (block != nullptr) {
       uint64_t offset = total;
       std::memcpy(block->data() + info_.args[index].blockOffset, &offset, sizeof offset);

@@ -7,9 +7,9 @@
 namespace kiln {
 
 struct LocalSizeLimits {
-  size_t maxWorkGroupSize;                 // the kernel's on this device
-  std::array<size_t, 3> maxWorkItemSizes;  // the device's, per dimension
-  unsigned computeUnits;                   // for keeping every core busy
+  size_t maxWorkGroupSize;                // the kernel's on this device
+  std::array<size_t, 3> maxWorkItemSizes; // the device's, per dimension
+  unsigned computeUnits;                  // for keeping every core busy
 };
 
 /// A local size that divides the global size exactly (so it suits every program version),

@@ -7,7 +7,9 @@
 
 namespace kiln {
 
-void AlignedFree::operator()(std::byte *pointer) const { std::free(pointer); }
+void AlignedFree::operator()(std::byte *pointer) const {
+  std::free(pointer);
+}
 
 AlignedStorage allocateAligned(size_t size, size_t alignment) {
   // std::aligned_alloc wants a size that is a multiple of the alignment.

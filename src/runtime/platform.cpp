@@ -4,12 +4,14 @@
 #include "devices/cpu/cpu_driver.hpp"
 #include "runtime/device.hpp"
 
-#include <dlfcn.h>
 #include <cstdlib>
+#include <dlfcn.h>
 
 namespace kiln {
 
-const char *kilnVersion() { return "0.1.0"; }
+const char *kilnVersion() {
+  return "0.1.0";
+}
 
 Platform &Platform::get() {
   // Immortal on purpose: applications may exit with commands still running on worker threads,

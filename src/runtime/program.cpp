@@ -3,8 +3,8 @@
 #include "compiler/compiler_library.hpp"
 #include "runtime/context.hpp"
 #include "runtime/device.hpp"
-#include "runtime/platform.hpp"
 #include "runtime/device_info.hpp"
+#include "runtime/platform.hpp"
 
 namespace kiln {
 
@@ -28,7 +28,9 @@ const Program::DeviceBuild &Program::buildFor(const Device *device) const {
   return builds_.at(device);
 }
 
-Program::DeviceBuild &Program::buildFor(const Device *device) { return builds_.at(device); }
+Program::DeviceBuild &Program::buildFor(const Device *device) {
+  return builds_.at(device);
+}
 
 namespace {
 
@@ -192,8 +194,7 @@ bool Program::executableInfo(compiler::ProgramInfo &info) const {
   std::lock_guard lock(mutex_);
   for (const Device *device : devices_) {
     const DeviceBuild &build = buildFor(device);
-    if (build.status == CL_BUILD_SUCCESS &&
-        build.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+    if (build.status == CL_BUILD_SUCCESS && build.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
       info = build.info;
       return true;
     }

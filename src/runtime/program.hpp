@@ -29,7 +29,8 @@ public:
     compiler::Bitcode module;
     compiler::ProgramInfo info; // kernels of an executable
     bool optimize = true;
-    /// Whether every work-group must be full: OpenCL C 1.x programs and -cl-uniform-work-group-size.
+    /// Whether every work-group must be full: OpenCL C 1.x programs and
+    /// -cl-uniform-work-group-size.
     bool uniformWorkGroups = true;
     std::unique_ptr<DeviceProgram> loaded; // device code, made on first kernel creation
   };
@@ -37,8 +38,7 @@ public:
   /// From OpenCL C source.
   Program(Context &context, std::string source);
   /// From binaries, one per device (already checked by the API layer).
-  Program(Context &context, const std::vector<Device *> &devices,
-          std::vector<DeviceBuild> builds);
+  Program(Context &context, const std::vector<Device *> &devices, std::vector<DeviceBuild> builds);
   ~Program();
 
   Context &context() const { return *context_; }

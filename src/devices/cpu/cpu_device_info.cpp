@@ -60,8 +60,9 @@ void describeLanguage(DeviceInfo &info) {
     info.extensions.push_back({extension, makeVersion(1, 0)});
   info.genericAddressSpaceSupport = true;
   info.nonUniformWorkGroupSupport = true;
-  cl_device_atomic_capabilities orders =
-      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+  cl_device_atomic_capabilities orders = CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                                         CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                         CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
   cl_device_atomic_capabilities scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
                                          CL_DEVICE_ATOMIC_SCOPE_DEVICE |
                                          CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;

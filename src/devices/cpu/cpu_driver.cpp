@@ -105,8 +105,8 @@ public:
     if (!started_.exchange(true))
       command_->markRunning();
     WorkerScratch &scratch = scratch_[worker];
-    size_t itemsPerGroup = params_.enqueuedLocalSize[0] * params_.enqueuedLocalSize[1] *
-                           params_.enqueuedLocalSize[2];
+    size_t itemsPerGroup =
+        params_.enqueuedLocalSize[0] * params_.enqueuedLocalSize[1] * params_.enqueuedLocalSize[2];
     if (!WorkerScratch::reserve(scratch.localMemory, scratch.localCapacity,
                                 std::max<size_t>(launch_.localMemorySize, 1)) ||
         !WorkerScratch::reserve(scratch.privateMemory, scratch.privateCapacity,
@@ -163,7 +163,8 @@ private:
 
 class CpuDriver final : public DeviceDriver {
 public:
-  CpuDriver() : host_(detectHostCpu()), info_(describeCpuDevice(host_)), target_(cpuTarget(info_)) {}
+  CpuDriver()
+      : host_(detectHostCpu()), info_(describeCpuDevice(host_)), target_(cpuTarget(info_)) {}
 
   const DeviceInfo &info() const override { return info_; }
   const compiler::TargetDescription &compilerTarget() const override { return target_; }
@@ -185,15 +186,16 @@ public:
     if (auto *launch = std::get_if<KernelLaunch>(&command->payload())) {
       size_t groups = 1;
       for (int dim = 0; dim < 3; ++dim)
-        groups *= (launch->range.global[dim] + launch->range.local[dim] - 1) /
-                  launch->range.local[dim];
+        groups *=
+            (launch->range.global[dim] + launch->range.local[dim] - 1) / launch->range.local[dim];
       if (groups == 0) {
         command->complete(CL_COMPLETE);
         return;
       }
       // Several chunks per worker balance uneven work-groups; not so many that claiming costs.
       size_t chunk = std::max<size_t>(1, groups / (size_t{workers.workerCount()} * 4));
-      workers.submit(std::make_shared<KernelLaunchJob>(std::move(command), scratch_, groups, chunk));
+      workers.submit(
+          std::make_shared<KernelLaunchJob>(std::move(command), scratch_, groups, chunk));
     } else {
       workers.submit(std::make_shared<HostCommandJob>(std::move(command)));
     }
@@ -220,6 +222,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<DeviceDriver> createCpuDriver() { return std::make_unique<CpuDriver>(); }
+std::unique_ptr<DeviceDriver> createCpuDriver() {
+  return std::make_unique<CpuDriver>();
+}
 
 } // namespace kiln::cpu

@@ -45,8 +45,8 @@ struct HostExecutor {
     return CL_COMPLETE;
   }
   cl_int operator()(CopyRect &copy) const {
-    std::byte *destination = copy.destination ? copy.destination->data()
-                                              : static_cast<std::byte *>(copy.hostPointer);
+    std::byte *destination =
+        copy.destination ? copy.destination->data() : static_cast<std::byte *>(copy.hostPointer);
     const std::byte *source =
         copy.source ? copy.source->data() : static_cast<const std::byte *>(copy.hostPointer);
     copyRect(destination, copy.destinationRect, source, copy.sourceRect, copy.region);
@@ -67,6 +67,8 @@ struct HostExecutor {
 
 } // namespace
 
-cl_int executeHostCommand(CommandPayload &payload) { return std::visit(HostExecutor{}, payload); }
+cl_int executeHostCommand(CommandPayload &payload) {
+  return std::visit(HostExecutor{}, payload);
+}
 
 } // namespace kiln::cpu

@@ -103,7 +103,9 @@ void readCpuid(HostCpu &cpu) {
   }
 }
 #else
-void readCpuid(HostCpu &cpu) { cpu.vendor = "Unknown"; }
+void readCpuid(HostCpu &cpu) {
+  cpu.vendor = "Unknown";
+}
 #endif
 
 } // namespace
@@ -116,8 +118,8 @@ HostCpu detectHostCpu() {
   cpu.logicalCores = affinityCores();
   cpu.memoryBytes = sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE);
   cpu.l1DataCacheBytes = sysconfBytes(_SC_LEVEL1_DCACHE_SIZE);
-  cpu.lastLevelCacheBytes = std::max(sysconfBytes(_SC_LEVEL3_CACHE_SIZE),
-                                     sysconfBytes(_SC_LEVEL2_CACHE_SIZE));
+  cpu.lastLevelCacheBytes =
+      std::max(sysconfBytes(_SC_LEVEL3_CACHE_SIZE), sysconfBytes(_SC_LEVEL2_CACHE_SIZE));
   if (unsigned line = static_cast<unsigned>(sysconfBytes(_SC_LEVEL1_DCACHE_LINESIZE)))
     cpu.cacheLineBytes = line;
   cpu.maxClockMHz = readMaxClockMHz();

@@ -70,8 +70,8 @@ void ThreadPool::submit(std::shared_ptr<ParallelJob> job) {
 std::shared_ptr<ParallelJob> ThreadPool::frontJobLocked() {
   // Drop jobs whose items have all been claimed: the workers running their last chunks hold
   // their own references.
-  while (!jobs_.empty() && jobs_.front()->next_.load(std::memory_order_relaxed) >=
-                               jobs_.front()->itemCount_)
+  while (!jobs_.empty() &&
+         jobs_.front()->next_.load(std::memory_order_relaxed) >= jobs_.front()->itemCount_)
     jobs_.pop_front();
   queuedJobs_.store(jobs_.size(), std::memory_order_release);
   return jobs_.empty() ? nullptr : jobs_.front();

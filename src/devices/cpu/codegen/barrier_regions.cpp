@@ -147,8 +147,8 @@ private:
     BasicBlock *definition = value.getParent();
     for (Use &use : value.uses()) {
       auto *user = cast<Instruction>(use.getUser());
-      BasicBlock *useBlock = isa<PHINode>(user) ? cast<PHINode>(user)->getIncomingBlock(use)
-                                                : user->getParent();
+      BasicBlock *useBlock =
+          isa<PHINode>(user) ? cast<PHINode>(user)->getIncomingBlock(use) : user->getParent();
       if (useBlock == definition)
         continue;
       SmallVector<BasicBlock *, 16> worklist{useBlock};
@@ -254,8 +254,8 @@ private:
     LoopLevel levels[3];
     BasicBlock *previous = loop.entry;
     for (int dim = 2; dim >= 0; --dim) {
-      BasicBlock *header = BasicBlock::Create(context_, "item." + std::string(1, "xyz"[dim]) + suffix,
-                                              &function_);
+      BasicBlock *header =
+          BasicBlock::Create(context_, "item." + std::string(1, "xyz"[dim]) + suffix, &function_);
       builder.SetInsertPoint(previous);
       builder.CreateBr(header);
       builder.SetInsertPoint(header);
@@ -269,9 +269,9 @@ private:
     builder.SetInsertPoint(loop.itemHeader);
     loop.linearId = builder.CreateAdd(
         loop.id[0],
-        builder.CreateMul(inputs_.localSize[0],
-                          builder.CreateAdd(loop.id[1],
-                                            builder.CreateMul(inputs_.localSize[1], loop.id[2]))),
+        builder.CreateMul(
+            inputs_.localSize[0],
+            builder.CreateAdd(loop.id[1], builder.CreateMul(inputs_.localSize[1], loop.id[2]))),
         "local.linear.id");
     for (const PrivateSlot &slot : slots_)
       loop.slotAddress[slot.alloca] = slotAddress(builder, slot, loop.linearId);
@@ -280,9 +280,8 @@ private:
     loop.itemLatch = BasicBlock::Create(context_, "item.next" + suffix, &function_);
     BasicBlock *latch = loop.itemLatch;
     for (int dim = 0; dim < 3; ++dim) {
-      BasicBlock *outerLatch = dim < 2 ? BasicBlock::Create(context_, "item.next" + suffix,
-                                                            &function_)
-                                       : nullptr;
+      BasicBlock *outerLatch =
+          dim < 2 ? BasicBlock::Create(context_, "item.next" + suffix, &function_) : nullptr;
       builder.SetInsertPoint(latch);
       Value *next = builder.CreateAdd(levels[dim].index, builder.getInt64(1));
       levels[dim].index->addIncoming(next, latch);
@@ -339,8 +338,8 @@ private:
   /// An exit of a cloned region: the work-item reached `target`'s barrier (or finished).
   BasicBlock *exitStub(uint32_t regionIndex, BasicBlock *target, RegionLoop &loop) {
     uint32_t nextRegion = regionAfter_.lookup(target);
-    BasicBlock *stub = BasicBlock::Create(context_, "item.reached." + std::to_string(nextRegion),
-                                          &function_);
+    BasicBlock *stub =
+        BasicBlock::Create(context_, "item.reached." + std::to_string(nextRegion), &function_);
     IRBuilder<> builder(stub);
     if (hasBarriers()) {
       builder.CreateStore(builder.getInt32(nextRegion), loop.slotAddress[next_]);
@@ -357,14 +356,14 @@ private:
       map[exit] = exitStub(regionIndex, exit, loop);
     SmallPtrSet<BasicBlock *, 32> clones;
     for (BasicBlock *block : region.blocks) {
-      BasicBlock *clone = CloneBasicBlock(block, map, "." + std::to_string(regionIndex), &function_);
+      BasicBlock *clone =
+          CloneBasicBlock(block, map, "." + std::to_string(regionIndex), &function_);
       map[block] = clone;
       clones.insert(clone);
     }
     for (BasicBlock *clone : clones)
       for (Instruction &instruction : *clone)
-        RemapInstruction(&instruction, map,
-                         RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+        RemapInstruction(&instruction, map, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
     for (BasicBlock *clone : clones) {
       for (PHINode &phi : clone->phis())
         for (unsigned index = phi.getNumIncomingValues(); index-- > 0;)

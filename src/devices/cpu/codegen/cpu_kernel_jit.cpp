@@ -23,7 +23,9 @@ using namespace llvm;
 namespace kiln::cpu {
 namespace {
 
-std::string message(Error error) { return toString(std::move(error)); }
+std::string message(Error error) {
+  return toString(std::move(error));
+}
 
 void initializeNativeTarget() {
   static std::once_flag once;
@@ -35,7 +37,8 @@ void initializeNativeTarget() {
 
 class CpuJitProgram final : public JitProgram {
 public:
-  CpuJitProgram(std::unique_ptr<orc::LLJIT> jit, std::map<std::string, JitKernel, std::less<>> kernels)
+  CpuJitProgram(std::unique_ptr<orc::LLJIT> jit,
+                std::map<std::string, JitKernel, std::less<>> kernels)
       : jit_(std::move(jit)), kernels_(std::move(kernels)) {}
 
   const JitKernel *kernel(std::string_view name) const override {
@@ -69,8 +72,8 @@ private:
                                                        const compiler::ProgramInfo &info,
                                                        bool optimize) {
     auto context = std::make_unique<LLVMContext>();
-    MemoryBufferRef buffer(StringRef(reinterpret_cast<const char *>(bitcode.data()), bitcode.size()),
-                           "program");
+    MemoryBufferRef buffer(
+        StringRef(reinterpret_cast<const char *>(bitcode.data()), bitcode.size()), "program");
     Expected<std::unique_ptr<Module>> module = parseBitcodeFile(buffer, *context);
     if (!module)
       return module.takeError();
@@ -85,8 +88,7 @@ private:
     if (!machine)
       return machine.takeError();
 
-    retargetModuleToHost(**module, (*machine)->getTargetTriple(),
-                         (*machine)->createDataLayout());
+    retargetModuleToHost(**module, (*machine)->getTargetTriple(), (*machine)->createDataLayout());
     std::map<std::string, uint64_t> privateBytes;
     for (const compiler::KernelInfo &kernel : info.kernels) {
       Expected<GeneratedWorkGroup> function = buildWorkGroupFunction(**module, kernel, **machine);
@@ -112,8 +114,8 @@ private:
     if (!processSymbols)
       return processSymbols.takeError();
     (*jit)->getMainJITDylib().addGenerator(std::move(*processSymbols));
-    if (Error error = (*jit)->addIRModule(orc::ThreadSafeModule(std::move(*module),
-                                                                 std::move(context))))
+    if (Error error =
+            (*jit)->addIRModule(orc::ThreadSafeModule(std::move(*module), std::move(context))))
       return std::move(error);
 
     std::map<std::string, JitKernel, std::less<>> kernels;
@@ -138,6 +140,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<KernelJit> createCpuKernelJit() { return std::make_unique<CpuKernelJit>(); }
+std::unique_ptr<KernelJit> createCpuKernelJit() {
+  return std::make_unique<CpuKernelJit>();
+}
 
 } // namespace kiln::cpu

@@ -5,8 +5,8 @@
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
-#include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/InstSimplifyPass.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 
 using namespace llvm;
 

@@ -37,8 +37,12 @@ public:
   Value *pointerField(Value *base, size_t offset, const Twine &name) {
     return builder_.CreateLoad(builder_.getPtrTy(), fieldAddress(base, offset), name);
   }
-  Value *launchPointer(size_t offset, const Twine &name) { return pointerField(launch_, offset, name); }
-  Value *groupPointer(size_t offset, const Twine &name) { return pointerField(group_, offset, name); }
+  Value *launchPointer(size_t offset, const Twine &name) {
+    return pointerField(launch_, offset, name);
+  }
+  Value *groupPointer(size_t offset, const Twine &name) {
+    return pointerField(group_, offset, name);
+  }
 
   /// Element `dim` of a uint64_t[3] field; `dim` may be any i32 value below 3.
   Value *dimension(IRBuilder<> &at, Value *base, size_t offset, Value *dim, const Twine &name) {
@@ -63,16 +67,16 @@ private:
 
 /// The kernel's arguments, read from the argument block (layout: compiler::KernelArgInfo).
 Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &kernel,
-                                               const compiler::KernelInfo &info, Value *block,
-                                               Value *localMemory) {
+                                                const compiler::KernelInfo &info, Value *block,
+                                                Value *localMemory) {
   if (kernel.arg_size() != info.args.size())
     return failure("kernel '" + info.name + "' has " + Twine(kernel.arg_size()) +
                    " parameters but its metadata describes " + Twine(info.args.size()));
   SmallVector<Value *, 8> values;
   for (Argument &parameter : kernel.args()) {
     const compiler::KernelArgInfo &arg = info.args[parameter.getArgNo()];
-    Value *slot = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block, arg.blockOffset,
-                                                     arg.name);
+    Value *slot =
+        builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block, arg.blockOffset, arg.name);
     Type *type = parameter.getType();
     Value *value = nullptr;
     switch (arg.kind) {
@@ -88,12 +92,12 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
     case compiler::ArgKind::Value:
       // A struct passed by value arrives as a pointer to a private copy (byval); the inliner
       // makes that copy, so the block itself is never written.
-      value = parameter.hasByValAttr() ? slot
-                                       : builder.CreateAlignedLoad(type, slot, Align(1));
+      value = parameter.hasByValAttr() ? slot : builder.CreateAlignedLoad(type, slot, Align(1));
       break;
     default:
-      return failure("kernel '" + info.name + "' has an argument of a kind the CPU device "
-                                              "does not support yet (image, sampler, pipe or queue)");
+      return failure("kernel '" + info.name +
+                     "' has an argument of a kind the CPU device "
+                     "does not support yet (image, sampler, pipe or queue)");
     }
     if (value->getType() != type)
       value = builder.CreatePointerBitCastOrAddrSpaceCast(value, type);
@@ -148,8 +152,8 @@ Error placeLocalVariables(Module &module, Function &function, IRBuilder<> &prolo
     });
     if (!used)
       continue;
-    Align alignment = layout.getValueOrABITypeAlignment(variable->getAlign(),
-                                                         variable->getValueType());
+    Align alignment =
+        layout.getValueOrABITypeAlignment(variable->getAlign(), variable->getValueType());
     offset = alignTo(offset, alignment);
     Value *address = prologue.CreateConstInBoundsGEP1_64(prologue.getInt8Ty(), localMemory, offset,
                                                          variable->getName());
@@ -219,9 +223,8 @@ std::string workGroupFunctionName(const std::string &kernelName) {
   return "__kiln_wg_" + kernelName;
 }
 
-Expected<GeneratedWorkGroup> buildWorkGroupFunction(Module &module,
-                                                   const compiler::KernelInfo &info,
-                                                   TargetMachine &machine) {
+Expected<GeneratedWorkGroup>
+buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetMachine &machine) {
   Function *kernel = module.getFunction(info.name);
   if (kernel == nullptr || kernel->isDeclaration())
     return failure("the program has no kernel '" + info.name + "'");

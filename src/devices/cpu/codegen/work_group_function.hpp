@@ -29,7 +29,7 @@ std::string workGroupFunctionName(const std::string &kernelName);
 /// Builds the work-group function of `kernel` in `module`, which has already been retargeted
 /// to the host (module_preparation.hpp).
 llvm::Expected<GeneratedWorkGroup> buildWorkGroupFunction(llvm::Module &module,
-                                                         const compiler::KernelInfo &kernel,
-                                                         llvm::TargetMachine &machine);
+                                                          const compiler::KernelInfo &kernel,
+                                                          llvm::TargetMachine &machine);
 
 } // namespace kiln::cpu
