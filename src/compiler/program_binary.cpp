@@ -1,5 +1,6 @@
 #include "compiler/program_binary.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kiln::compiler {
@@ -50,10 +51,9 @@ std::vector<uint8_t> serializeProgramBinary(const ProgramBinary &binary) {
   header.moduleSize = binary.module.size();
   header.checksum = fnv1a(body);
 
-  std::vector<uint8_t> out;
-  out.reserve(sizeof header + body.size());
-  append(out, &header, sizeof header);
-  out.insert(out.end(), body.begin(), body.end());
+  std::vector<uint8_t> out(sizeof header + body.size());
+  std::memcpy(out.data(), &header, sizeof header);
+  std::copy(body.begin(), body.end(), out.begin() + sizeof header);
   return out;
 }
 

@@ -244,7 +244,7 @@ private:
   RegionLoop emitRegionLoop(uint32_t regionIndex, BasicBlock *after) {
     Region &region = regions_[regionIndex];
     RegionLoop loop;
-    std::string suffix = "." + std::to_string(regionIndex);
+    std::string suffix = (Twine(".") + Twine(regionIndex)).str();
     loop.entry = BasicBlock::Create(context_, "region" + suffix, &function_);
     IRBuilder<> builder(loop.entry);
     if (hasBarriers())
@@ -254,12 +254,13 @@ private:
     LoopLevel levels[3];
     BasicBlock *previous = loop.entry;
     for (int dim = 2; dim >= 0; --dim) {
+      const char *axis[] = {"x", "y", "z"};
       BasicBlock *header =
-          BasicBlock::Create(context_, "item." + std::string(1, "xyz"[dim]) + suffix, &function_);
+          BasicBlock::Create(context_, Twine("item.") + axis[dim] + suffix, &function_);
       builder.SetInsertPoint(previous);
       builder.CreateBr(header);
       builder.SetInsertPoint(header);
-      PHINode *index = builder.CreatePHI(i64_, 2, std::string(1, "xyz"[dim]));
+      PHINode *index = builder.CreatePHI(i64_, 2, axis[dim]);
       index->addIncoming(builder.getInt64(0), previous);
       levels[dim] = {header, index};
       loop.id[dim] = index;
@@ -339,7 +340,7 @@ private:
   BasicBlock *exitStub(uint32_t regionIndex, BasicBlock *target, RegionLoop &loop) {
     uint32_t nextRegion = regionAfter_.lookup(target);
     BasicBlock *stub =
-        BasicBlock::Create(context_, "item.reached." + std::to_string(nextRegion), &function_);
+        BasicBlock::Create(context_, Twine("item.reached.") + Twine(nextRegion), &function_);
     IRBuilder<> builder(stub);
     if (hasBarriers()) {
       builder.CreateStore(builder.getInt32(nextRegion), loop.slotAddress[next_]);
@@ -356,8 +357,7 @@ private:
       map[exit] = exitStub(regionIndex, exit, loop);
     SmallPtrSet<BasicBlock *, 32> clones;
     for (BasicBlock *block : region.blocks) {
-      BasicBlock *clone =
-          CloneBasicBlock(block, map, "." + std::to_string(regionIndex), &function_);
+      BasicBlock *clone = CloneBasicBlock(block, map, Twine(".") + Twine(regionIndex), &function_);
       map[block] = clone;
       clones.insert(clone);
     }

@@ -116,7 +116,7 @@ private:
     (*jit)->getMainJITDylib().addGenerator(std::move(*processSymbols));
     if (Error error =
             (*jit)->addIRModule(orc::ThreadSafeModule(std::move(*module), std::move(context))))
-      return std::move(error);
+      return error;
 
     std::map<std::string, JitKernel, std::less<>> kernels;
     for (const compiler::KernelInfo &kernel : info.kernels) {

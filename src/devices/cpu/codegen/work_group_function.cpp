@@ -262,10 +262,10 @@ buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetM
   builder.CreateRetVoid();
 
   if (Error error = inlineEverything(*function))
-    return std::move(error);
+    return error;
   builder.SetInsertPoint(prologue->getTerminator());
   if (Error error = placeLocalVariables(module, *function, builder, localMemory, info))
-    return std::move(error);
+    return error;
   simplifyKernelBody(*function, machine);
 
   // Read only now: the simplification would have deleted these loads as unused.
