@@ -4,14 +4,18 @@
 #define MT KILN_VT(KILN_D_MASK, N)
 #define KILN_CONV(suffix) KILN_CAT(KILN_CAT(convert_, DT), suffix)
 // Defines convert_<DT><suffix> as convert_<DT><base>.
-#define KILN_CONV_AS(suffix, base)                                                                \
-  OVL DT KILN_CONV(suffix)(T x) { return KILN_CONV(base)(x); }
+#define KILN_CONV_AS(suffix, base)                                                                 \
+  OVL DT KILN_CONV(suffix)(T x) {                                                                  \
+    return KILN_CONV(base)(x);                                                                     \
+  }
 
 #if !KILN_S_FLOAT && !KILN_D_FLOAT
 // Integer to integer: the rounding mode is irrelevant; out-of-range values wrap (C's modular
 // conversion) or saturate. Saturation clamps in the source type, at the bounds of D that lie
 // inside the range of S.
-OVL DT KILN_CONV()(T x) { return KILN_CONVERT(D, N, x); }
+OVL DT KILN_CONV()(T x) {
+  return KILN_CONVERT(D, N, x);
+}
 OVL DT KILN_CONV(_sat)(T x) {
   T c = x;
 #if KILN_D_BITS - KILN_D_SIGNED < KILN_S_BITS - KILN_S_SIGNED
@@ -55,10 +59,18 @@ static OVL DT KILN_CAT(kiln_saturate_to_, DT)(T r) {
 }
 #undef KILN_LIMIT
 #undef KILN_HIGHEST
-OVL DT KILN_CONV(_sat_rtz)(T x) { return KILN_CAT(kiln_saturate_to_, DT)(x); }
-OVL DT KILN_CONV(_sat_rte)(T x) { return KILN_CAT(kiln_saturate_to_, DT)(rint(x)); }
-OVL DT KILN_CONV(_sat_rtp)(T x) { return KILN_CAT(kiln_saturate_to_, DT)(ceil(x)); }
-OVL DT KILN_CONV(_sat_rtn)(T x) { return KILN_CAT(kiln_saturate_to_, DT)(floor(x)); }
+OVL DT KILN_CONV(_sat_rtz)(T x) {
+  return KILN_CAT(kiln_saturate_to_, DT)(x);
+}
+OVL DT KILN_CONV(_sat_rte)(T x) {
+  return KILN_CAT(kiln_saturate_to_, DT)(rint(x));
+}
+OVL DT KILN_CONV(_sat_rtp)(T x) {
+  return KILN_CAT(kiln_saturate_to_, DT)(ceil(x));
+}
+OVL DT KILN_CONV(_sat_rtn)(T x) {
+  return KILN_CAT(kiln_saturate_to_, DT)(floor(x));
+}
 KILN_CONV_AS(_sat, _sat_rtz)
 KILN_CONV_AS(, _sat_rtz)
 KILN_CONV_AS(_rtz, _sat_rtz)
@@ -70,7 +82,9 @@ KILN_CONV_AS(_rtn, _sat_rtn)
 // To floating point: the C conversion rounds to nearest even. Where that can be inexact, the
 // directed roundings compare the rounded value r with x exactly and step r by one ulp when it
 // lies on the wrong side (r >= x for rtn, r <= x for rtp, |r| >= |x| for rtz).
-OVL DT KILN_CONV()(T x) { return KILN_CONVERT(D, N, x); }
+OVL DT KILN_CONV()(T x) {
+  return KILN_CONVERT(D, N, x);
+}
 KILN_CONV_AS(_rte, )
 
 #if KILN_S_FLOAT && KILN_S_PREC <= KILN_D_PREC
@@ -86,9 +100,9 @@ KILN_CONV_AS(_rtn, )
 #else
 #if KILN_S_FLOAT
 // double to float: both convert to double exactly. A NaN compares neither way and stays.
-#define KILN_COMPARE(r, x)                                                                        \
-  KILN_VT(double, N) back = KILN_CONVERT(double, N, r);                                           \
-  MT above = KILN_CONVERT(KILN_D_MASK, N, back > x);                                              \
+#define KILN_COMPARE(r, x)                                                                         \
+  KILN_VT(double, N) back = KILN_CONVERT(double, N, r);                                            \
+  MT above = KILN_CONVERT(KILN_D_MASK, N, back > x);                                               \
   MT below = KILN_CONVERT(KILN_D_MASK, N, back < x);
 #else
 // 32- or 64-bit integers: r is integral; above the range of S (r = 2^31, 2^32, 2^63 or 2^64
@@ -99,13 +113,13 @@ KILN_CONV_AS(_rtn, )
 #define KILN_WIDE ulong
 #endif
 #define KILN_LIMIT ((DT)(1ul << (KILN_S_BITS - KILN_S_SIGNED - 1)) * (DT)2)
-#define KILN_COMPARE(r, x)                                                                        \
-  MT over = r >= KILN_LIMIT;                                                                      \
-  DT clamped = __builtin_elementwise_min(r, KILN_LIMIT * (DT)(1.0 - 0x1p-53 *                     \
-                                                                (1L << (53 - KILN_D_PREC))));     \
-  KILN_VT(KILN_WIDE, N) back = KILN_CONVERT(KILN_WIDE, N, clamped);                               \
-  KILN_VT(KILN_WIDE, N) wide_x = KILN_CONVERT(KILN_WIDE, N, x);                                   \
-  MT above = over | KILN_CONVERT(KILN_D_MASK, N, back > wide_x);                                  \
+#define KILN_COMPARE(r, x)                                                                         \
+  MT over = r >= KILN_LIMIT;                                                                       \
+  DT clamped =                                                                                     \
+      __builtin_elementwise_min(r, KILN_LIMIT * (DT)(1.0 - 0x1p-53 * (1L << (53 - KILN_D_PREC)))); \
+  KILN_VT(KILN_WIDE, N) back = KILN_CONVERT(KILN_WIDE, N, clamped);                                \
+  KILN_VT(KILN_WIDE, N) wide_x = KILN_CONVERT(KILN_WIDE, N, x);                                    \
+  MT above = over | KILN_CONVERT(KILN_D_MASK, N, back > wide_x);                                   \
   MT below = (!over) & KILN_CONVERT(KILN_D_MASK, N, back < wide_x);
 #endif
 OVL DT KILN_CONV(_rtn)(T x) {

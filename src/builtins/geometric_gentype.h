@@ -19,7 +19,9 @@
 #define KILN_ANY(c) any(c)
 #endif
 
-OVL S dot(T x, T y) { return KILN_SUM(x * y); }
+OVL S dot(T x, T y) {
+  return KILN_SUM(x * y);
+}
 
 // length, distance and normalize must neither overflow nor lose precision to underflow in
 // their intermediate sum of squares.
@@ -47,8 +49,12 @@ OVL T normalize(T p) {
 
 // The fast variants may be computed in float (the results are undefined when the sum of
 // squares overflows).
-OVL float fast_length(T p) { return sqrt(dot(p, p)); }
-OVL float fast_distance(T p0, T p1) { return fast_length(p0 - p1); }
+OVL float fast_length(T p) {
+  return sqrt(dot(p, p));
+}
+OVL float fast_distance(T p0, T p1) {
+  return fast_length(p0 - p1);
+}
 OVL T fast_normalize(T p) {
   float sum = dot(p, p);
   return sum == 0.0f ? p : p * rsqrt(sum);
@@ -94,12 +100,16 @@ OVL T normalize(T p) {
 #endif
 
 #if N >= 3
-#define KILN_CROSS(a, b)                                                                          \
+#define KILN_CROSS(a, b)                                                                           \
   (a.s1 * b.s2 - a.s2 * b.s1), (a.s2 * b.s0 - a.s0 * b.s2), (a.s0 * b.s1 - a.s1 * b.s0)
 #if N == 3
-OVL T cross(T a, T b) { return (T)(KILN_CROSS(a, b)); }
+OVL T cross(T a, T b) {
+  return (T)(KILN_CROSS(a, b));
+}
 #else
-OVL T cross(T a, T b) { return (T)(KILN_CROSS(a, b), (S)0); }
+OVL T cross(T a, T b) {
+  return (T)(KILN_CROSS(a, b), (S)0);
+}
 #endif
 #undef KILN_CROSS
 #endif

@@ -22,20 +22,42 @@ static int kiln_dot4(int4 a, int4 b) {
 OVL uint dot(uchar4 a, uchar4 b) {
   return (uint)kiln_dot4(convert_int4(a), convert_int4(b));
 }
-OVL int dot(char4 a, char4 b) { return kiln_dot4(convert_int4(a), convert_int4(b)); }
-OVL int dot(char4 a, uchar4 b) { return kiln_dot4(convert_int4(a), convert_int4(b)); }
-OVL int dot(uchar4 a, char4 b) { return kiln_dot4(convert_int4(a), convert_int4(b)); }
+OVL int dot(char4 a, char4 b) {
+  return kiln_dot4(convert_int4(a), convert_int4(b));
+}
+OVL int dot(char4 a, uchar4 b) {
+  return kiln_dot4(convert_int4(a), convert_int4(b));
+}
+OVL int dot(uchar4 a, char4 b) {
+  return kiln_dot4(convert_int4(a), convert_int4(b));
+}
 
-OVL uint dot_acc_sat(uchar4 a, uchar4 b, uint acc) { return add_sat(dot(a, b), acc); }
-OVL int dot_acc_sat(char4 a, char4 b, int acc) { return add_sat(dot(a, b), acc); }
-OVL int dot_acc_sat(char4 a, uchar4 b, int acc) { return add_sat(dot(a, b), acc); }
-OVL int dot_acc_sat(uchar4 a, char4 b, int acc) { return add_sat(dot(a, b), acc); }
+OVL uint dot_acc_sat(uchar4 a, uchar4 b, uint acc) {
+  return add_sat(dot(a, b), acc);
+}
+OVL int dot_acc_sat(char4 a, char4 b, int acc) {
+  return add_sat(dot(a, b), acc);
+}
+OVL int dot_acc_sat(char4 a, uchar4 b, int acc) {
+  return add_sat(dot(a, b), acc);
+}
+OVL int dot_acc_sat(uchar4 a, char4 b, int acc) {
+  return add_sat(dot(a, b), acc);
+}
 
 // The packed forms hold the four 8-bit components in a 32-bit value, component 0 lowest.
-OVL uint dot_4x8packed_uu_uint(uint a, uint b) { return dot(as_uchar4(a), as_uchar4(b)); }
-OVL int dot_4x8packed_ss_int(uint a, uint b) { return dot(as_char4(a), as_char4(b)); }
-OVL int dot_4x8packed_su_int(uint a, uint b) { return dot(as_char4(a), as_uchar4(b)); }
-OVL int dot_4x8packed_us_int(uint a, uint b) { return dot(as_uchar4(a), as_char4(b)); }
+OVL uint dot_4x8packed_uu_uint(uint a, uint b) {
+  return dot(as_uchar4(a), as_uchar4(b));
+}
+OVL int dot_4x8packed_ss_int(uint a, uint b) {
+  return dot(as_char4(a), as_char4(b));
+}
+OVL int dot_4x8packed_su_int(uint a, uint b) {
+  return dot(as_char4(a), as_uchar4(b));
+}
+OVL int dot_4x8packed_us_int(uint a, uint b) {
+  return dot(as_uchar4(a), as_char4(b));
+}
 
 OVL uint dot_acc_sat_4x8packed_uu_uint(uint a, uint b, uint acc) {
   return add_sat(dot_4x8packed_uu_uint(a, b), acc);

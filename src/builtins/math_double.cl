@@ -7,16 +7,36 @@
 
 // glibc: erf 1 ulp (16 allowed), erfc 4 (16), expm1 1 (3), log1p 1 (2), hypot 1 (4),
 // acosh 2 (4), asinh 2 (4), atanh 2 (5), tgamma 9 (16); remainder is exact.
-OVL double erf(double x) { return libm_erf(x); }
-OVL double erfc(double x) { return libm_erfc(x); }
-OVL double expm1(double x) { return libm_expm1(x); }
-OVL double log1p(double x) { return libm_log1p(x); }
-OVL double hypot(double x, double y) { return libm_hypot(x, y); }
-OVL double acosh(double x) { return libm_acosh(x); }
-OVL double asinh(double x) { return libm_asinh(x); }
-OVL double atanh(double x) { return libm_atanh(x); }
-OVL double tgamma(double x) { return libm_tgamma(x); }
-OVL double remainder(double x, double y) { return libm_remainder(x, y); }
+OVL double erf(double x) {
+  return libm_erf(x);
+}
+OVL double erfc(double x) {
+  return libm_erfc(x);
+}
+OVL double expm1(double x) {
+  return libm_expm1(x);
+}
+OVL double log1p(double x) {
+  return libm_log1p(x);
+}
+OVL double hypot(double x, double y) {
+  return libm_hypot(x, y);
+}
+OVL double acosh(double x) {
+  return libm_acosh(x);
+}
+OVL double asinh(double x) {
+  return libm_asinh(x);
+}
+OVL double atanh(double x) {
+  return libm_atanh(x);
+}
+OVL double tgamma(double x) {
+  return libm_tgamma(x);
+}
+OVL double remainder(double x, double y) {
+  return libm_remainder(x, y);
+}
 KILN_SPLIT1(double, erf, double)
 KILN_SPLIT1(double, erfc, double)
 KILN_SPLIT1(double, expm1, double)
@@ -64,10 +84,18 @@ static double kiln_div_pi(double r) {
   return r == 0.0 ? r : hi + lo;
 }
 
-OVL double acospi(double x) { return kiln_div_pi(acos(x)); }
-OVL double asinpi(double x) { return kiln_div_pi(asin(x)); }
-OVL double atanpi(double x) { return kiln_div_pi(atan(x)); }
-OVL double atan2pi(double y, double x) { return kiln_div_pi(atan2(y, x)); }
+OVL double acospi(double x) {
+  return kiln_div_pi(acos(x));
+}
+OVL double asinpi(double x) {
+  return kiln_div_pi(asin(x));
+}
+OVL double atanpi(double x) {
+  return kiln_div_pi(atan(x));
+}
+OVL double atan2pi(double y, double x) {
+  return kiln_div_pi(atan2(y, x));
+}
 KILN_SPLIT1(double, acospi, double)
 KILN_SPLIT1(double, asinpi, double)
 KILN_SPLIT1(double, atanpi, double)
@@ -148,7 +176,9 @@ KILN_SPLIT1(double, tanpi, double)
 // pow with an integral exponent has pown's edge cases (the signs of zeros and infinities by
 // the parity of n), but glibc's pow gives NaN for a signaling NaN to the power 0; pown(x, 0)
 // is 1 for any x.
-OVL double pown(double x, int n) { return n == 0 ? 1.0 : pow(x, (double)n); }
+OVL double pown(double x, int n) {
+  return n == 0 ? 1.0 : pow(x, (double)n);
+}
 KILN_SPLIT2(double, pown, double, int)
 
 // |x|^(1/n) with the sign of x for odd n. 1/n is not exact: with 1/n = e + e_lo,
@@ -177,7 +207,9 @@ OVL double rootn(double x, int n) {
 KILN_SPLIT2(double, rootn, double, int)
 
 // Two correctly rounded operations: within about 1 ulp (2 allowed).
-OVL double rsqrt(double x) { return 1.0 / sqrt(x); }
+OVL double rsqrt(double x) {
+  return 1.0 / sqrt(x);
+}
 KILN_SPLIT1(double, rsqrt, double)
 
 // powr is pow for x >= 0 with its own edge cases (section 7.5.1).

@@ -11,17 +11,39 @@
 
 // glibc: cbrtf 1 ulp (2 allowed), erff 1 (16), erfcf 3 (16), expm1f 1 (3), log1pf 1 (2),
 // hypotf 1 (4), acoshf 2 (4), asinhf 2 (4), atanhf 2 (5), tgammaf 7 (16); remainderf is exact.
-OVL float cbrt(float x) { return libm_cbrtf(x); }
-OVL float erf(float x) { return libm_erff(x); }
-OVL float erfc(float x) { return libm_erfcf(x); }
-OVL float expm1(float x) { return libm_expm1f(x); }
-OVL float log1p(float x) { return libm_log1pf(x); }
-OVL float hypot(float x, float y) { return libm_hypotf(x, y); }
-OVL float acosh(float x) { return libm_acoshf(x); }
-OVL float asinh(float x) { return libm_asinhf(x); }
-OVL float atanh(float x) { return libm_atanhf(x); }
-OVL float tgamma(float x) { return libm_tgammaf(x); }
-OVL float remainder(float x, float y) { return libm_remainderf(x, y); }
+OVL float cbrt(float x) {
+  return libm_cbrtf(x);
+}
+OVL float erf(float x) {
+  return libm_erff(x);
+}
+OVL float erfc(float x) {
+  return libm_erfcf(x);
+}
+OVL float expm1(float x) {
+  return libm_expm1f(x);
+}
+OVL float log1p(float x) {
+  return libm_log1pf(x);
+}
+OVL float hypot(float x, float y) {
+  return libm_hypotf(x, y);
+}
+OVL float acosh(float x) {
+  return libm_acoshf(x);
+}
+OVL float asinh(float x) {
+  return libm_asinhf(x);
+}
+OVL float atanh(float x) {
+  return libm_atanhf(x);
+}
+OVL float tgamma(float x) {
+  return libm_tgammaf(x);
+}
+OVL float remainder(float x, float y) {
+  return libm_remainderf(x, y);
+}
 KILN_SPLIT1(float, cbrt, float)
 KILN_SPLIT1(float, erf, float)
 KILN_SPLIT1(float, erfc, float)
@@ -36,16 +58,36 @@ KILN_SPLIT2(float, remainder, float, float)
 
 // The double versions have the specification's edge cases; rounding their nearly correctly
 // rounded results to float keeps them (+-0, +-0.5, +-inf, ... are floats too).
-OVL float acospi(float x) { return (float)acospi((double)x); }
-OVL float asinpi(float x) { return (float)asinpi((double)x); }
-OVL float atanpi(float x) { return (float)atanpi((double)x); }
-OVL float atan2pi(float y, float x) { return (float)atan2pi((double)y, (double)x); }
-OVL float sinpi(float x) { return (float)sinpi((double)x); }
-OVL float cospi(float x) { return (float)cospi((double)x); }
-OVL float tanpi(float x) { return (float)tanpi((double)x); }
-OVL float pown(float x, int n) { return (float)pown((double)x, n); }
-OVL float rootn(float x, int n) { return (float)rootn((double)x, n); }
-OVL float rsqrt(float x) { return (float)(1.0 / __builtin_sqrt((double)x)); }
+OVL float acospi(float x) {
+  return (float)acospi((double)x);
+}
+OVL float asinpi(float x) {
+  return (float)asinpi((double)x);
+}
+OVL float atanpi(float x) {
+  return (float)atanpi((double)x);
+}
+OVL float atan2pi(float y, float x) {
+  return (float)atan2pi((double)y, (double)x);
+}
+OVL float sinpi(float x) {
+  return (float)sinpi((double)x);
+}
+OVL float cospi(float x) {
+  return (float)cospi((double)x);
+}
+OVL float tanpi(float x) {
+  return (float)tanpi((double)x);
+}
+OVL float pown(float x, int n) {
+  return (float)pown((double)x, n);
+}
+OVL float rootn(float x, int n) {
+  return (float)rootn((double)x, n);
+}
+OVL float rsqrt(float x) {
+  return (float)(1.0 / __builtin_sqrt((double)x));
+}
 KILN_SPLIT1(float, acospi, float)
 KILN_SPLIT1(float, asinpi, float)
 KILN_SPLIT1(float, atanpi, float)
@@ -106,8 +148,10 @@ KILN_PTR_SPLIT(float, sincos, float, float)
 
 // The half_ functions may be as inaccurate as 8192 ulp but must have the full functions' edge
 // cases: the full functions serve.
-#define KILN_HALF1(F)                                                                             \
-  OVL float half_##F(float x) { return F(x); }                                                    \
+#define KILN_HALF1(F)                                                                              \
+  OVL float half_##F(float x) {                                                                    \
+    return F(x);                                                                                   \
+  }                                                                                                \
   KILN_SPLIT1(float, half_##F, float)
 KILN_HALF1(cos)
 KILN_HALF1(exp)
@@ -121,43 +165,63 @@ KILN_HALF1(sin)
 KILN_HALF1(sqrt)
 KILN_HALF1(tan)
 #undef KILN_HALF1
-OVL float half_divide(float x, float y) { return x / y; }
-OVL float half_recip(float x) { return 1.0f / x; }
-OVL float half_powr(float x, float y) { return powr(x, y); }
+OVL float half_divide(float x, float y) {
+  return x / y;
+}
+OVL float half_recip(float x) {
+  return 1.0f / x;
+}
+OVL float half_powr(float x, float y) {
+  return powr(x, y);
+}
 KILN_SPLIT2(float, half_divide, float, float)
 KILN_SPLIT1(float, half_recip, float)
 KILN_SPLIT2(float, half_powr, float, float)
 
 // The native_ functions have implementation-defined accuracy: they are the plain hardware or
 // C library operations, without the edge-case work of the full functions, and stay vectors.
-#define KILN_NATIVE(N)                                                                            \
-  OVL KILN_VT(float, N) native_cos(KILN_VT(float, N) x) { return __builtin_elementwise_cos(x); } \
-  OVL KILN_VT(float, N) native_sin(KILN_VT(float, N) x) { return __builtin_elementwise_sin(x); } \
-  OVL KILN_VT(float, N) native_tan(KILN_VT(float, N) x) { return __builtin_elementwise_tan(x); } \
-  OVL KILN_VT(float, N) native_exp(KILN_VT(float, N) x) { return __builtin_elementwise_exp(x); } \
-  OVL KILN_VT(float, N) native_exp2(KILN_VT(float, N) x) {                                       \
-    return __builtin_elementwise_exp2(x);                                                         \
-  }                                                                                               \
-  OVL KILN_VT(float, N) native_exp10(KILN_VT(float, N) x) {                                      \
-    return __builtin_elementwise_exp10(x);                                                        \
-  }                                                                                               \
-  OVL KILN_VT(float, N) native_log(KILN_VT(float, N) x) { return __builtin_elementwise_log(x); } \
-  OVL KILN_VT(float, N) native_log2(KILN_VT(float, N) x) {                                       \
-    return __builtin_elementwise_log2(x);                                                         \
-  }                                                                                               \
-  OVL KILN_VT(float, N) native_log10(KILN_VT(float, N) x) {                                      \
-    return __builtin_elementwise_log10(x);                                                        \
-  }                                                                                               \
-  OVL KILN_VT(float, N) native_sqrt(KILN_VT(float, N) x) {                                       \
-    return __builtin_elementwise_sqrt(x);                                                         \
-  }                                                                                               \
-  OVL KILN_VT(float, N) native_rsqrt(KILN_VT(float, N) x) {                                      \
-    return 1.0f / __builtin_elementwise_sqrt(x);                                                  \
-  }                                                                                               \
-  OVL KILN_VT(float, N) native_recip(KILN_VT(float, N) x) { return 1.0f / x; }                   \
-  OVL KILN_VT(float, N) native_divide(KILN_VT(float, N) x, KILN_VT(float, N) y) { return x / y; } \
-  OVL KILN_VT(float, N) native_powr(KILN_VT(float, N) x, KILN_VT(float, N) y) {                  \
-    return __builtin_elementwise_exp2(y * __builtin_elementwise_log2(x));                         \
+#define KILN_NATIVE(N)                                                                             \
+  OVL KILN_VT(float, N) native_cos(KILN_VT(float, N) x) {                                          \
+    return __builtin_elementwise_cos(x);                                                           \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_sin(KILN_VT(float, N) x) {                                          \
+    return __builtin_elementwise_sin(x);                                                           \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_tan(KILN_VT(float, N) x) {                                          \
+    return __builtin_elementwise_tan(x);                                                           \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_exp(KILN_VT(float, N) x) {                                          \
+    return __builtin_elementwise_exp(x);                                                           \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_exp2(KILN_VT(float, N) x) {                                         \
+    return __builtin_elementwise_exp2(x);                                                          \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_exp10(KILN_VT(float, N) x) {                                        \
+    return __builtin_elementwise_exp10(x);                                                         \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_log(KILN_VT(float, N) x) {                                          \
+    return __builtin_elementwise_log(x);                                                           \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_log2(KILN_VT(float, N) x) {                                         \
+    return __builtin_elementwise_log2(x);                                                          \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_log10(KILN_VT(float, N) x) {                                        \
+    return __builtin_elementwise_log10(x);                                                         \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_sqrt(KILN_VT(float, N) x) {                                         \
+    return __builtin_elementwise_sqrt(x);                                                          \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_rsqrt(KILN_VT(float, N) x) {                                        \
+    return 1.0f / __builtin_elementwise_sqrt(x);                                                   \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_recip(KILN_VT(float, N) x) {                                        \
+    return 1.0f / x;                                                                               \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_divide(KILN_VT(float, N) x, KILN_VT(float, N) y) {                  \
+    return x / y;                                                                                  \
+  }                                                                                                \
+  OVL KILN_VT(float, N) native_powr(KILN_VT(float, N) x, KILN_VT(float, N) y) {                    \
+    return __builtin_elementwise_exp2(y * __builtin_elementwise_log2(x));                          \
   }
 KILN_NATIVE(1)
 KILN_NATIVE(2)

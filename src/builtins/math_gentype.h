@@ -6,36 +6,66 @@
 
 // The overloads F(T, AS P *) for the __global, __local and generic address spaces, on the
 // __private one (through a private temporary).
-#define KILN_OTHER_AS(F, P, AS)                                                                   \
-  OVL T F(T x, AS P *out) {                                                                       \
-    P t;                                                                                          \
-    T r = F(x, &t);                                                                               \
-    *out = t;                                                                                     \
-    return r;                                                                                     \
+#define KILN_OTHER_AS(F, P, AS)                                                                    \
+  OVL T F(T x, AS P *out) {                                                                        \
+    P t;                                                                                           \
+    T r = F(x, &t);                                                                                \
+    *out = t;                                                                                      \
+    return r;                                                                                      \
   }
-#define KILN_ALL_OTHER_AS(F, P)                                                                   \
+#define KILN_ALL_OTHER_AS(F, P)                                                                    \
   KILN_OTHER_AS(F, P, __global) KILN_OTHER_AS(F, P, __local) KILN_OTHER_AS(F, P, __generic)
 
-OVL T fabs(T x) { return __builtin_elementwise_abs(x); }
-OVL T ceil(T x) { return __builtin_elementwise_ceil(x); }
-OVL T floor(T x) { return __builtin_elementwise_floor(x); }
-OVL T trunc(T x) { return __builtin_elementwise_trunc(x); }
-OVL T round(T x) { return __builtin_elementwise_round(x); }
+OVL T fabs(T x) {
+  return __builtin_elementwise_abs(x);
+}
+OVL T ceil(T x) {
+  return __builtin_elementwise_ceil(x);
+}
+OVL T floor(T x) {
+  return __builtin_elementwise_floor(x);
+}
+OVL T trunc(T x) {
+  return __builtin_elementwise_trunc(x);
+}
+OVL T round(T x) {
+  return __builtin_elementwise_round(x);
+}
 // rint rounds to nearest even whatever the current rounding mode is.
-OVL T rint(T x) { return __builtin_elementwise_roundeven(x); }
-OVL T copysign(T x, T y) { return __builtin_elementwise_copysign(x, y); }
-OVL T fma(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); }
+OVL T rint(T x) {
+  return __builtin_elementwise_roundeven(x);
+}
+OVL T copysign(T x, T y) {
+  return __builtin_elementwise_copysign(x, y);
+}
+OVL T fma(T a, T b, T c) {
+  return __builtin_elementwise_fma(a, b, c);
+}
 // mad may be an fma; with FMA hardware that is also the fastest.
-OVL T mad(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); }
-OVL T sqrt(T x) { return __builtin_elementwise_sqrt(x); }
-OVL T fmod(T x, T y) { return __builtin_elementwise_fmod(x, y); }
+OVL T mad(T a, T b, T c) {
+  return __builtin_elementwise_fma(a, b, c);
+}
+OVL T sqrt(T x) {
+  return __builtin_elementwise_sqrt(x);
+}
+OVL T fmod(T x, T y) {
+  return __builtin_elementwise_fmod(x, y);
+}
 
 // fmax/fmin return the other argument when one is a NaN: LLVM's maxnum/minnum.
-OVL T fmax(T x, T y) { return __builtin_elementwise_max(x, y); }
-OVL T fmin(T x, T y) { return __builtin_elementwise_min(x, y); }
+OVL T fmax(T x, T y) {
+  return __builtin_elementwise_max(x, y);
+}
+OVL T fmin(T x, T y) {
+  return __builtin_elementwise_min(x, y);
+}
 #if N != 1
-OVL T fmax(T x, S y) { return __builtin_elementwise_max(x, (T)y); }
-OVL T fmin(T x, S y) { return __builtin_elementwise_min(x, (T)y); }
+OVL T fmax(T x, S y) {
+  return __builtin_elementwise_max(x, (T)y);
+}
+OVL T fmin(T x, S y) {
+  return __builtin_elementwise_min(x, (T)y);
+}
 #endif
 
 OVL T fdim(T x, T y) {
@@ -110,9 +140,13 @@ OVL T logb(T x) {
   return ((fabs(x) == (T)INFINITY) | (x != x)) ? fabs(x) : e;
 }
 
-OVL T ldexp(T x, KILN_INT_T k) { return __builtin_elementwise_ldexp(x, k); }
+OVL T ldexp(T x, KILN_INT_T k) {
+  return __builtin_elementwise_ldexp(x, k);
+}
 #if N != 1
-OVL T ldexp(T x, int k) { return __builtin_elementwise_ldexp(x, (KILN_INT_T)k); }
+OVL T ldexp(T x, int k) {
+  return __builtin_elementwise_ldexp(x, (KILN_INT_T)k);
+}
 #endif
 
 // A quiet NaN carrying the low bits of the code in its significand.

@@ -19,15 +19,20 @@ OVL __attribute__((convergent)) void work_group_barrier(cl_mem_fence_flags flags
 
 // Work-items may run on different threads, so the fences are real thread fences; on x86 the
 // acquire and release ones only keep the compiler from moving accesses across them.
-OVL void mem_fence(cl_mem_fence_flags flags) { __atomic_thread_fence(__ATOMIC_ACQ_REL); }
+OVL void mem_fence(cl_mem_fence_flags flags) {
+  __atomic_thread_fence(__ATOMIC_ACQ_REL);
+}
 
-OVL void read_mem_fence(cl_mem_fence_flags flags) { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
+OVL void read_mem_fence(cl_mem_fence_flags flags) {
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
 
-OVL void write_mem_fence(cl_mem_fence_flags flags) { __atomic_thread_fence(__ATOMIC_RELEASE); }
+OVL void write_mem_fence(cl_mem_fence_flags flags) {
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+}
 
 // The scope is ignored: a fence for all devices orders at least as much as a narrower one.
-OVL void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order order,
-                                memory_scope scope) {
+OVL void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order order, memory_scope scope) {
   switch (order) {
   case memory_order_relaxed:
     break; // a relaxed fence orders nothing

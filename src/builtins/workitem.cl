@@ -5,23 +5,37 @@
 #include "kiln_internal.h"
 #include "kiln_primitives.h"
 
-OVL uint get_work_dim(void) { return __kiln_work_dim(); }
+OVL uint get_work_dim(void) {
+  return __kiln_work_dim();
+}
 
-OVL size_t get_global_size(uint dim) { return dim < 3 ? __kiln_global_size(dim) : 1; }
+OVL size_t get_global_size(uint dim) {
+  return dim < 3 ? __kiln_global_size(dim) : 1;
+}
 
-OVL size_t get_local_size(uint dim) { return dim < 3 ? __kiln_local_size(dim) : 1; }
+OVL size_t get_local_size(uint dim) {
+  return dim < 3 ? __kiln_local_size(dim) : 1;
+}
 
 OVL size_t get_enqueued_local_size(uint dim) {
   return dim < 3 ? __kiln_enqueued_local_size(dim) : 1;
 }
 
-OVL size_t get_num_groups(uint dim) { return dim < 3 ? __kiln_num_groups(dim) : 1; }
+OVL size_t get_num_groups(uint dim) {
+  return dim < 3 ? __kiln_num_groups(dim) : 1;
+}
 
-OVL size_t get_local_id(uint dim) { return dim < 3 ? __kiln_local_id(dim) : 0; }
+OVL size_t get_local_id(uint dim) {
+  return dim < 3 ? __kiln_local_id(dim) : 0;
+}
 
-OVL size_t get_group_id(uint dim) { return dim < 3 ? __kiln_group_id(dim) : 0; }
+OVL size_t get_group_id(uint dim) {
+  return dim < 3 ? __kiln_group_id(dim) : 0;
+}
 
-OVL size_t get_global_offset(uint dim) { return dim < 3 ? __kiln_global_offset(dim) : 0; }
+OVL size_t get_global_offset(uint dim) {
+  return dim < 3 ? __kiln_global_offset(dim) : 0;
+}
 
 // The global id without the offset: every group but the last of a dimension has the enqueued
 // size, so a group starts at group id * enqueued size even with non-uniform work-groups.
