@@ -149,7 +149,7 @@ KILN_API cl_program CL_API_CALL clCreateProgramWithBinary(
     }
     if (error != CL_SUCCESS)
       return nullptr;
-    return createObject<Program>(*owner, devices, std::move(builds));
+    return createObject<Program>(*owner, Program::Origin::Binary, devices, std::move(builds));
   });
 }
 
@@ -223,7 +223,10 @@ KILN_API cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devic
       return error;
     if (pfn_notify == nullptr && user_data != nullptr)
       return CL_INVALID_VALUE;
-    if (!self->isFromSource())
+    // Only source, IL and binary programs are built; a linked program already is.
+    if (self->origin() == Program::Origin::Link)
+      return CL_INVALID_OPERATION;
+    if (self->origin() == Program::Origin::Binary)
       for (Device *device : devices)
         if (self->withBuild(device,
                             [](const Program::DeviceBuild &build) { return build.module.empty(); }))
@@ -327,8 +330,8 @@ KILN_API cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_de
         !compiler::parseBuildOptions(optionText, compiler::OptionsUse::Link, parsed).empty())
       error = CL_INVALID_LINKER_OPTIONS;
     if (error == CL_SUCCESS) {
-      Program *program =
-          createObject<Program>(*owner, devices, std::vector<Program::DeviceBuild>(devices.size()));
+      Program *program = createObject<Program>(*owner, Program::Origin::Link, devices,
+                                               std::vector<Program::DeviceBuild>(devices.size()));
       linked = program;
       // A failed link still returns the program, so that its build log can be read.
       error = program->link(devices, optionText, parsed, inputs);
@@ -434,17 +437,18 @@ KILN_API cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info
       return CL_SUCCESS;
     }
     case CL_PROGRAM_NUM_KERNELS:
-    case CL_PROGRAM_KERNEL_NAMES: {
+    case CL_PROGRAM_KERNEL_NAMES:
+    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: {
       compiler::ProgramInfo info;
       if (!self->executableInfo(info))
         return CL_INVALID_PROGRAM_EXECUTABLE;
       if (param_name == CL_PROGRAM_NUM_KERNELS)
         return out(info.kernels.size());
-      return out(kernelNames(info));
+      if (param_name == CL_PROGRAM_KERNEL_NAMES)
+        return out(kernelNames(info));
+      return out.boolean(false); // OpenCL C has no program-scope constructors or destructors
     }
-    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
-    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
-      return out.boolean(false);
     default:
       return CL_INVALID_VALUE;
     }

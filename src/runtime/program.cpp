@@ -10,14 +10,14 @@ namespace kiln {
 
 Program::Program(Context &context, std::string source)
     : context_(&context), devices_(context.devices()), source_(std::move(source)),
-      fromSource_(true) {
+      origin_(Origin::Source) {
   for (Device *device : devices_)
     builds_[device];
 }
 
-Program::Program(Context &context, const std::vector<Device *> &devices,
+Program::Program(Context &context, Origin origin, const std::vector<Device *> &devices,
                  std::vector<DeviceBuild> builds)
-    : context_(&context), devices_(devices) {
+    : context_(&context), devices_(devices), origin_(origin) {
   for (size_t index = 0; index < devices.size(); ++index)
     builds_[devices[index]] = std::move(builds[index]);
 }
@@ -84,7 +84,7 @@ cl_int Program::build(const std::vector<Device *> &devices, const std::string &o
     if (compiler::Frontend *frontend = frontendOrLog(result.log)) {
       compiler::Bitcode object;
       bool compiled = true;
-      if (fromSource_) {
+      if (isFromSource()) {
         compiler::CompileResult compile = frontend->compile(source_, {}, parsed, target);
         appendLog(result.log, compile.log);
         compiled = compile.success;
@@ -92,7 +92,7 @@ cl_int Program::build(const std::vector<Device *> &devices, const std::string &o
       } else {
         object = std::move(input.module);
       }
-      if (compiled && !fromSource_ && input.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+      if (compiled && !isFromSource() && input.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
         // An executable binary needs no compiling: it only becomes this build's result.
         result.module = std::move(object);
         result.info = std::move(input.info);

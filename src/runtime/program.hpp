@@ -37,14 +37,20 @@ public:
 
   /// From OpenCL C source.
   Program(Context &context, std::string source);
-  /// From binaries, one per device (already checked by the API layer).
-  Program(Context &context, const std::vector<Device *> &devices, std::vector<DeviceBuild> builds);
+  /// How the program was created; it decides which build calls are allowed.
+  enum class Origin { Source, Binary, Link };
+
+  /// From binaries (one per device, already checked by the API layer), or the empty result of
+  /// clLinkProgram that link() then fills.
+  Program(Context &context, Origin origin, const std::vector<Device *> &devices,
+          std::vector<DeviceBuild> builds);
   ~Program();
 
   Context &context() const { return *context_; }
   const std::vector<Device *> &devices() const { return devices_; }
   const std::string &source() const { return source_; }
-  bool isFromSource() const { return fromSource_; }
+  Origin origin() const { return origin_; }
+  bool isFromSource() const { return origin_ == Origin::Source; }
 
   /// Whether any kernel objects exist (builds are then refused).
   bool hasKernels() const { return kernelCount_.load() > 0; }
@@ -86,7 +92,7 @@ private:
   Ref<Context> context_;
   std::vector<Device *> devices_;
   std::string source_;
-  bool fromSource_ = false;
+  Origin origin_;
   std::atomic<int> kernelCount_{0};
 
   mutable std::mutex mutex_;
