@@ -346,6 +346,14 @@ TEST_F(BufferTest, SubBufferSharesDataWithItsParent) {
   std::vector<unsigned char> expected = data;
   std::fill(expected.begin() + alignment_ + 3, expected.begin() + 2 * alignment_ + 3, 0xEE);
   EXPECT_TRUE(equalArrays(expected, read<unsigned char>(parent, size)));
+  // Fills and copies address the sub-buffer from its origin too.
+  unsigned char pattern = 0x42;
+  ASSERT_CL_SUCCESS(clEnqueueFillBuffer(queue_, sub, &pattern, 1, 0, 2, 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(
+      clEnqueueCopyBuffer(queue_, parent, sub, 0, alignment_, 4, 0, nullptr, nullptr));
+  expected[alignment_] = expected[alignment_ + 1] = 0x42;
+  std::copy_n(expected.begin(), 4, expected.begin() + 2 * alignment_);
+  EXPECT_TRUE(equalArrays(expected, read<unsigned char>(parent, size)));
 }
 
 namespace {

@@ -93,6 +93,16 @@ TEST_F(ContextTest, InteropUserSyncPropertyIsAccepted) {
   EXPECT_NE(nullptr, context.get());
 }
 
+TEST_F(ContextTest, InvalidPropertyValueIsInvalidProperty) {
+  // "CL_INVALID_PROPERTY if ... the value specified for a supported property name is not valid"
+  // (a cl_bool is CL_TRUE or CL_FALSE). PoCL 3.1 accepts it.
+  cl_context_properties properties[] = {CL_CONTEXT_INTEROP_USER_SYNC, 7, 0};
+  cl_int error = CL_SUCCESS;
+  Context context = create(properties, &error);
+  EXPECT_EQ(nullptr, context.get());
+  EXPECT_CL_ERROR(CL_INVALID_PROPERTY, error);
+}
+
 TEST_F(ContextTest, DuplicateDevicesAreIgnored) {
   // "Duplicate devices specified in devices are ignored."
   cl_device_id devices[] = {device_, device_, device_};

@@ -416,3 +416,96 @@ TEST_F(HandleErrorTest, ReleasedRetainedObjectStaysValid) {
   EXPECT_CL_SUCCESS(clGetMemObjectInfo(buffer_, CL_MEM_SIZE, sizeof size, &size, nullptr));
   EXPECT_EQ(256u, size);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Entry points of optional features the device does not support
+
+namespace {
+
+class UnsupportedFeatureTest : public ClTest {
+protected:
+  void SetUp() override {
+    ClTest::SetUp();
+    kernel_ = buildKernel("kernel void k(global int *p) { p[0] = 1; }", "k");
+  }
+  Kernel kernel_;
+};
+
+} // namespace
+
+TEST_F(UnsupportedFeatureTest, SvmEntryPointsWithoutSvm) {
+  if (deviceInfo<cl_device_svm_capabilities>(device_, CL_DEVICE_SVM_CAPABILITIES) != 0)
+    GTEST_SKIP() << "the device supports SVM";
+  ASSERT_NE(nullptr, kernel_.get());
+  int source[16] = {}, destination[16] = {}, pattern = 0;
+  void *pointers[] = {destination};
+  const void *constPointers[] = {destination};
+  size_t sizes[] = {sizeof destination};
+  // "CL_INVALID_OPERATION if the device associated with command_queue does not support SVM."
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, clEnqueueSVMMemcpy(queue_, CL_TRUE, destination, source,
+                                                           sizeof source, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION,
+                  clEnqueueSVMMemFill(queue_, destination, &pattern, sizeof pattern,
+                                      sizeof destination, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, clEnqueueSVMMap(queue_, CL_TRUE, CL_MAP_READ, destination,
+                                                        sizeof destination, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION,
+                  clEnqueueSVMUnmap(queue_, destination, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION,
+                  clEnqueueSVMFree(queue_, 1, pointers, nullptr, nullptr, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION,
+                  clEnqueueSVMMigrateMem(queue_, 1, constPointers, sizes, 0, 0, nullptr, nullptr));
+  // "CL_INVALID_OPERATION if no devices in the context associated with kernel support SVM."
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, clSetKernelArgSVMPointer(kernel_, 0, destination));
+  // clSetKernelExecInfo: "CL_INVALID_OPERATION if param_name is CL_KERNEL_EXEC_INFO_SVM_PTRS and
+  // no devices in the context associated with kernel support SVM", and for
+  // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM only "if ... param_value is CL_TRUE".
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, clSetKernelExecInfo(kernel_, CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                                                            sizeof pointers, pointers));
+  cl_bool yes = CL_TRUE, no = CL_FALSE;
+  EXPECT_CL_ERROR(
+      CL_INVALID_OPERATION,
+      clSetKernelExecInfo(kernel_, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof yes, &yes));
+  EXPECT_CL_SUCCESS(
+      clSetKernelExecInfo(kernel_, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof no, &no));
+  // "CL_INVALID_VALUE if param_name is not valid".
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, clSetKernelExecInfo(kernel_, 0x7FFF, sizeof no, &no));
+}
+
+TEST_F(UnsupportedFeatureTest, SubGroupInfoWithoutSubGroups) {
+  if (deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS) != 0)
+    GTEST_SKIP() << "the device supports sub-groups";
+  ASSERT_NE(nullptr, kernel_.get());
+  size_t local = 1, value = 0;
+  // "CL_INVALID_OPERATION if device does not support sub-groups."
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION,
+                  clGetKernelSubGroupInfo(kernel_, device_,
+                                          CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                                          &local, sizeof value, &value, nullptr));
+}
+
+TEST_F(UnsupportedFeatureTest, DefaultDeviceQueueWithoutDeviceEnqueue) {
+  SKIP_ON_POCL("aborts in clSetDefaultDeviceCommandQueue (\"unimplemented\")");
+  auto capabilities = deviceInfo<cl_device_device_enqueue_capabilities>(
+      device_, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES);
+  if (capabilities & CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT)
+    GTEST_SKIP() << "the device has a replaceable default device queue";
+  // "CL_INVALID_OPERATION if device does not support a replaceable default on-device queue".
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, clSetDefaultDeviceCommandQueue(context_, device_, queue_));
+}
+
+TEST_F(UnsupportedFeatureTest, ImageAndPipeCommandsOnNonImagesAreInvalidMemObject) {
+  size_t origin[3] = {0, 0, 0}, region[3] = {1, 1, 1};
+  char host[64];
+  cl_uint value = 0;
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT,
+                  clEnqueueReadImage(queue_, nullptr, CL_TRUE, origin, region, 0, 0, host, 0,
+                                     nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT,
+                  clEnqueueWriteImage(queue_, nullptr, CL_TRUE, origin, region, 0, 0, host, 0,
+                                      nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT,
+                  clGetImageInfo(nullptr, CL_IMAGE_WIDTH, sizeof value, &value, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT,
+                  clGetPipeInfo(nullptr, CL_PIPE_PACKET_SIZE, sizeof value, &value, nullptr));
+}

@@ -258,6 +258,8 @@ TEST_F(EventTest, BlockingCallWaitingForAFailedEventReportsTheFailure) {
                                     nullptr, &error);
   EXPECT_CL_ERROR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, error);
   EXPECT_EQ(nullptr, mapped);
+  // The failed map mapped nothing: there is no pointer the application could unmap.
+  EXPECT_EQ(0u, memInfo<cl_uint>(buffer_, CL_MEM_MAP_COUNT));
 }
 
 TEST_F(EventTest, FailedEventPropagatesThroughAMarker) {
@@ -508,6 +510,21 @@ TEST_F(EventTest, OutOfOrderQueueHonoursEventDependencies) {
   EXPECT_TRUE(equalArrays(data, out));
 }
 
+TEST_F(EventTest, CommandsWaitForEventsOfAnotherQueue) {
+  cl_int error = CL_SUCCESS;
+  Queue other(clCreateCommandQueueWithProperties(context_, device_, nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  Gate gate(context_);
+  Event first = writeValue(other, 0, 5, {gate});
+  // A command of queue_ waiting for a command of `other`.
+  Event second = writeValue(queue_, 0, 6, {first});
+  EXPECT_TRUE(staysFalse([&] { return eventStatus(second) <= CL_COMPLETE; }));
+  ASSERT_CL_SUCCESS(gate.open());
+  ASSERT_CL_SUCCESS(clWaitForEvents(1, second.ptr()));
+  EXPECT_EQ(CL_COMPLETE, eventStatus(first));
+  EXPECT_EQ(6, read<int>(buffer_, 1)[0]) << "the write of the other queue must land first";
+}
+
 TEST_F(EventTest, DeprecatedMarkerBarrierAndWaitForEvents) {
   SKIP_ON_POCL("aborts in clEnqueueWaitForEvents (\"unimplemented\")");
   Gate gate(context_);
@@ -608,6 +625,20 @@ TEST_F(EventTest, ProfilingInfoNotAvailableCases) {
   EXPECT_CL_ERROR(
       CL_PROFILING_INFO_NOT_AVAILABLE,
       clGetEventProfilingInfo(user, CL_PROFILING_COMMAND_START, sizeof value, &value, nullptr));
+}
+
+TEST_F(EventTest, ProfilingOfAFailedCommandIsNotAvailable) {
+  Queue queue = queueWith(CL_QUEUE_PROFILING_ENABLE);
+  ASSERT_NE(nullptr, queue.get());
+  Gate gate(context_);
+  Event write = writeValue(queue, 0, 1, {gate});
+  ASSERT_CL_SUCCESS(gate.fail());
+  ASSERT_TRUE(eventually([&] { return eventStatus(write) < 0; }));
+  cl_ulong value = 0;
+  // The execution status is not CL_COMPLETE.
+  EXPECT_CL_ERROR(
+      CL_PROFILING_INFO_NOT_AVAILABLE,
+      clGetEventProfilingInfo(write, CL_PROFILING_COMMAND_END, sizeof value, &value, nullptr));
 }
 
 TEST_F(EventTest, ProfilingInfoErrors) {

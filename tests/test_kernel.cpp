@@ -118,6 +118,13 @@ TEST_F(KernelTest, WorkGroupInfo) {
   EXPECT_GE(workGroupInfo<size_t>(plain, device_, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
             1u);
   workGroupInfo<cl_ulong>(plain, device_, CL_KERNEL_PRIVATE_MEM_SIZE);
+  // CL_KERNEL_LOCAL_MEM_SIZE includes "local memory to be allocated for arguments to the kernel
+  // declared as pointers with the __local address qualifier and whose size is specified with
+  // clSetKernelArg".
+  Kernel args = createKernel(program_, "args");
+  ASSERT_NE(nullptr, args.get());
+  ASSERT_CL_SUCCESS(clSetKernelArg(args, 3, 4096, nullptr));
+  EXPECT_GE(workGroupInfo<cl_ulong>(args, device_, CL_KERNEL_LOCAL_MEM_SIZE), 4096u);
   // NULL names the only device of the kernel's program.
   EXPECT_EQ(maxGroup, workGroupInfo<size_t>(plain, nullptr, CL_KERNEL_WORK_GROUP_SIZE));
 }
@@ -203,7 +210,7 @@ TEST_F(KernelTest, ArgumentInfoWithoutKernelArgInfoIsNotAvailable) {
   // "Kernel argument information is only available if the program object associated with
   // kernel ... is created with clCreateProgramWithSource and the program executable is built
   // with the -cl-kernel-arg-info option"; otherwise "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the
-  // argument information is not available for kernel". (PoCL 3.1 always has it.)
+  // argument information is not available for kernel".
   Kernel kernel = buildKernel(kArgsSource, "args");
   ASSERT_NE(nullptr, kernel.get());
   char name[64];
