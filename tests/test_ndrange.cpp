@@ -607,6 +607,76 @@ TEST_F(NDRangeTest, ScalarVectorAndStructArguments) {
   EXPECT_TRUE(equalArrays(expectedFloats, read<cl_float>(floats, 9)));
 }
 
+struct Aligned {
+  cl_float4 v; // 16-byte aligned in OpenCL C
+  cl_int i;
+};
+static_assert(sizeof(Aligned) == 32);
+
+TEST_F(NDRangeTest, OddSizedVectorAndAlignedStructArguments) {
+  // Arguments whose sizes and alignments differ from their neighbours': each must land where
+  // the kernel expects it (3-component vectors take the size of 4; the struct is 16-aligned).
+  Kernel kernel = buildKernel(R"(
+    typedef struct { float4 v; int i; } Aligned;
+    kernel void odd(global long *out, char c, char3 c3, short2 s2, Aligned a, uchar16 u16,
+                    long3 l3, char last) {
+      out[0] = c; out[1] = c3.x; out[2] = c3.y; out[3] = c3.z; out[4] = s2.x; out[5] = s2.y;
+      out[6] = (long)a.v.x; out[7] = (long)a.v.w; out[8] = a.i;
+      out[9] = u16.s0; out[10] = u16.s7; out[11] = u16.sf;
+      out[12] = l3.x; out[13] = l3.y; out[14] = l3.z; out[15] = last;
+    })",
+                              "odd");
+  ASSERT_NE(nullptr, kernel.get());
+  Mem out = createBuffer(CL_MEM_READ_WRITE, 16 * sizeof(cl_long));
+  cl_char3 c3 = {{-1, -2, -3}};
+  cl_short2 s2 = {{-300, 400}};
+  Aligned a{{{10.0f, 20.0f, 30.0f, 40.0f}}, -50};
+  cl_uchar16 u16;
+  for (int index = 0; index < 16; ++index)
+    u16.s[index] = static_cast<cl_uchar>(200 + index);
+  cl_long3 l3 = {{cl_long{1} << 40, -(cl_long{1} << 41), 7}};
+  ASSERT_TRUE(setArgs(kernel, out, cl_char{5}, c3, s2, a, u16, l3, cl_char{-9}));
+  size_t one = 1;
+  ASSERT_TRUE(run(kernel, 1, &one));
+  std::vector<cl_long> expected = {
+      5, -1, -2, -3, -300, 400, 10, 40, -50, 200, 207, 215, cl_long{1} << 40, -(cl_long{1} << 41),
+      7, -9};
+  EXPECT_TRUE(equalArrays(expected, read<cl_long>(out, 16)));
+}
+
+TEST_F(NDRangeTest, LocalArgumentAsLargeAsTheDeviceAllows) {
+  // A kernel may use CL_DEVICE_LOCAL_MEM_SIZE bytes of local memory, less what it needs itself
+  // (CL_KERNEL_LOCAL_MEM_SIZE before its __local arguments are set).
+  Kernel kernel = buildKernel(R"(
+    kernel void big(global int *out, local int *scratch, int count) {
+      int lid = (int)get_local_id(0), n = (int)get_local_size(0);
+      for (int i = lid; i < count; i += n)
+        scratch[i] = i;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int sum = 0;
+      for (int i = lid; i < count; i += n)
+        sum += scratch[count - 1 - i];
+      out[get_global_id(0)] = sum;
+    })",
+                              "big");
+  ASSERT_NE(nullptr, kernel.get());
+  cl_ulong available = deviceInfo<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE) -
+                       workGroupInfo<cl_ulong>(kernel, device_, CL_KERNEL_LOCAL_MEM_SIZE);
+  int count = static_cast<int>(available / sizeof(int));
+  const size_t local = 4, global = 8;
+  Mem out = createBuffer(CL_MEM_READ_WRITE, global * sizeof(int));
+  ASSERT_TRUE(setArgs(kernel, out, LocalSize{count * sizeof(int)}, count));
+  ASSERT_TRUE(run1D(kernel, global, local));
+  std::vector<int> expected(global);
+  for (size_t item = 0; item < global; ++item) {
+    int lid = static_cast<int>(item % local), sum = 0;
+    for (int i = lid; i < count; i += static_cast<int>(local))
+      sum += count - 1 - i;
+    expected[item] = sum;
+  }
+  EXPECT_TRUE(equalArrays(expected, read<int>(out, global)));
+}
+
 TEST_F(NDRangeTest, DoubleArguments) {
   if (deviceInfo<cl_device_fp_config>(device_, CL_DEVICE_DOUBLE_FP_CONFIG) == 0)
     GTEST_SKIP() << "no double precision";

@@ -241,3 +241,52 @@ TEST_F(ThreadTest, UserEventSetByAnotherThreadReleasesBlockedCommands) {
   EXPECT_TRUE(readDone.load());
   EXPECT_TRUE(equalArrays(data, out));
 }
+
+TEST_F(ThreadTest, ManyThreadsWaitOnOneUserEvent) {
+  // Commands of several queues, enqueued concurrently, all wait for one user event; callbacks
+  // are registered on it concurrently too. Completing it releases every command exactly once.
+  Gate gate(context_);
+  const int rounds = 25;
+  Mem buffer = createBuffer(CL_MEM_READ_WRITE, kThreads * rounds * sizeof(int));
+  std::atomic<int> callbacks{0}, failures{0}, ready{0};
+  std::vector<std::vector<int>> values(kThreads, std::vector<int>(rounds));
+  std::vector<std::vector<Event>> events(kThreads);
+  std::vector<Queue> queues(kThreads);
+  for (int thread = 0; thread < kThreads; ++thread) {
+    cl_int error = CL_SUCCESS;
+    queues[thread] = Queue(clCreateCommandQueueWithProperties(context_, device_, nullptr, &error));
+    ASSERT_CL_SUCCESS(error);
+  }
+  onThreads([&](int thread) {
+    for (int round = 0; round < rounds; ++round) {
+      values[thread][round] = thread * 1000 + round;
+      Event event;
+      if (clEnqueueWriteBuffer(queues[thread], buffer, CL_FALSE,
+                               (thread * rounds + round) * sizeof(int), sizeof(int),
+                               &values[thread][round], 1, gate.list(), event.out()) != CL_SUCCESS)
+        ++failures;
+      if (clSetEventCallback(
+              gate, CL_COMPLETE,
+              [](cl_event, cl_int, void *data) {
+                static_cast<std::atomic<int> *>(data)->fetch_add(1);
+              },
+              &callbacks) != CL_SUCCESS)
+        ++failures;
+      events[thread].push_back(std::move(event));
+    }
+    ++ready;
+  });
+  ASSERT_EQ(kThreads, ready.load());
+  ASSERT_EQ(0, failures.load());
+  for (auto &list : events)
+    for (Event &event : list)
+      EXPECT_EQ(CL_QUEUED, eventStatus(event));
+  ASSERT_CL_SUCCESS(gate.open());
+  for (Queue &queue : queues)
+    ASSERT_CL_SUCCESS(clFinish(queue));
+  EXPECT_TRUE(eventually([&] { return callbacks == kThreads * rounds; })) << callbacks;
+  std::vector<int> expected;
+  for (int thread = 0; thread < kThreads; ++thread)
+    expected.insert(expected.end(), values[thread].begin(), values[thread].end());
+  EXPECT_TRUE(equalArrays(expected, read<int>(buffer, kThreads * rounds)));
+}
