@@ -590,6 +590,31 @@ TEST_F(ProgramTest, BinariesRoundTrip) {
   EXPECT_FALSE(binaryOf(loaded).empty());
 }
 
+TEST_F(ProgramTest, ProgramFromABinaryHasNoOptionsOrLogBeforeItsBuild) {
+  Program original = build(kTwoKernels, "-DKILN_OPTION=1 -cl-mad-enable");
+  ASSERT_NE(nullptr, original.get());
+  cl_int error = CL_SUCCESS, binaryStatus = 0;
+  Program loaded = fromBinary(binaryOf(original), error, binaryStatus);
+  ASSERT_CL_SUCCESS(error);
+  // "If build status of the specified program for device is CL_BUILD_NONE, an empty string is
+  // returned" (CL_PROGRAM_BUILD_OPTIONS and CL_PROGRAM_BUILD_LOG alike).
+  EXPECT_EQ(CL_BUILD_NONE, status(loaded));
+  EXPECT_EQ("", options(loaded));
+  EXPECT_EQ("", buildLog(loaded, device_));
+  // Kernels exist only once the program is built.
+  size_t kernels = 0;
+  EXPECT_CL_ERROR(
+      CL_INVALID_PROGRAM_EXECUTABLE,
+      clGetProgramInfo(loaded, CL_PROGRAM_NUM_KERNELS, sizeof kernels, &kernels, nullptr));
+  // The binary it was created with is available: "the binary returned can be the binary
+  // specified for the device when program is created with clCreateProgramWithBinary" (PoCL 3.1:
+  // CL_INVALID_PROGRAM).
+  EXPECT_GT(programInfo<size_t>(loaded, CL_PROGRAM_BINARY_SIZES), 0u);
+  // After clBuildProgram: the options of that call.
+  ASSERT_CL_SUCCESS(clBuildProgram(loaded, 1, &device_, "-cl-opt-disable", nullptr, nullptr));
+  EXPECT_EQ("-cl-opt-disable", options(loaded));
+}
+
 TEST_F(ProgramTest, BinaryQueryWithTooSmallArrayIsInvalidValue) {
   Program program = build(kTwoKernels);
   ASSERT_NE(nullptr, program.get());
