@@ -132,6 +132,7 @@ const std::vector<Param> &coreParams() {
       P(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, cl_bool),
       P(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, cl_bool),
       P(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, cl_bool),
+      // A cl_bitfield (8 bytes); PoCL 3.1 answers with 4.
       P(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, cl_device_device_enqueue_capabilities),
       P(CL_DEVICE_PIPE_SUPPORT, cl_bool),
       P(CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, size_t),
