@@ -333,7 +333,11 @@ KILN_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl
     mapped->recordMapping(pointer);
     error = submitCommand(target, CL_COMMAND_MAP_BUFFER, MapBuffer{Ref<MemObject>(mapped)}, event,
                           blocking_map);
-    return error == CL_SUCCESS ? pointer : nullptr;
+    if (error != CL_SUCCESS) {
+      mapped->removeMapping(pointer); // the application never gets this mapping
+      return nullptr;
+    }
+    return pointer;
   });
 }
 

@@ -193,12 +193,14 @@ KILN_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec
                                                 size_t param_value_size, const void *param_value) {
   if (toObject<Kernel>(kernel) == nullptr)
     return CL_INVALID_KERNEL;
-  if (param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS &&
-      param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)
+  // No device supports shared virtual memory: naming SVM pointers is an invalid operation
+  // (before any check of the value), and fine-grained system SVM may only be turned off.
+  if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS)
+    return CL_INVALID_OPERATION;
+  if (param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM || param_value == nullptr ||
+      param_value_size != sizeof(cl_bool))
     return CL_INVALID_VALUE;
-  // Both parameters are about shared virtual memory, which no device supports: the
-  // specification's CL_INVALID_OPERATION comes before any check of the value.
-  return CL_INVALID_OPERATION;
+  return *static_cast<const cl_bool *>(param_value) ? CL_INVALID_OPERATION : CL_SUCCESS;
 }
 
 KILN_API cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,

@@ -472,10 +472,11 @@ KILN_API cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_
       switch (param_name) {
       case CL_PROGRAM_BUILD_STATUS:
         return out(build.status);
+      // Before any build (a program from binaries), both are empty strings.
       case CL_PROGRAM_BUILD_OPTIONS:
-        return out(build.options);
+        return out(build.status == CL_BUILD_NONE ? std::string() : build.options);
       case CL_PROGRAM_BUILD_LOG:
-        return out(build.log);
+        return out(build.status == CL_BUILD_NONE ? std::string() : build.log);
       case CL_PROGRAM_BINARY_TYPE:
         return out(build.binaryType);
       case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
