@@ -29,6 +29,24 @@ template <typename T, typename Handle> T *toObject(Handle *handle) {
   return object->isExternallyAlive() ? object : nullptr;
 }
 
+/// clRetain*: one more application reference, or `invalid` for a bad handle.
+template <typename T, typename Handle> cl_int retainObject(Handle *handle, cl_int invalid) {
+  T *object = toObject<T>(handle);
+  if (object == nullptr)
+    return invalid;
+  object->retainExternal();
+  return CL_SUCCESS;
+}
+
+/// clRelease*: one application reference less (Kiln's own references may keep the object).
+template <typename T, typename Handle> cl_int releaseObject(Handle *handle, cl_int invalid) {
+  T *object = toObject<T>(handle);
+  if (object == nullptr)
+    return invalid;
+  object->releaseExternal();
+  return CL_SUCCESS;
+}
+
 /// Runs an entry point's body; out-of-memory and other exceptions become error codes instead of
 /// crossing the C API.
 template <typename Body> cl_int guard(Body &&body) noexcept {

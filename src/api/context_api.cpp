@@ -109,19 +109,11 @@ KILN_API cl_context CL_API_CALL clCreateContextFromType(const cl_context_propert
 }
 
 KILN_API cl_int CL_API_CALL clRetainContext(cl_context context) {
-  Context *self = toObject<Context>(context);
-  if (self == nullptr)
-    return CL_INVALID_CONTEXT;
-  self->retainExternal();
-  return CL_SUCCESS;
+  return retainObject<Context>(context, CL_INVALID_CONTEXT);
 }
 
 KILN_API cl_int CL_API_CALL clReleaseContext(cl_context context) {
-  Context *self = toObject<Context>(context);
-  if (self == nullptr)
-    return CL_INVALID_CONTEXT;
-  self->releaseExternal();
-  return CL_SUCCESS;
+  return releaseObject<Context>(context, CL_INVALID_CONTEXT);
 }
 
 KILN_API cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_name,

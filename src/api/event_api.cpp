@@ -90,19 +90,11 @@ KILN_API cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int command_ex
 }
 
 KILN_API cl_int CL_API_CALL clRetainEvent(cl_event event) {
-  Event *self = toObject<Event>(event);
-  if (self == nullptr)
-    return CL_INVALID_EVENT;
-  self->retainExternal();
-  return CL_SUCCESS;
+  return retainObject<Event>(event, CL_INVALID_EVENT);
 }
 
 KILN_API cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  Event *self = toObject<Event>(event);
-  if (self == nullptr)
-    return CL_INVALID_EVENT;
-  self->releaseExternal();
-  return CL_SUCCESS;
+  return releaseObject<Event>(event, CL_INVALID_EVENT);
 }
 
 KILN_API cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,

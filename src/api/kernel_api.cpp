@@ -110,19 +110,11 @@ KILN_API cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *er
 }
 
 KILN_API cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
-  Kernel *self = toObject<Kernel>(kernel);
-  if (self == nullptr)
-    return CL_INVALID_KERNEL;
-  self->retainExternal();
-  return CL_SUCCESS;
+  return retainObject<Kernel>(kernel, CL_INVALID_KERNEL);
 }
 
 KILN_API cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
-  Kernel *self = toObject<Kernel>(kernel);
-  if (self == nullptr)
-    return CL_INVALID_KERNEL;
-  self->releaseExternal();
-  return CL_SUCCESS;
+  return releaseObject<Kernel>(kernel, CL_INVALID_KERNEL);
 }
 
 KILN_API cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,

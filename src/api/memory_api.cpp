@@ -182,19 +182,11 @@ KILN_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 }
 
 KILN_API cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
-  MemObject *self = toObject<MemObject>(memobj);
-  if (self == nullptr)
-    return CL_INVALID_MEM_OBJECT;
-  self->retainExternal();
-  return CL_SUCCESS;
+  return retainObject<MemObject>(memobj, CL_INVALID_MEM_OBJECT);
 }
 
 KILN_API cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
-  MemObject *self = toObject<MemObject>(memobj);
-  if (self == nullptr)
-    return CL_INVALID_MEM_OBJECT;
-  self->releaseExternal();
-  return CL_SUCCESS;
+  return releaseObject<MemObject>(memobj, CL_INVALID_MEM_OBJECT);
 }
 
 KILN_API cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,

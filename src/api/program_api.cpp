@@ -196,19 +196,11 @@ KILN_API cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const 
 }
 
 KILN_API cl_int CL_API_CALL clRetainProgram(cl_program program) {
-  Program *self = toObject<Program>(program);
-  if (self == nullptr)
-    return CL_INVALID_PROGRAM;
-  self->retainExternal();
-  return CL_SUCCESS;
+  return retainObject<Program>(program, CL_INVALID_PROGRAM);
 }
 
 KILN_API cl_int CL_API_CALL clReleaseProgram(cl_program program) {
-  Program *self = toObject<Program>(program);
-  if (self == nullptr)
-    return CL_INVALID_PROGRAM;
-  self->releaseExternal();
-  return CL_SUCCESS;
+  return releaseObject<Program>(program, CL_INVALID_PROGRAM);
 }
 
 KILN_API cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,

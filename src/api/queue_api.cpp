@@ -106,11 +106,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
 }
 
 KILN_API cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
-  Queue *self = toObject<Queue>(command_queue);
-  if (self == nullptr)
-    return CL_INVALID_COMMAND_QUEUE;
-  self->retainExternal();
-  return CL_SUCCESS;
+  return retainObject<Queue>(command_queue, CL_INVALID_COMMAND_QUEUE);
 }
 
 KILN_API cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
