@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a fresh Debian 12 machine: installs what Kiln needs, builds it, and runs the whole test
-# suite twice: on the release build, and on a build with AddressSanitizer and
-# UndefinedBehaviorSanitizer (any report fails the run).
+# suite three times: on the release build, on a build with AddressSanitizer and
+# UndefinedBehaviorSanitizer, and on one with ThreadSanitizer (any report fails the run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -17,3 +17,9 @@ cmake --build build-sanitize -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
+
+# ThreadSanitizer on a third build: the scheduler, the thread pool and concurrent API use.
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKILN_SANITIZE=thread \
+  -DKILN_BUILD_BENCHMARKS=OFF
+cmake --build build-tsan -j "$jobs"
+TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -j "$jobs"
