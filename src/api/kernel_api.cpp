@@ -18,10 +18,8 @@ namespace {
 cl_kernel makeKernel(Program &program, const compiler::KernelInfo &info, cl_int &error) {
   std::map<const Device *, const DeviceKernel *> deviceKernels;
   for (Device *device : program.devices()) {
-    bool hasExecutable = program.withBuild(device, [](const Program::DeviceBuild &build) {
-      return build.status == CL_BUILD_SUCCESS &&
-             build.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-    });
+    bool hasExecutable = program.withBuild(
+        device, [](const Program::DeviceBuild &build) { return build.isExecutable(); });
     if (!hasExecutable)
       continue;
     std::string reason;

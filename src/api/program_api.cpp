@@ -130,8 +130,7 @@ KILN_API cl_program CL_API_CALL clCreateProgramWithBinary(
           compiler::BuildOptions options;
           if (compiler::parseBuildOptions(build.options, compiler::OptionsUse::Build, options)
                   .empty())
-            build.uniformWorkGroups =
-                options.uniformWorkGroupSize || options.languageVersion < makeVersion(2, 0);
+            build.uniformWorkGroups = options.requiresUniformWorkGroups();
           // The bitcode is checked now, so a damaged binary is reported here, not at build.
           std::string loadError;
           CompilerServices *services = Platform::get().compiler(loadError);

@@ -35,6 +35,12 @@ struct BuildOptions {
   bool denormsAreZero = false;        // -cl-denorms-are-zero
   bool createLibrary = false;         // -create-library (link only)
   bool enableLinkOptions = false;     // -enable-link-options (link only)
+
+  /// Whether every work-group must be full: OpenCL C 1.x programs (2.0 and later allow smaller
+  /// groups at the edges of the range) and -cl-uniform-work-group-size.
+  bool requiresUniformWorkGroups() const {
+    return uniformWorkGroupSize || languageVersion < CL_MAKE_VERSION(2, 0, 0);
+  }
 };
 
 /// Parses `text`. Returns an empty string on success, otherwise a message naming the option

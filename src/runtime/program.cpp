@@ -45,11 +45,6 @@ compiler::Frontend *frontendOrLog(std::string &log) {
   return &services->frontend();
 }
 
-/// OpenCL C 2.0 and later allow work-groups smaller than the enqueued size at the edges.
-bool requiresUniformWorkGroups(const compiler::BuildOptions &options) {
-  return options.uniformWorkGroupSize || options.languageVersion < makeVersion(2, 0);
-}
-
 /// Appends `text` to `log` on a line of its own.
 void appendLog(std::string &log, const std::string &text) {
   if (text.empty())
@@ -61,140 +56,123 @@ void appendLog(std::string &log, const std::string &text) {
 
 } // namespace
 
-cl_int Program::build(const std::vector<Device *> &devices, const std::string &options,
-                      const compiler::BuildOptions &parsed) {
+template <typename Step>
+bool Program::forEachDevice(const std::vector<Device *> &devices, const std::string &options,
+                            const compiler::BuildOptions &parsed, Step &&step) {
   bool allSucceeded = true;
   for (Device *device : devices) {
-    DeviceBuild input;
+    DeviceBuild previous;
     {
       std::lock_guard lock(mutex_);
       DeviceBuild &build = buildFor(device);
       build.status = CL_BUILD_IN_PROGRESS;
-      input.binaryType = build.binaryType;
-      input.module = build.module;
-      input.info = build.info;
+      previous.binaryType = build.binaryType;
+      previous.module = build.module;
+      previous.info = build.info;
+      previous.uniformWorkGroups = build.uniformWorkGroups;
     }
+    // The front end runs without the lock: other threads may query the build meanwhile.
     DeviceBuild result;
     result.options = options;
     result.optimize = !parsed.optimizationsDisabled;
-    result.uniformWorkGroups = requiresUniformWorkGroups(parsed);
+    result.uniformWorkGroups = parsed.requiresUniformWorkGroups();
     result.status = CL_BUILD_ERROR;
-    const compiler::TargetDescription &target = device->driver().compilerTarget();
+    if (compiler::Frontend *frontend = frontendOrLog(result.log))
+      step(*frontend, *device, previous, result);
+    allSucceeded = allSucceeded && result.status == CL_BUILD_SUCCESS;
+    std::lock_guard lock(mutex_);
+    buildFor(device) = std::move(result);
+  }
+  return allSucceeded;
+}
 
-    if (compiler::Frontend *frontend = frontendOrLog(result.log)) {
-      compiler::Bitcode object;
-      bool compiled = true;
-      if (isFromSource()) {
-        compiler::CompileResult compile = frontend->compile(source_, {}, parsed, target);
-        appendLog(result.log, compile.log);
-        compiled = compile.success;
-        object = std::move(compile.module);
-      } else {
-        object = std::move(input.module);
-      }
-      if (compiled && !isFromSource() && input.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
-        // An executable binary needs no compiling: it only becomes this build's result.
-        result.module = std::move(object);
-        result.info = std::move(input.info);
-        result.status = CL_BUILD_SUCCESS;
-      } else if (compiled) {
+cl_int Program::build(const std::vector<Device *> &devices, const std::string &options,
+                      const compiler::BuildOptions &parsed) {
+  bool succeeded = forEachDevice(
+      devices, options, parsed,
+      [&](compiler::Frontend &frontend, Device &device, DeviceBuild &previous,
+          DeviceBuild &result) {
+        const compiler::TargetDescription &target = device.driver().compilerTarget();
+        if (!isFromSource() && previous.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+          // An executable binary needs no compiling: it only becomes this build's result.
+          result.module = std::move(previous.module);
+          result.info = std::move(previous.info);
+          result.uniformWorkGroups = result.uniformWorkGroups || previous.uniformWorkGroups;
+          result.succeed(CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+          return;
+        }
+        compiler::Bitcode object = std::move(previous.module);
+        if (isFromSource()) {
+          compiler::CompileResult compile = frontend.compile(source_, {}, parsed, target);
+          appendLog(result.log, compile.log);
+          if (!compile.success)
+            return;
+          object = std::move(compile.module);
+        }
         const compiler::Bitcode *inputs[] = {&object};
-        compiler::LinkResult link = frontend->link(inputs, parsed, target);
+        compiler::LinkResult link = frontend.link(inputs, parsed, target);
         appendLog(result.log, link.log);
         if (link.success) {
           result.module = std::move(link.module);
           result.info = std::move(link.info);
-          result.status = CL_BUILD_SUCCESS;
+          result.succeed(CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
         }
-      }
-    }
-    if (result.status == CL_BUILD_SUCCESS)
-      result.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-    else
-      allSucceeded = false;
-    std::lock_guard lock(mutex_);
-    buildFor(device) = std::move(result);
-  }
-  return allSucceeded ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+      });
+  return succeeded ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
 }
 
 cl_int Program::compile(const std::vector<Device *> &devices, const std::string &options,
                         const compiler::BuildOptions &parsed,
                         const std::vector<compiler::SourceHeader> &headers) {
-  bool allSucceeded = true;
-  for (Device *device : devices) {
-    {
-      std::lock_guard lock(mutex_);
-      buildFor(device).status = CL_BUILD_IN_PROGRESS;
-    }
-    DeviceBuild result;
-    result.options = options;
-    result.optimize = !parsed.optimizationsDisabled;
-    result.uniformWorkGroups = requiresUniformWorkGroups(parsed);
-    result.status = CL_BUILD_ERROR;
-    if (compiler::Frontend *frontend = frontendOrLog(result.log)) {
-      compiler::CompileResult compile =
-          frontend->compile(source_, headers, parsed, device->driver().compilerTarget());
-      appendLog(result.log, compile.log);
-      if (compile.success) {
-        result.module = std::move(compile.module);
-        result.status = CL_BUILD_SUCCESS;
-        result.binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-      }
-    }
-    allSucceeded = allSucceeded && result.status == CL_BUILD_SUCCESS;
-    std::lock_guard lock(mutex_);
-    buildFor(device) = std::move(result);
-  }
-  return allSucceeded ? CL_SUCCESS : CL_COMPILE_PROGRAM_FAILURE;
+  bool succeeded = forEachDevice(
+      devices, options, parsed,
+      [&](compiler::Frontend &frontend, Device &device, DeviceBuild &, DeviceBuild &result) {
+        compiler::CompileResult compile =
+            frontend.compile(source_, headers, parsed, device.driver().compilerTarget());
+        appendLog(result.log, compile.log);
+        if (compile.success) {
+          result.module = std::move(compile.module);
+          result.succeed(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+        }
+      });
+  return succeeded ? CL_SUCCESS : CL_COMPILE_PROGRAM_FAILURE;
 }
 
 cl_int Program::link(const std::vector<Device *> &devices, const std::string &options,
                      const compiler::BuildOptions &parsed, const std::vector<Program *> &inputs) {
-  devices_ = devices;
-  bool allSucceeded = true;
-  for (Device *device : devices) {
-    // Copies: the inputs may be rebuilt by other threads meanwhile.
-    std::vector<compiler::Bitcode> modules;
-    bool uniformWorkGroups = parsed.uniformWorkGroupSize;
-    for (Program *input : inputs)
-      modules.push_back(input->withBuild(device, [&](const DeviceBuild &b) {
-        uniformWorkGroups = uniformWorkGroups || b.uniformWorkGroups;
-        return b.module;
-      }));
-    std::vector<const compiler::Bitcode *> modulePointers;
-    for (const compiler::Bitcode &module : modules)
-      modulePointers.push_back(&module);
-
-    DeviceBuild result;
-    result.options = options;
-    result.optimize = !parsed.optimizationsDisabled;
-    result.uniformWorkGroups = uniformWorkGroups;
-    result.status = CL_BUILD_ERROR;
-    if (compiler::Frontend *frontend = frontendOrLog(result.log)) {
-      compiler::LinkResult link =
-          frontend->link(modulePointers, parsed, device->driver().compilerTarget());
-      appendLog(result.log, link.log);
-      if (link.success) {
-        result.module = std::move(link.module);
-        result.info = std::move(link.info);
-        result.status = CL_BUILD_SUCCESS;
-        result.binaryType = parsed.createLibrary ? CL_PROGRAM_BINARY_TYPE_LIBRARY
-                                                 : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-      }
-    }
-    allSucceeded = allSucceeded && result.status == CL_BUILD_SUCCESS;
-    std::lock_guard lock(mutex_);
-    builds_[device] = std::move(result);
-  }
-  return allSucceeded ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
+  bool succeeded = forEachDevice(
+      devices, options, parsed,
+      [&](compiler::Frontend &frontend, Device &device, DeviceBuild &, DeviceBuild &result) {
+        // Copies: the inputs may be rebuilt by other threads meanwhile. The link needs full
+        // work-groups if the options or any input do.
+        result.uniformWorkGroups = parsed.uniformWorkGroupSize;
+        std::vector<compiler::Bitcode> modules;
+        for (Program *input : inputs)
+          modules.push_back(input->withBuild(&device, [&](const DeviceBuild &build) {
+            result.uniformWorkGroups = result.uniformWorkGroups || build.uniformWorkGroups;
+            return build.module;
+          }));
+        std::vector<const compiler::Bitcode *> modulePointers;
+        for (const compiler::Bitcode &module : modules)
+          modulePointers.push_back(&module);
+        compiler::LinkResult link =
+            frontend.link(modulePointers, parsed, device.driver().compilerTarget());
+        appendLog(result.log, link.log);
+        if (link.success) {
+          result.module = std::move(link.module);
+          result.info = std::move(link.info);
+          result.succeed(parsed.createLibrary ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                              : CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+        }
+      });
+  return succeeded ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
 }
 
 bool Program::executableInfo(compiler::ProgramInfo &info) const {
   std::lock_guard lock(mutex_);
   for (const Device *device : devices_) {
     const DeviceBuild &build = buildFor(device);
-    if (build.status == CL_BUILD_SUCCESS && build.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+    if (build.isExecutable()) {
       info = build.info;
       return true;
     }
@@ -210,7 +188,7 @@ bool Program::hasExecutable() const {
 DeviceProgram *Program::deviceProgram(Device &device, std::string &error) {
   std::lock_guard lock(mutex_);
   DeviceBuild &build = buildFor(&device);
-  if (build.status != CL_BUILD_SUCCESS || build.binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+  if (!build.isExecutable()) {
     error = "the program has no executable for this device";
     return nullptr;
   }

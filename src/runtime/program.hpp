@@ -33,6 +33,15 @@ public:
     /// -cl-uniform-work-group-size.
     bool uniformWorkGroups = true;
     std::unique_ptr<DeviceProgram> loaded; // device code, made on first kernel creation
+
+    bool isExecutable() const {
+      return status == CL_BUILD_SUCCESS && binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    }
+    /// The build worked and produced `type`.
+    void succeed(cl_program_binary_type type) {
+      status = CL_BUILD_SUCCESS;
+      binaryType = type;
+    }
   };
 
   /// From OpenCL C source.
@@ -86,6 +95,13 @@ public:
   bool hasExecutable() const;
 
 private:
+  /// One build step on each device: marks the device's build in progress, gives `step` the
+  /// front end, the device, the previous build and a fresh failed result to fill, and stores
+  /// the result. Returns whether every device succeeded.
+  template <typename Step>
+  bool forEachDevice(const std::vector<Device *> &devices, const std::string &options,
+                     const compiler::BuildOptions &parsed, Step &&step);
+
   const DeviceBuild &buildFor(const Device *device) const;
   DeviceBuild &buildFor(const Device *device);
 

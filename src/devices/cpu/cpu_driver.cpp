@@ -65,6 +65,14 @@ private:
   std::map<std::string, std::unique_ptr<CpuKernel>, std::less<>> kernels_;
 };
 
+/// Work-groups in each dimension (the last one of a dimension may be partial).
+std::array<uint64_t, 3> groupsPerDimension(const NDRange &range) {
+  std::array<uint64_t, 3> groups;
+  for (int dim = 0; dim < 3; ++dim)
+    groups[dim] = (range.global[dim] + range.local[dim] - 1) / range.local[dim];
+  return groups;
+}
+
 /// Memory a worker reuses from one work-group to the next.
 struct WorkerScratch {
   AlignedStorage localMemory;
@@ -93,11 +101,12 @@ public:
     const NDRange &range = launch_.range;
     params_.args = launch_.args.data();
     params_.workDim = range.workDim;
+    std::array<uint64_t, 3> groups = groupsPerDimension(range);
     for (int dim = 0; dim < 3; ++dim) {
       params_.globalOffset[dim] = range.offset[dim];
       params_.globalSize[dim] = range.global[dim];
       params_.enqueuedLocalSize[dim] = range.local[dim];
-      params_.numGroups[dim] = (range.global[dim] + range.local[dim] - 1) / range.local[dim];
+      params_.numGroups[dim] = groups[dim];
     }
   }
 
@@ -184,10 +193,8 @@ public:
   void submit(std::shared_ptr<Command> command) override {
     ThreadPool &workers = pool();
     if (auto *launch = std::get_if<KernelLaunch>(&command->payload())) {
-      size_t groups = 1;
-      for (int dim = 0; dim < 3; ++dim)
-        groups *=
-            (launch->range.global[dim] + launch->range.local[dim] - 1) / launch->range.local[dim];
+      std::array<uint64_t, 3> perDimension = groupsPerDimension(launch->range);
+      size_t groups = perDimension[0] * perDimension[1] * perDimension[2];
       if (groups == 0) {
         command->complete(CL_COMPLETE);
         return;
