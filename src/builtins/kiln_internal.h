@@ -50,6 +50,18 @@
 // Vector overloads of an element-wise function F built from its scalar overload, by splitting
 // the vector in halves (components for widths 2 and 3). The optimizer sees through the
 // splitting once everything is inlined. RT and the argument types are scalar type names.
+// A builtin that is the C library's function: scalar and, component by component, vectors.
+#define KILN_HOST1(T, F, HOST)                                                                     \
+  OVL T F(T x) {                                                                                   \
+    return HOST(x);                                                                                \
+  }                                                                                                \
+  KILN_SPLIT1(T, F, T)
+#define KILN_HOST2(T, F, HOST)                                                                     \
+  OVL T F(T x, T y) {                                                                              \
+    return HOST(x, y);                                                                             \
+  }                                                                                                \
+  KILN_SPLIT2(T, F, T, T)
+
 #define KILN_SPLIT1(RT, F, AT)                                                                     \
   OVL RT##2 F(AT##2 a) {                                                                           \
     return (RT##2)(F(a.s0), F(a.s1));                                                              \

@@ -7,46 +7,16 @@
 
 // glibc: erf 1 ulp (16 allowed), erfc 4 (16), expm1 1 (3), log1p 1 (2), hypot 1 (4),
 // acosh 2 (4), asinh 2 (4), atanh 2 (5), tgamma 9 (16); remainder is exact.
-OVL double erf(double x) {
-  return libm_erf(x);
-}
-OVL double erfc(double x) {
-  return libm_erfc(x);
-}
-OVL double expm1(double x) {
-  return libm_expm1(x);
-}
-OVL double log1p(double x) {
-  return libm_log1p(x);
-}
-OVL double hypot(double x, double y) {
-  return libm_hypot(x, y);
-}
-OVL double acosh(double x) {
-  return libm_acosh(x);
-}
-OVL double asinh(double x) {
-  return libm_asinh(x);
-}
-OVL double atanh(double x) {
-  return libm_atanh(x);
-}
-OVL double tgamma(double x) {
-  return libm_tgamma(x);
-}
-OVL double remainder(double x, double y) {
-  return libm_remainder(x, y);
-}
-KILN_SPLIT1(double, erf, double)
-KILN_SPLIT1(double, erfc, double)
-KILN_SPLIT1(double, expm1, double)
-KILN_SPLIT1(double, log1p, double)
-KILN_SPLIT2(double, hypot, double, double)
-KILN_SPLIT1(double, acosh, double)
-KILN_SPLIT1(double, asinh, double)
-KILN_SPLIT1(double, atanh, double)
-KILN_SPLIT1(double, tgamma, double)
-KILN_SPLIT2(double, remainder, double, double)
+KILN_HOST1(double, erf, libm_erf)
+KILN_HOST1(double, erfc, libm_erfc)
+KILN_HOST1(double, expm1, libm_expm1)
+KILN_HOST1(double, log1p, libm_log1p)
+KILN_HOST2(double, hypot, libm_hypot)
+KILN_HOST1(double, acosh, libm_acosh)
+KILN_HOST1(double, asinh, libm_asinh)
+KILN_HOST1(double, atanh, libm_atanh)
+KILN_HOST1(double, tgamma, libm_tgamma)
+KILN_HOST2(double, remainder, libm_remainder)
 
 // glibc's cbrt is off by up to 3.4 ulp (2 allowed): one Newton step on y^3 - x, with y^3 in
 // double-double, brings it within about 0.5 ulp. x is scaled by 2^+-900 when the cube or its

@@ -11,50 +11,17 @@
 
 // glibc: cbrtf 1 ulp (2 allowed), erff 1 (16), erfcf 3 (16), expm1f 1 (3), log1pf 1 (2),
 // hypotf 1 (4), acoshf 2 (4), asinhf 2 (4), atanhf 2 (5), tgammaf 7 (16); remainderf is exact.
-OVL float cbrt(float x) {
-  return libm_cbrtf(x);
-}
-OVL float erf(float x) {
-  return libm_erff(x);
-}
-OVL float erfc(float x) {
-  return libm_erfcf(x);
-}
-OVL float expm1(float x) {
-  return libm_expm1f(x);
-}
-OVL float log1p(float x) {
-  return libm_log1pf(x);
-}
-OVL float hypot(float x, float y) {
-  return libm_hypotf(x, y);
-}
-OVL float acosh(float x) {
-  return libm_acoshf(x);
-}
-OVL float asinh(float x) {
-  return libm_asinhf(x);
-}
-OVL float atanh(float x) {
-  return libm_atanhf(x);
-}
-OVL float tgamma(float x) {
-  return libm_tgammaf(x);
-}
-OVL float remainder(float x, float y) {
-  return libm_remainderf(x, y);
-}
-KILN_SPLIT1(float, cbrt, float)
-KILN_SPLIT1(float, erf, float)
-KILN_SPLIT1(float, erfc, float)
-KILN_SPLIT1(float, expm1, float)
-KILN_SPLIT1(float, log1p, float)
-KILN_SPLIT2(float, hypot, float, float)
-KILN_SPLIT1(float, acosh, float)
-KILN_SPLIT1(float, asinh, float)
-KILN_SPLIT1(float, atanh, float)
-KILN_SPLIT1(float, tgamma, float)
-KILN_SPLIT2(float, remainder, float, float)
+KILN_HOST1(float, cbrt, libm_cbrtf)
+KILN_HOST1(float, erf, libm_erff)
+KILN_HOST1(float, erfc, libm_erfcf)
+KILN_HOST1(float, expm1, libm_expm1f)
+KILN_HOST1(float, log1p, libm_log1pf)
+KILN_HOST2(float, hypot, libm_hypotf)
+KILN_HOST1(float, acosh, libm_acoshf)
+KILN_HOST1(float, asinh, libm_asinhf)
+KILN_HOST1(float, atanh, libm_atanhf)
+KILN_HOST1(float, tgamma, libm_tgammaf)
+KILN_HOST2(float, remainder, libm_remainderf)
 
 // The double versions have the specification's edge cases; rounding their nearly correctly
 // rounded results to float keeps them (+-0, +-0.5, +-inf, ... are floats too).
