@@ -3,11 +3,18 @@
 #include "compiler/llvm/clang_frontend.hpp"
 #include "devices/cpu/codegen/cpu_kernel_jit.hpp"
 
+#include <llvm/Support/VirtualFileSystem.h>
+
 namespace kiln {
 namespace {
 
 class LlvmCompilerServices final : public CompilerServices {
 public:
+  // LLVM's shared real file system is a function-local static inside libLLVM. Creating it here,
+  // under this library's own once-only initialisation, makes its construction happen before any
+  // build thread uses it, in a way ThreadSanitizer can see (libLLVM itself is not instrumented).
+  LlvmCompilerServices() { (void)llvm::vfs::getRealFileSystem(); }
+
   compiler::Frontend &frontend() override { return *frontend_; }
   cpu::KernelJit &cpuJit() override { return *cpuJit_; }
 
