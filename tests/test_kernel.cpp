@@ -280,6 +280,35 @@ TEST_F(KernelTest, EnqueueWithUnsetArgumentsIsInvalidKernelArgs) {
   EXPECT_CL_ERROR(CL_INVALID_KERNEL_ARGS, clEnqueueTask(queue_, kernel, 0, nullptr, nullptr));
 }
 
+TEST_F(KernelTest, ReleasedBufferArgumentIsDestroyedAndRejectedAtEnqueue) {
+  ASSERT_NE(nullptr, program_.get());
+  Kernel kernel = createKernel(program_, "plain");
+  ASSERT_NE(nullptr, kernel.get());
+  cl_int error = CL_SUCCESS;
+  cl_mem buffer = clCreateBuffer(context_, CL_MEM_READ_WRITE, 64 * sizeof(int), nullptr, &error);
+  ASSERT_CL_SUCCESS(error);
+  bool destroyed = false;
+  ASSERT_CL_SUCCESS(clSetMemObjectDestructorCallback(
+      buffer, [](cl_mem, void *flag) { *static_cast<bool *>(flag) = true; }, &destroyed));
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof buffer, &buffer));
+  // A kernel argument does not keep the buffer: its last release destroys it.
+  ASSERT_CL_SUCCESS(clReleaseMemObject(buffer));
+  EXPECT_TRUE(destroyed);
+  // The kernel still names the destroyed buffer; enqueueing it must fail cleanly, not touch
+  // freed memory (the sanitizer builds check the latter).
+  size_t global = 64;
+  EXPECT_CL_ERROR(
+      CL_INVALID_KERNEL_ARGS,
+      clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+  // Setting a live buffer makes the kernel usable again.
+  Mem replacement = createBuffer(CL_MEM_READ_WRITE, 64 * sizeof(int));
+  cl_mem handle = replacement.get();
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof handle, &handle));
+  EXPECT_CL_SUCCESS(
+      clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+  EXPECT_CL_SUCCESS(clFinish(queue_));
+}
+
 // ---------------------------------------------------------------------------------------------
 // clCreateKernelsInProgram, clCloneKernel, reference counts
 

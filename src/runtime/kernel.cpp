@@ -32,15 +32,15 @@ const DeviceKernel *Kernel::deviceKernel(const Device *device) const {
 void Kernel::setValue(cl_uint index, const void *value, size_t size) {
   const compiler::KernelArgInfo &arg = info_.args[index];
   std::memcpy(argBlock_.data() + arg.blockOffset, value, size);
-  args_[index] = ArgState{true, nullptr, 0};
+  args_[index] = ArgState{true, {}, 0};
 }
 
 void Kernel::setMemObject(cl_uint index, MemObject *memory) {
-  args_[index] = ArgState{true, memory, 0};
+  args_[index] = ArgState{true, memory != nullptr ? memory->weakRef() : WeakRef<MemObject>(), 0};
 }
 
 void Kernel::setLocalSize(cl_uint index, size_t size) {
-  args_[index] = ArgState{true, nullptr, size};
+  args_[index] = ArgState{true, {}, size};
 }
 
 bool Kernel::allArgsSet() const {
@@ -73,13 +73,14 @@ cl_int Kernel::launchArgs(std::vector<std::byte> &block, std::vector<Ref<MemObje
     compiler::ArgKind kind = info_.args[index].kind;
     if (kind != compiler::ArgKind::GlobalPointer && kind != compiler::ArgKind::ConstantPointer)
       continue;
-    MemObject *memory = args_[index].memory;
-    if (memory != nullptr && (!MemObject::isObject(memory) || !memory->isExternallyAlive()))
+    const WeakRef<MemObject> &named = args_[index].memory;
+    Ref<MemObject> memory = named.lock();
+    if (!named.isEmpty() && (!memory || !memory->isExternallyAlive()))
       return CL_INVALID_KERNEL_ARGS;
-    void *address = memory != nullptr ? memory->data() : nullptr;
+    void *address = memory ? memory->data() : nullptr;
     std::memcpy(block.data() + info_.args[index].blockOffset, &address, sizeof address);
-    if (memory != nullptr)
-      memObjects.emplace_back(memory);
+    if (memory)
+      memObjects.push_back(std::move(memory));
   }
   localMemorySize = layOutLocalMemory(&block);
   return CL_SUCCESS;

@@ -3,6 +3,7 @@
 
 #include "compiler/program_info.hpp"
 #include "runtime/object.hpp"
+#include "runtime/weak_ref.hpp"
 
 #include <cstddef>
 #include <map>
@@ -44,7 +45,6 @@ public:
 
   bool allArgsSet() const;
   bool isArgSet(cl_uint index) const { return args_[index].isSet; }
-  MemObject *memObject(cl_uint index) const { return args_[index].memory; }
   size_t localSize(cl_uint index) const { return args_[index].localSize; }
   /// The argument block with values in place; buffers and __local offsets are filled at launch.
   const std::vector<std::byte> &argBlock() const { return argBlock_; }
@@ -67,9 +67,10 @@ private:
 
   struct ArgState {
     bool isSet = false;
-    /// Not a reference: as in every OpenCL implementation, setting a buffer argument does not
-    /// keep the buffer alive (applications release buffers while kernels still name them).
-    MemObject *memory = nullptr;
+    /// Weak: as in every OpenCL implementation, setting a buffer argument does not keep the
+    /// buffer alive (applications release buffers while kernels still name them). Empty for a
+    /// NULL buffer.
+    WeakRef<MemObject> memory;
     size_t localSize = 0;
   };
 

@@ -34,6 +34,7 @@ MemObject::MemObject(MemObject &parent, cl_mem_flags flags, size_t origin, size_
       data_(parent.data() + origin) {}
 
 MemObject::~MemObject() {
+  weakAnchor_->detach();
   // Run before the storage goes: the callbacks may free the application's host pointer, but
   // the specification lets them assume the memory object is no longer used.
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)

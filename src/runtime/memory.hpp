@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runtime/object.hpp"
+#include "runtime/weak_ref.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -59,7 +60,11 @@ public:
 
   void addDestructorCallback(DestructorCallback callback, void *userData);
 
+  /// A reference that does not keep this buffer alive (kernel arguments).
+  WeakRef<MemObject> weakRef() const { return WeakRef<MemObject>(weakAnchor_); }
+
 private:
+  std::shared_ptr<WeakAnchor> weakAnchor_ = std::make_shared<WeakAnchor>(this);
   Ref<Context> context_;
   Ref<MemObject> parent_;
   cl_mem_flags flags_;

@@ -79,6 +79,16 @@ public:
 
   void retainInternal() { internal_.fetch_add(1, std::memory_order_relaxed); }
 
+  /// Takes an internal reference unless the object is already being destroyed (its internal
+  /// count reached zero). For WeakRef, which calls it while the object cannot go away.
+  bool tryRetainInternal() {
+    uint32_t count = internal_.load(std::memory_order_relaxed);
+    while (count != 0)
+      if (internal_.compare_exchange_weak(count, count + 1, std::memory_order_relaxed))
+        return true;
+    return false;
+  }
+
   void releaseInternal() {
     if (internal_.fetch_sub(1, std::memory_order_acq_rel) == 1)
       std::default_delete<Derived>{}(static_cast<Derived *>(this));
@@ -105,6 +115,12 @@ public:
   explicit Ref(T *object) : object_(object) {
     if (object_ != nullptr)
       object_->retainInternal();
+  }
+  /// Wraps an internal reference the caller already holds.
+  static Ref adopt(T *object) {
+    Ref adopted;
+    adopted.object_ = object;
+    return adopted;
   }
   Ref(const Ref &other) : Ref(other.object_) {}
   Ref(Ref &&other) noexcept : object_(std::exchange(other.object_, nullptr)) {}
