@@ -34,11 +34,20 @@ MemObject::MemObject(MemObject &parent, cl_mem_flags flags, size_t origin, size_
       data_(parent.data() + origin) {}
 
 MemObject::~MemObject() {
-  weakAnchor_->detach();
+  // No lock: weakRef() needs a live handle, so it cannot run while the buffer is destroyed.
+  if (weakAnchor_ != nullptr)
+    weakAnchor_->detach();
   // Run before the storage goes: the callbacks may free the application's host pointer, but
   // the specification lets them assume the memory object is no longer used.
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
     it->first(this, it->second);
+}
+
+WeakRef<MemObject> MemObject::weakRef() {
+  std::lock_guard lock(mutex_);
+  if (weakAnchor_ == nullptr)
+    weakAnchor_ = std::make_shared<WeakAnchor>(this);
+  return WeakRef<MemObject>(weakAnchor_);
 }
 
 cl_uint MemObject::mapCount() const {

@@ -61,10 +61,9 @@ public:
   void addDestructorCallback(DestructorCallback callback, void *userData);
 
   /// A reference that does not keep this buffer alive (kernel arguments).
-  WeakRef<MemObject> weakRef() const { return WeakRef<MemObject>(weakAnchor_); }
+  WeakRef<MemObject> weakRef();
 
 private:
-  std::shared_ptr<WeakAnchor> weakAnchor_ = std::make_shared<WeakAnchor>(this);
   Ref<Context> context_;
   Ref<MemObject> parent_;
   cl_mem_flags flags_;
@@ -78,6 +77,8 @@ private:
   mutable std::mutex mutex_;
   std::vector<void *> mappings_;
   std::vector<std::pair<DestructorCallback, void *>> destructorCallbacks_;
+  /// Made on the first weakRef(), so buffers never set as kernel arguments cost nothing more.
+  std::shared_ptr<WeakAnchor> weakAnchor_;
 };
 
 } // namespace kiln
