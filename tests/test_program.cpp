@@ -978,3 +978,66 @@ TEST_F(ProgramTest, BuildWithKernelsAttachedIsInvalidOperation) {
   kernel.reset();
   EXPECT_CL_SUCCESS(clBuildProgram(program, 1, &device_, "", nullptr, nullptr));
 }
+
+namespace {
+
+/// A kernel that takes a while (so its command is still running when the application lets go
+/// of it) and writes a value the build options choose.
+const char *kSlowMarker = R"(
+  kernel void mark(global int *out, int rounds) {
+    size_t i = get_global_id(0);
+    int value = (int)i;
+    for (int round = 0; round < rounds; ++round)
+      value = value * 1103515245 + 12345;
+    out[i] = MARK + (value & 0);
+  })";
+
+} // namespace
+
+// "Kernels attached to the program" are the kernels the application holds: a kernel it has
+// released no longer blocks a rebuild, even while a command enqueued with it is still running,
+// and that command still runs the code it was enqueued with.
+TEST_F(ProgramTest, RebuildRightAfterReleasingAKernelInUseSucceeds) {
+  constexpr size_t kItems = 4096;
+  Program program = build(kSlowMarker, "-DMARK=1");
+  ASSERT_NE(nullptr, program.get());
+  Mem out = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_int));
+  {
+    Kernel kernel = createKernel(program, "mark");
+    ASSERT_NE(nullptr, kernel.get());
+    ASSERT_TRUE(setArgs(kernel, out, cl_int{20000}));
+    ASSERT_CL_SUCCESS(
+        clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &kItems, nullptr, 0, nullptr, nullptr));
+  } // the application's last reference to the kernel goes here
+  ASSERT_CL_SUCCESS(clBuildProgram(program, 1, &device_, "-DMARK=2", nullptr, nullptr));
+  EXPECT_EQ(std::vector<cl_int>(kItems, 1), read<cl_int>(out, kItems))
+      << "the pending command runs the kernel as it was built when enqueued";
+
+  Kernel rebuilt = createKernel(program, "mark");
+  ASSERT_NE(nullptr, rebuilt.get());
+  ASSERT_TRUE(setArgs(rebuilt, out, cl_int{1}));
+  ASSERT_TRUE(run1D(rebuilt, kItems));
+  EXPECT_EQ(std::vector<cl_int>(kItems, 2), read<cl_int>(out, kItems));
+}
+
+// The same cycle many times in a row while the device is busy: every rebuild succeeds.
+TEST_F(ProgramTest, RebuildAfterReleaseSucceedsUnderLoad) {
+  constexpr size_t kItems = 1024;
+  Program program = build(kSlowMarker, "-DMARK=0");
+  ASSERT_NE(nullptr, program.get());
+  Mem out = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_int));
+  for (int round = 1; round <= 20; ++round) {
+    Kernel kernel = createKernel(program, "mark");
+    ASSERT_NE(nullptr, kernel.get());
+    ASSERT_TRUE(setArgs(kernel, out, cl_int{2000}));
+    for (int launch = 0; launch < 4; ++launch)
+      ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &kItems, nullptr, 0,
+                                               nullptr, nullptr));
+    kernel.reset();
+    std::string options = "-DMARK=" + std::to_string(round);
+    ASSERT_CL_SUCCESS(clBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr))
+        << "round " << round;
+  }
+  ASSERT_CL_SUCCESS(clFinish(queue_));
+  EXPECT_EQ(std::vector<cl_int>(kItems, 19), read<cl_int>(out, kItems));
+}

@@ -13,25 +13,22 @@ using namespace kiln::api;
 
 namespace {
 
-/// Creates kernel `info` of `program`, loading device code for every device that has an
-/// executable. CL_OUT_OF_RESOURCES when device code cannot be made.
+/// Creates kernel `info` of `program` with the device code of every device that has an
+/// executable (made when the program was built).
 cl_kernel makeKernel(Program &program, const compiler::KernelInfo &info, cl_int &error) {
-  std::map<const Device *, const DeviceKernel *> deviceKernels;
+  std::map<const Device *, DeviceKernelCode> deviceKernels;
   for (Device *device : program.devices()) {
-    bool hasExecutable = program.withBuild(
-        device, [](const Program::DeviceBuild &build) { return build.isExecutable(); });
-    if (!hasExecutable)
+    std::shared_ptr<const DeviceProgram> code = program.deviceProgram(*device);
+    if (code == nullptr)
       continue;
-    std::string reason;
-    DeviceProgram *code = program.deviceProgram(*device, reason);
-    const DeviceKernel *kernel = code != nullptr ? code->kernel(info.name) : nullptr;
+    const DeviceKernel *kernel = code->kernel(info.name);
     if (kernel == nullptr) {
-      program.context().reportError("Kiln could not generate code for kernel '" + info.name +
-                                    "': " + reason);
+      program.context().reportError("Kiln has no code for kernel '" + info.name +
+                                    "' in the program built for this device");
       error = CL_OUT_OF_RESOURCES;
       return nullptr;
     }
-    deviceKernels.emplace(device, kernel);
+    deviceKernels.emplace(device, DeviceKernelCode{std::move(code), kernel});
   }
   return createObject<Kernel>(program, info, std::move(deviceKernels));
 }

@@ -8,7 +8,7 @@
 namespace kiln {
 
 Kernel::Kernel(Program &program, compiler::KernelInfo info,
-               std::map<const Device *, const DeviceKernel *> deviceKernels)
+               std::map<const Device *, DeviceKernelCode> deviceKernels)
     : program_(&program), info_(std::move(info)), deviceKernels_(std::move(deviceKernels)),
       args_(info_.args.size()), argBlock_(info_.argBlockSize) {
   program.kernelCreated();
@@ -20,13 +20,15 @@ Kernel::Kernel(const Kernel &other)
   program_->kernelCreated();
 }
 
-Kernel::~Kernel() {
+Kernel::~Kernel() = default;
+
+void Kernel::lastExternalReleased() {
   program_->kernelReleased();
 }
 
 const DeviceKernel *Kernel::deviceKernel(const Device *device) const {
   auto found = deviceKernels_.find(device);
-  return found == deviceKernels_.end() ? nullptr : found->second;
+  return found == deviceKernels_.end() ? nullptr : found->second.kernel;
 }
 
 void Kernel::setValue(cl_uint index, const void *value, size_t size) {

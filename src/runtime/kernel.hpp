@@ -7,12 +7,14 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace kiln {
 
 class Device;
 class DeviceKernel;
+class DeviceProgram;
 class MemObject;
 class Program;
 
@@ -20,14 +22,24 @@ class Program;
 /// OpenCL C type (long16, double16).
 inline constexpr size_t kLocalArgumentAlignment = 128;
 
+/// A kernel's code on one device, and the device program it lives in (kept alive with it).
+struct DeviceKernelCode {
+  std::shared_ptr<const DeviceProgram> program;
+  const DeviceKernel *kernel = nullptr;
+};
+
 class Kernel : public Object<_cl_kernel, ObjectKind::Kernel>, public RefCounted<Kernel> {
 public:
   /// `deviceKernels` has the loaded kernel for every device the program was built for.
   Kernel(Program &program, compiler::KernelInfo info,
-         std::map<const Device *, const DeviceKernel *> deviceKernels);
+         std::map<const Device *, DeviceKernelCode> deviceKernels);
   /// clCloneKernel: same function, same argument values.
   explicit Kernel(const Kernel &other);
   ~Kernel();
+
+  /// The application released the kernel: it no longer counts as attached to its program, even
+  /// while finished or pending commands still hold it.
+  void lastExternalReleased();
 
   Program &program() const { return *program_; }
   const compiler::KernelInfo &info() const { return info_; }
@@ -76,7 +88,7 @@ private:
 
   Ref<Program> program_;
   compiler::KernelInfo info_;
-  std::map<const Device *, const DeviceKernel *> deviceKernels_;
+  std::map<const Device *, DeviceKernelCode> deviceKernels_;
   std::vector<ArgState> args_;
   std::vector<std::byte> argBlock_;
 };

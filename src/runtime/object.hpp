@@ -70,9 +70,13 @@ public:
   void retainExternal() { external_.fetch_add(1, std::memory_order_relaxed); }
 
   /// The application's clRelease*. Returns true when this was the last external reference.
+  /// An object that must react when the application lets go of it (while Kiln may still use it)
+  /// defines `lastExternalReleased()`.
   bool releaseExternal() {
     if (external_.fetch_sub(1, std::memory_order_acq_rel) != 1)
       return false;
+    if constexpr (requires(Derived & object) { object.lastExternalReleased(); })
+      static_cast<Derived *>(this)->lastExternalReleased();
     releaseInternal();
     return true;
   }

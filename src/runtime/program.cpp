@@ -54,6 +54,18 @@ void appendLog(std::string &log, const std::string &text) {
     log += '\n';
 }
 
+/// Makes the device code of a linked executable. The build fails, with the reason in its log,
+/// when the device's code generator cannot compile the program.
+void loadExecutable(Device &device, Program::DeviceBuild &result) {
+  std::string error;
+  result.loaded = device.driver().loadProgram(result.module, result.info, result.optimize, error);
+  if (result.loaded) {
+    result.succeed(CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    return;
+  }
+  appendLog(result.log, "error: code generation failed: " + error);
+}
+
 } // namespace
 
 template <typename Step>
@@ -98,7 +110,7 @@ cl_int Program::build(const std::vector<Device *> &devices, const std::string &o
           result.module = std::move(previous.module);
           result.info = std::move(previous.info);
           result.uniformWorkGroups = result.uniformWorkGroups || previous.uniformWorkGroups;
-          result.succeed(CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+          loadExecutable(device, result);
           return;
         }
         compiler::Bitcode object = std::move(previous.module);
@@ -115,7 +127,7 @@ cl_int Program::build(const std::vector<Device *> &devices, const std::string &o
         if (link.success) {
           result.module = std::move(link.module);
           result.info = std::move(link.info);
-          result.succeed(CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+          loadExecutable(device, result);
         }
       });
   return succeeded ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
@@ -158,12 +170,14 @@ cl_int Program::link(const std::vector<Device *> &devices, const std::string &op
         compiler::LinkResult link =
             frontend.link(modulePointers, parsed, device.driver().compilerTarget());
         appendLog(result.log, link.log);
-        if (link.success) {
-          result.module = std::move(link.module);
-          result.info = std::move(link.info);
-          result.succeed(parsed.createLibrary ? CL_PROGRAM_BINARY_TYPE_LIBRARY
-                                              : CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
-        }
+        if (!link.success)
+          return;
+        result.module = std::move(link.module);
+        result.info = std::move(link.info);
+        if (parsed.createLibrary)
+          result.succeed(CL_PROGRAM_BINARY_TYPE_LIBRARY);
+        else
+          loadExecutable(device, result);
       });
   return succeeded ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
 }
@@ -185,16 +199,10 @@ bool Program::hasExecutable() const {
   return executableInfo(info);
 }
 
-DeviceProgram *Program::deviceProgram(Device &device, std::string &error) {
+std::shared_ptr<const DeviceProgram> Program::deviceProgram(const Device &device) const {
   std::lock_guard lock(mutex_);
-  DeviceBuild &build = buildFor(&device);
-  if (!build.isExecutable()) {
-    error = "the program has no executable for this device";
-    return nullptr;
-  }
-  if (!build.loaded)
-    build.loaded = device.driver().loadProgram(build.module, build.info, build.optimize, error);
-  return build.loaded.get();
+  const DeviceBuild &build = buildFor(&device);
+  return build.isExecutable() ? build.loaded : nullptr;
 }
 
 } // namespace kiln

@@ -32,7 +32,9 @@ public:
     /// Whether every work-group must be full: OpenCL C 1.x programs and
     /// -cl-uniform-work-group-size.
     bool uniformWorkGroups = true;
-    std::unique_ptr<DeviceProgram> loaded; // device code, made on first kernel creation
+    /// The device's code for an executable, made when the build succeeds. Shared with the
+    /// kernels created from it, which keep it alive through a later rebuild.
+    std::shared_ptr<const DeviceProgram> loaded;
 
     bool isExecutable() const {
       return status == CL_BUILD_SUCCESS && binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
@@ -61,7 +63,8 @@ public:
   Origin origin() const { return origin_; }
   bool isFromSource() const { return origin_ == Origin::Source; }
 
-  /// Whether any kernel objects exist (builds are then refused).
+  /// Whether the application holds any kernel objects of this program (builds are then
+  /// refused). Kernels it has released do not count, even while commands still use them.
   bool hasKernels() const { return kernelCount_.load() > 0; }
   void kernelCreated() { kernelCount_.fetch_add(1); }
   void kernelReleased() { kernelCount_.fetch_sub(1); }
@@ -88,8 +91,8 @@ public:
   /// False when no device has an executable.
   bool executableInfo(compiler::ProgramInfo &info) const;
 
-  /// Device code for `device`, loaded on first use. Null (with `error`) if it cannot be.
-  DeviceProgram *deviceProgram(Device &device, std::string &error);
+  /// The device code of `device`'s executable; null when it has none.
+  std::shared_ptr<const DeviceProgram> deviceProgram(const Device &device) const;
 
   /// Whether some device has a successfully built executable.
   bool hasExecutable() const;

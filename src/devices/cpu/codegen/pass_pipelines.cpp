@@ -4,6 +4,7 @@
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/InstSimplifyPass.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -42,8 +43,16 @@ void simplifyKernelBody(Function &function, TargetMachine &machine) {
 }
 
 void optimizeModule(Module &module, TargetMachine &machine, bool optimize) {
-  if (!optimize)
+  if (!optimize) {
+    // Only the work-group functions are wanted: the kernels and helpers they inlined still
+    // call the __kiln_* primitives, which exist nowhere else.
+    PassBuilder builder(&machine);
+    Analyses analyses(builder);
+    ModulePassManager passes;
+    passes.addPass(GlobalDCEPass());
+    passes.run(module, analyses.modules);
     return;
+  }
   PipelineTuningOptions tuning;
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
