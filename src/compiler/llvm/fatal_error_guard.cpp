@@ -1,5 +1,7 @@
 #include "compiler/llvm/fatal_error_guard.hpp"
 
+#include "compiler/llvm/crash_recovery.hpp"
+
 #include "clang/Basic/Stack.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -8,6 +10,8 @@
 #include <exception>
 #include <mutex>
 #include <new>
+
+#include <csignal>
 
 #include <pthread.h>
 
@@ -81,6 +85,21 @@ void runOnLargeStack(llvm::function_ref<void(size_t)> body) {
   body(0);
 }
 
+std::string signalName(int signal) {
+  switch (signal) {
+  case SIGSEGV:
+    return "segmentation fault";
+  case SIGBUS:
+    return "bus error";
+  case SIGILL:
+    return "illegal instruction";
+  case SIGFPE:
+    return "arithmetic exception";
+  default:
+    return "signal " + std::to_string(signal);
+  }
+}
+
 } // namespace
 
 bool runGuarded(llvm::function_ref<void()> body, std::string &error) {
@@ -92,18 +111,25 @@ bool runGuarded(llvm::function_ref<void()> body, std::string &error) {
     if (stackSize < kLargeStack)
       clang::noteBottomOfStack(/*ForceSet=*/stackSize != 0);
     guarded = true;
-    try {
-      body();
-      finished = true;
-    } catch (const FatalError &fatal) {
-      error = "internal compiler error: " + fatal.message;
-    } catch (const std::bad_alloc &) {
-      error = "out of memory";
-    } catch (const std::exception &exception) {
-      error = std::string("internal compiler error: ") + exception.what();
-    } catch (...) {
-      error = "internal compiler error";
-    }
+    int signal = 0;
+    bool survived = runRecoveringFromCrashes(
+        [&] {
+          try {
+            body();
+            finished = true;
+          } catch (const FatalError &fatal) {
+            error = "internal compiler error: " + fatal.message;
+          } catch (const std::bad_alloc &) {
+            error = "out of memory";
+          } catch (const std::exception &exception) {
+            error = std::string("internal compiler error: ") + exception.what();
+          } catch (...) {
+            error = "internal compiler error";
+          }
+        },
+        signal);
+    if (!survived)
+      error = "internal compiler error: the compiler crashed (" + signalName(signal) + ")";
     guarded = false;
   });
   return finished;

@@ -12,9 +12,10 @@ namespace kiln::compiler {
 ///
 /// LLVM reports unrecoverable errors (llvm::report_fatal_error, allocation failures) by calling
 /// exit() or abort(); inside `body` they instead unwind back here and come back as a message, so
-/// a bad program fails its build instead of ending the application. Memory held by the frames
-/// unwound through may leak: that is the price of staying alive. Returns true when `body` ran to
-/// its end, otherwise false with `error` set.
+/// a bad program fails its build instead of ending the application. A crash inside `body` (a
+/// segmentation fault in LLVM, see crash_recovery.hpp) fails it the same way. Memory held by the
+/// frames unwound or jumped over may leak: that is the price of staying alive. Returns true when
+/// `body` ran to its end, otherwise false with `error` set.
 bool runGuarded(llvm::function_ref<void()> body, std::string &error);
 
 } // namespace kiln::compiler
