@@ -116,4 +116,63 @@ TEST_F(CompilerCompatTest, ImplicitFunctionDeclarationStaysAnError) {
   EXPECT_NE(std::string::npos, result.log.find("undeclared_function")) << result.log;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Opaque types in memory
+
+// Double-buffered asynchronous copies with the events kept in a private array, as the book's
+// chapter 22 SpMV kernel does; the array lives across the barrier.
+TEST_F(CompilerCompatTest, EventArrayAcrossBarriersCompilesAndRuns) {
+  Kernel kernel = buildKernel(R"(
+    kernel void k(global const float *in, global float *out, local float *tile, int n) {
+      event_t ev[2]; int t = 0;
+      for (int i = 0; i < n; i++) {
+        ev[t] = async_work_group_copy(tile + t * 64, in + i * 64, 64, (event_t)0);
+        wait_group_events(1, &ev[t]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[i * 64 + get_local_id(0)] = tile[t * 64 + get_local_id(0)];
+        t = 1 - t; }
+      wait_group_events(2, ev); })",
+                              "k");
+  ASSERT_NE(nullptr, kernel.get());
+  constexpr int kBlocks = 8;
+  std::vector<cl_float> input(kBlocks * 64);
+  for (size_t i = 0; i < input.size(); ++i)
+    input[i] = static_cast<float>(i) + 0.25f;
+  Mem in = bufferWith(input), out = createBuffer(CL_MEM_READ_WRITE, input.size() * 4);
+  ASSERT_TRUE(setArgs(kernel, in, out, LocalSize{2 * 64 * sizeof(cl_float)}, cl_int{kBlocks}));
+  ASSERT_TRUE(run1D(kernel, 64, 64));
+  EXPECT_TRUE(equalArrays(input, read<cl_float>(out, input.size())));
+}
+
+// An event made before a barrier and waited for after it, and events passed to and returned
+// from a helper function.
+TEST_F(CompilerCompatTest, EventsLiveAcrossBarriersAndThroughFunctions) {
+  Kernel kernel = buildKernel(R"(
+    event_t start(local float *tile, global const float *in, size_t n) {
+      return async_work_group_copy(tile, in, n, (event_t)0);
+    }
+    void finish(event_t event) { wait_group_events(1, &event); }
+    kernel void k(global const float *in, global float *out, local float *tile) {
+      event_t copy = start(tile, in + get_group_id(0) * get_local_size(0), get_local_size(0));
+      barrier(CLK_GLOBAL_MEM_FENCE);
+      finish(copy);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      size_t l = get_local_id(0);
+      out[get_global_id(0)] = tile[get_local_size(0) - 1 - l];
+    })",
+                              "k");
+  ASSERT_NE(nullptr, kernel.get());
+  constexpr size_t kItems = 512, kLocal = 32;
+  std::vector<cl_float> input(kItems);
+  for (size_t i = 0; i < kItems; ++i)
+    input[i] = static_cast<float>(i);
+  Mem in = bufferWith(input), out = createBuffer(CL_MEM_READ_WRITE, kItems * 4);
+  ASSERT_TRUE(setArgs(kernel, in, out, LocalSize{kLocal * sizeof(cl_float)}));
+  ASSERT_TRUE(run1D(kernel, kItems, kLocal));
+  std::vector<cl_float> expected(kItems);
+  for (size_t i = 0; i < kItems; ++i)
+    expected[i] = input[(i / kLocal) * kLocal + (kLocal - 1 - i % kLocal)];
+  EXPECT_TRUE(equalArrays(expected, read<cl_float>(out, kItems)));
+}
+
 } // namespace

@@ -1,12 +1,16 @@
 //===- cpu_kernel_jit.cpp - Work-group functions compiled with ORC -------===//
 #include "devices/cpu/codegen/cpu_kernel_jit.hpp"
 
+#include "compiler/llvm/fatal_error_guard.hpp"
+#include "devices/cpu/codegen/division_guard.hpp"
+#include "devices/cpu/codegen/host_symbols.h"
 #include "devices/cpu/codegen/module_preparation.hpp"
+#include "devices/cpu/codegen/opaque_type_lowering.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/work_group_function.hpp"
 
 #include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Verifier.h"
@@ -57,12 +61,22 @@ public:
                                       const compiler::ProgramInfo &info, bool optimize,
                                       std::string &error) override {
     initializeNativeTarget();
-    Expected<std::unique_ptr<JitProgram>> program = compileProgram(bitcode, info, optimize);
-    if (!program) {
-      error = message(program.takeError());
-      return nullptr;
-    }
-    return std::move(*program);
+    std::unique_ptr<JitProgram> program;
+    std::string fatal;
+    // Code generation runs guarded, like the front end: an LLVM fatal error or crash on some
+    // unusual kernel fails the build instead of ending the application.
+    bool finished = compiler::runGuarded(
+        [&] {
+          Expected<std::unique_ptr<JitProgram>> compiled = compileProgram(bitcode, info, optimize);
+          if (compiled)
+            program = std::move(*compiled);
+          else
+            error = message(compiled.takeError());
+        },
+        fatal);
+    if (!finished)
+      error = fatal;
+    return program;
   }
 
   std::string hostCpuName() override { return sys::getHostCPUName().str(); }
@@ -88,7 +102,10 @@ private:
     if (!machine)
       return machine.takeError();
 
+    if (Error error = lowerOpaqueTypes(**module))
+      return error;
     retargetModuleToHost(**module, (*machine)->getTargetTriple(), (*machine)->createDataLayout());
+    guardIntegerDivisions(**module);
     std::map<std::string, uint64_t> privateBytes;
     for (const compiler::KernelInfo &kernel : info.kernels) {
       Expected<GeneratedWorkGroup> function = buildWorkGroupFunction(**module, kernel, **machine);
@@ -107,13 +124,11 @@ private:
         orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machineBuilder)).create();
     if (!jit)
       return jit.takeError();
-    // Kernels call the C math library (through the builtins) and the compiler's runtime
-    // helpers (memcpy, ...), all already loaded in this process.
-    auto processSymbols = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-        (*jit)->getDataLayout().getGlobalPrefix());
-    if (!processSymbols)
-      return processSymbols.takeError();
-    (*jit)->getMainJITDylib().addGenerator(std::move(*processSymbols));
+    // Errors come back from the lookups below; ORC's default reporter would print them too.
+    (*jit)->getExecutionSession().setErrorReporter(
+        [](Error error) { consumeError(std::move(error)); });
+    if (Error error = defineHostSymbols(**jit))
+      return error;
     if (Error error =
             (*jit)->addIRModule(orc::ThreadSafeModule(std::move(*module), std::move(context))))
       return error;
@@ -129,6 +144,20 @@ private:
       kernels.emplace(kernel.name, entry);
     }
     return std::make_unique<CpuJitProgram>(std::move(*jit), std::move(kernels));
+  }
+
+  /// Kernels call C math functions (through the builtins and the backend's lowering of
+  /// intrinsics), memcpy and the like, and compiler runtime helpers. They are bound to the
+  /// functions this library was linked against, never looked up among the process's global
+  /// symbols: the application may not have loaded libm at all.
+  static Error defineHostSymbols(orc::LLJIT &jit) {
+    size_t count = 0;
+    const KilnHostSymbol *symbols = kiln_host_symbols(&count);
+    orc::SymbolMap map;
+    for (const KilnHostSymbol &symbol : ArrayRef(symbols, count))
+      map[jit.mangleAndIntern(symbol.name)] = {orc::ExecutorAddr::fromPtr(symbol.address),
+                                               JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+    return jit.getMainJITDylib().define(orc::absoluteSymbols(std::move(map)));
   }
 
   /// Returns true (with the verifier's report) when `module` is broken.
