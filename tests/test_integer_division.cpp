@@ -173,11 +173,11 @@ class DivisionTest : public ClTest {};
 // zero divisor the compiler sees: both run, and the rest of the kernel's results are right.
 TEST_F(DivisionTest, UniformAndConstantZeroDivisorsDoNotTrap) {
   Kernel kernel = buildKernel(R"(
-    kernel void k(global int *out, int divisor, int minimum, int minusOne) {
+    kernel void k(global int *out, int divisor, int minimum, int minusOne, int mask) {
       size_t i = get_global_id(0);
       int x = (int)i + 7;
-      int unused = x / divisor + x % divisor + minimum / minusOne + minimum % minusOne;
-      out[i] = x * 2 + (unused & 0);
+      int undefined = x / divisor + x % divisor + minimum / minusOne + minimum % minusOne;
+      out[i] = x * 2 + (undefined & mask);
       #pragma clang diagnostic ignored "-Wdivision-by-zero"
       out[i + get_global_size(0)] = (x / 0) & 0;
     })",
@@ -185,7 +185,8 @@ TEST_F(DivisionTest, UniformAndConstantZeroDivisorsDoNotTrap) {
   ASSERT_NE(nullptr, kernel.get());
   constexpr size_t kItems = 4096;
   Mem out = createBuffer(CL_MEM_READ_WRITE, 2 * kItems * sizeof(cl_int));
-  ASSERT_TRUE(setArgs(kernel, out, cl_int{0}, std::numeric_limits<cl_int>::min(), cl_int{-1}));
+  ASSERT_TRUE(setArgs(kernel, out, cl_int{0}, std::numeric_limits<cl_int>::min(), cl_int{-1},
+                      cl_int{0}));
   ASSERT_TRUE(run1D(kernel, kItems));
   std::vector<cl_int> result = read<cl_int>(out, kItems);
   for (size_t i = 0; i < kItems; ++i)

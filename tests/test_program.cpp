@@ -984,12 +984,12 @@ namespace {
 /// A kernel that takes a while (so its command is still running when the application lets go
 /// of it) and writes a value the build options choose.
 const char *kSlowMarker = R"(
-  kernel void mark(global int *out, int rounds) {
+  kernel void mark(global int *out, int rounds, int mask) {
     size_t i = get_global_id(0);
     int value = (int)i;
     for (int round = 0; round < rounds; ++round)
       value = value * 1103515245 + 12345;
-    out[i] = MARK + (value & 0);
+    out[i] = MARK + (value & mask);
   })";
 
 } // namespace
@@ -1005,7 +1005,7 @@ TEST_F(ProgramTest, RebuildRightAfterReleasingAKernelInUseSucceeds) {
   {
     Kernel kernel = createKernel(program, "mark");
     ASSERT_NE(nullptr, kernel.get());
-    ASSERT_TRUE(setArgs(kernel, out, cl_int{20000}));
+    ASSERT_TRUE(setArgs(kernel, out, cl_int{200000}, cl_int{0}));
     ASSERT_CL_SUCCESS(
         clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &kItems, nullptr, 0, nullptr, nullptr));
   } // the application's last reference to the kernel goes here
@@ -1015,7 +1015,7 @@ TEST_F(ProgramTest, RebuildRightAfterReleasingAKernelInUseSucceeds) {
 
   Kernel rebuilt = createKernel(program, "mark");
   ASSERT_NE(nullptr, rebuilt.get());
-  ASSERT_TRUE(setArgs(rebuilt, out, cl_int{1}));
+  ASSERT_TRUE(setArgs(rebuilt, out, cl_int{1}, cl_int{0}));
   ASSERT_TRUE(run1D(rebuilt, kItems));
   EXPECT_EQ(std::vector<cl_int>(kItems, 2), read<cl_int>(out, kItems));
 }
@@ -1029,7 +1029,7 @@ TEST_F(ProgramTest, RebuildAfterReleaseSucceedsUnderLoad) {
   for (int round = 1; round <= 20; ++round) {
     Kernel kernel = createKernel(program, "mark");
     ASSERT_NE(nullptr, kernel.get());
-    ASSERT_TRUE(setArgs(kernel, out, cl_int{2000}));
+    ASSERT_TRUE(setArgs(kernel, out, cl_int{2000}, cl_int{0}));
     for (int launch = 0; launch < 4; ++launch)
       ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &kItems, nullptr, 0,
                                                nullptr, nullptr));
