@@ -10,7 +10,7 @@ namespace {
 
 class CompilerCompatTest : public ClTest {
 protected:
-  /// Builds `source` with `options`, expecting success and a warning naming `diagnostic`.
+  /// Builds `source`, expecting success and a warning whose message contains `diagnostic`.
   Program buildWithWarning(const std::string &source, const std::string &diagnostic) {
     BuildResult result = tryBuild(context_, device_, source);
     EXPECT_CL_SUCCESS(result.error) << result.log;
@@ -18,7 +18,7 @@ protected:
     EXPECT_NE(std::string::npos, result.log.find(diagnostic)) << result.log;
     return std::move(result.program);
   }
-  /// Expects `source` to fail under -Werror with `diagnostic` in the log as an error.
+  /// Expects `source` to fail under -Werror, with `diagnostic` in the log.
   void expectErrorUnderWerror(const std::string &source, const std::string &diagnostic) {
     BuildResult result = tryBuild(context_, device_, source, "-Werror");
     EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, result.error);
@@ -35,7 +35,7 @@ const char *kImplicitInt = R"(
   })";
 
 TEST_F(CompilerCompatTest, ImplicitIntIsAWarningAndMeansInt) {
-  Program program = buildWithWarning(kImplicitInt, "-Wimplicit-int");
+  Program program = buildWithWarning(kImplicitInt, "defaults to 'int'");
   ASSERT_NE(nullptr, program.get());
   Kernel kernel = createKernel(program, "square");
   ASSERT_NE(nullptr, kernel.get());
@@ -52,7 +52,7 @@ TEST_F(CompilerCompatTest, ImplicitIntIsAWarningAndMeansInt) {
 }
 
 TEST_F(CompilerCompatTest, ImplicitIntIsAnErrorUnderWerror) {
-  expectErrorUnderWerror(kImplicitInt, "-Wimplicit-int");
+  expectErrorUnderWerror(kImplicitInt, "defaults to 'int'");
 }
 
 // clFFT's generated kernels: a float2 buffer written through a float4 pointer.
@@ -65,7 +65,7 @@ const char *kIncompatiblePointers = R"(
   })";
 
 TEST_F(CompilerCompatTest, IncompatiblePointerTypesAreAWarning) {
-  Program program = buildWithWarning(kIncompatiblePointers, "-Wincompatible-pointer-types");
+  Program program = buildWithWarning(kIncompatiblePointers, "incompatible pointer types");
   ASSERT_NE(nullptr, program.get());
   Kernel kernel = createKernel(program, "widen");
   ASSERT_NE(nullptr, kernel.get());
@@ -83,7 +83,7 @@ TEST_F(CompilerCompatTest, IncompatiblePointerTypesAreAWarning) {
 }
 
 TEST_F(CompilerCompatTest, IncompatiblePointerTypesAreAnErrorUnderWerror) {
-  expectErrorUnderWerror(kIncompatiblePointers, "-Wincompatible-pointer-types");
+  expectErrorUnderWerror(kIncompatiblePointers, "incompatible pointer types");
 }
 
 const char *kIntConversion = R"(
@@ -93,8 +93,9 @@ const char *kIntConversion = R"(
     out[get_global_id(0)] = (truncated & 0) + (p == 0);
   })";
 
+// (PoCL 3.1's Clang 15 already makes this one an error.)
 TEST_F(CompilerCompatTest, IntConversionIsAWarning) {
-  Program program = buildWithWarning(kIntConversion, "-Wint-conversion");
+  Program program = buildWithWarning(kIntConversion, "incompatible pointer to integer conversion");
   ASSERT_NE(nullptr, program.get());
   Kernel kernel = createKernel(program, "store_address");
   ASSERT_NE(nullptr, kernel.get());
@@ -105,7 +106,7 @@ TEST_F(CompilerCompatTest, IntConversionIsAWarning) {
 }
 
 TEST_F(CompilerCompatTest, IntConversionIsAnErrorUnderWerror) {
-  expectErrorUnderWerror(kIntConversion, "-Wint-conversion");
+  expectErrorUnderWerror(kIntConversion, "incompatible pointer to integer conversion");
 }
 
 // Implicit function declarations stay errors: OpenCL C forbids them outright.

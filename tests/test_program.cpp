@@ -996,7 +996,8 @@ const char *kSlowMarker = R"(
 
 // "Kernels attached to the program" are the kernels the application holds: a kernel it has
 // released no longer blocks a rebuild, even while a command enqueued with it is still running,
-// and that command still runs the code it was enqueued with.
+// and that command still runs the code it was enqueued with. (PoCL 3.1 counts the kernel until
+// the command is done with it and returns CL_INVALID_OPERATION.)
 TEST_F(ProgramTest, RebuildRightAfterReleasingAKernelInUseSucceeds) {
   constexpr size_t kItems = 4096;
   Program program = build(kSlowMarker, "-DMARK=1");
