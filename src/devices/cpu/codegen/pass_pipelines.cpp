@@ -4,6 +4,7 @@
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/InstSimplifyPass.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -42,14 +43,18 @@ void simplifyKernelBody(Function &function, TargetMachine &machine) {
 }
 
 void optimizeModule(Module &module, TargetMachine &machine, bool optimize) {
-  if (!optimize)
-    return;
   PipelineTuningOptions tuning;
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
   PassBuilder builder(&machine, tuning);
   Analyses analyses(builder);
-  ModulePassManager passes = builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  ModulePassManager passes;
+  if (optimize)
+    passes = builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  else
+    // Still drop what the work-group functions no longer use: the kernels and functions they
+    // were inlined from call primitives that only the work-group functions have replaced.
+    passes.addPass(GlobalDCEPass());
   passes.run(module, analyses.modules);
 }
 
