@@ -8,6 +8,7 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -88,14 +89,16 @@ public:
     Function *printf = module_.getFunction(kPrintfName);
     if (printf == nullptr || !printf->isDeclaration())
       return true;
+    // In module order, so that call sites are numbered as they appear in the source.
     SmallVector<CallInst *, 8> calls;
-    for (User *user : printf->users()) {
-      auto *call = dyn_cast<CallInst>(user);
-      if (call == nullptr || call->getCalledOperand() != printf) {
-        log_ += "error: the address of printf cannot be taken\n";
-        return false;
-      }
-      calls.push_back(call);
+    for (Function &function : module_)
+      for (Instruction &instruction : instructions(function))
+        if (auto *call = dyn_cast<CallInst>(&instruction);
+            call != nullptr && call->getCalledOperand() == printf)
+          calls.push_back(call);
+    if (calls.size() != printf->getNumUses()) {
+      log_ += "error: the address of printf cannot be taken\n";
+      return false;
     }
     bool ok = true;
     for (CallInst *call : calls)
