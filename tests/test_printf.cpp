@@ -151,6 +151,16 @@ TEST_F(PrintfTest, SizeAndPointerDifferenceModifiers) {
     })"));
 }
 
+TEST_F(PrintfTest, WidthAndPrecisionFromArguments) {
+  // OpenCL C spells widths and precisions as numbers; Kiln also gives '*' its C meaning (PoCL
+  // 3.1 reports a format error): the next int argument, a negative width is the '-' flag, a
+  // negative precision none.
+  EXPECT_EQ("    1|2   |3   |1.23|1.500000|\n", printed(R"(
+    kernel void k(global int *out) {
+      printf("%*d|%-*d|%*d|%.*f|%.*f|\n", 5, 1, 4, 2, -4, 3, 2, 1.23456, -1, 1.5);
+    })"));
+}
+
 TEST_F(PrintfTest, Characters) {
   EXPECT_EQ("a|   b|c   |%|\xc8\n", printed(R"(
     kernel void k(global int *out) {
@@ -245,6 +255,19 @@ TEST_F(PrintfTest, StringLiteralsAndConstantStrings) {
     })"));
 }
 
+TEST_F(PrintfTest, StringsInPrivateAndGenericMemory) {
+  if (!supportsOpenCLC(device_, 3, 0) || !hasExtension(device_, "cl_khr_fp64"))
+    GTEST_SKIP() << "needs OpenCL C 3.0 with the generic address space";
+  EXPECT_EQ("hello|[hello]\n", printed(R"(
+    void show(const char *text) { printf("[%s]\n", text); }
+    kernel void k(global int *out) {
+      char word[6] = {'h', 'e', 'l', 'l', 'o', 0};
+      printf("%s|", word);
+      show(word);
+    })",
+                                       "-cl-std=CL3.0"));
+}
+
 TEST_F(PrintfTest, StringsFromAConstantBuffer) {
   Kernel kernel = buildKernel(R"(
     kernel void k(constant char *text, global int *out) {
@@ -318,6 +341,16 @@ TEST_F(PrintfTest, ManyArgumentsOfMixedTypes) {
              'x', "three", 4L, 5.25, 6u, (short)7, (uchar)8, 9, 8, 11, 12, 13, 14, 15, 16, 17, 18,
              19.5);
     })"));
+}
+
+TEST_F(PrintfTest, TooFewArgumentsDoNotDisturbLaterCalls) {
+  // Undefined output for the call itself, but nothing else may suffer.
+  std::string text = printed(R"(
+    kernel void k(global int *out) {
+      printf("%d %s %f\n", 5);
+      printf("next %d\n", 6);
+    })");
+  EXPECT_EQ("next 6\n", text.substr(text.size() - std::min<size_t>(text.size(), 7))) << text;
 }
 
 TEST_F(PrintfTest, ReturnsZeroOnSuccess) {

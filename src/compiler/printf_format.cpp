@@ -9,6 +9,11 @@ bool isDigit(char c) {
   return c >= '0' && c <= '9';
 }
 
+/// Whether `c` is one of the characters of `set` (never the NUL).
+bool isOneOf(char c, const char *set) {
+  return c != '\0' && std::strchr(set, c) != nullptr;
+}
+
 /// Reads a decimal number at `pos`; false when there is none (or it is absurdly large).
 bool readNumber(std::string_view text, size_t &pos, int &value) {
   if (pos >= text.size() || !isDigit(text[pos]))
@@ -61,7 +66,7 @@ bool validVectorSize(int size) {
 
 /// Parses the specification starting after a '%' at `pos`; false when it is not valid.
 bool parseConversion(std::string_view text, size_t &pos, PrintfConversion &conversion) {
-  while (pos < text.size() && std::strchr("-+ #0", text[pos]) != nullptr && text[pos] != '\0')
+  while (pos < text.size() && isOneOf(text[pos], "-+ #0"))
     conversion.flags += text[pos++];
   readAmount(text, pos, conversion.width);
   if (pos < text.size() && text[pos] == '.') {
@@ -77,12 +82,11 @@ bool parseConversion(std::string_view text, size_t &pos, PrintfConversion &conve
     conversion.vectorSize = unsigned(size);
   }
   conversion.length = readLength(text, pos);
-  if (pos >= text.size() || text[pos] == '\0' ||
-      std::strchr("diouxXfFeEgGaAcsp%", text[pos]) == nullptr)
+  if (pos >= text.size() || !isOneOf(text[pos], "diouxXfFeEgGaAcsp%"))
     return false;
   conversion.conversion = text[pos++];
   // Vectors hold numbers only.
-  if (conversion.vectorSize != 0 && std::strchr("csp%", conversion.conversion) != nullptr)
+  if (conversion.vectorSize != 0 && isOneOf(conversion.conversion, "csp%"))
     return false;
   return true;
 }
@@ -116,11 +120,11 @@ unsigned PrintfConversion::argumentCount() const {
 }
 
 bool PrintfConversion::isInteger() const {
-  return std::strchr("diouxX", conversion) != nullptr && conversion != '\0';
+  return isOneOf(conversion, "diouxX");
 }
 
 bool PrintfConversion::isFloat() const {
-  return std::strchr("fFeEgGaA", conversion) != nullptr && conversion != '\0';
+  return isOneOf(conversion, "fFeEgGaA");
 }
 
 std::vector<PrintfDirective> parsePrintfFormat(std::string_view format) {

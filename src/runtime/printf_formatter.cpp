@@ -223,7 +223,8 @@ private:
   int precision_;
 };
 
-/// Appends the text of one record's call.
+/// Appends the text of one record's call. With too few arguments (undefined behaviour in the
+/// specification) the conversions that lack one print nothing; the text around them stays.
 void formatCall(std::string &out, const compiler::PrintfCallSite &site,
                 const std::vector<ArgumentValue> &arguments) {
   size_t next = 0;
@@ -246,23 +247,19 @@ void formatCall(std::string &out, const compiler::PrintfCallSite &site,
     int width = conversion.width;
     if (width == PrintfConversion::kFromArgument) {
       std::optional<int> given = takeInt();
-      if (!given)
-        return;
-      width = *given;
-      if (width < 0) { // as in C: a negative width is the '-' flag and a positive width
+      width = given.value_or(PrintfConversion::kNone);
+      if (given && *given < 0) { // as in C: the '-' flag and a positive width
         conversion.flags += '-';
-        width = width == INT32_MIN ? INT32_MAX : -width;
+        width = *given == INT32_MIN ? INT32_MAX : -*given;
       }
     }
     int precision = conversion.precision;
     if (precision == PrintfConversion::kFromArgument) {
-      std::optional<int> given = takeInt();
-      if (!given)
-        return;
-      precision = *given < 0 ? PrintfConversion::kNone : *given; // negative: as if omitted
+      precision = std::max(takeInt().value_or(PrintfConversion::kNone),
+                           int(PrintfConversion::kNone)); // negative: as if omitted
     }
     if (next >= arguments.size())
-      return; // too few arguments: the specification leaves the rest undefined
+      continue;
     ConversionFormatter(conversion, width, precision).append(out, arguments[next++]);
   }
 }
