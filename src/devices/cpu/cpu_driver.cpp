@@ -103,7 +103,7 @@ struct WorkerScratch {
 /// The printf buffer of one launch of a kernel that calls printf.
 class PrintfOutput {
 public:
-  /// A buffer of `capacity` bytes; of none when that much memory is not available (every
+  /// A buffer of `capacity` bytes, or none when that much memory is not available (every
   /// printf then returns -1).
   explicit PrintfOutput(size_t capacity) : storage_(allocateAligned(capacity, alignof(uint64_t))) {
     buffer_.data = storage_.get();
