@@ -388,6 +388,29 @@ TEST_F(ProgramTest, OptimizationAndMathOptionsAreAccepted) {
   }
 }
 
+TEST_F(ProgramTest, KernelsBuiltWithOptimizationsDisabledRun) {
+  // Work-item functions, a barrier and a helper function: the code generator replaces them in
+  // the work-group function; nothing else may still call them.
+  const char *source = R"(
+    int twice(int value) { return 2 * value; }
+    kernel void k(global int *out) {
+      local int tile[16];
+      size_t i = get_global_id(0);
+      tile[get_local_id(0)] = twice((int)i);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[i] = tile[(get_local_id(0) + 1) % get_local_size(0)] + (int)get_group_id(0);
+    })";
+  Kernel kernel = buildKernel(source, "k", "-cl-opt-disable");
+  ASSERT_NE(nullptr, kernel.get());
+  Mem out = createBuffer(CL_MEM_READ_WRITE, 64 * sizeof(int));
+  ASSERT_TRUE(setArgs(kernel, out));
+  ASSERT_TRUE(run1D(kernel, 64, 16));
+  std::vector<int> expected(64);
+  for (int i = 0; i < 64; ++i)
+    expected[i] = 2 * (i / 16 * 16 + (i + 1) % 16) + i / 16;
+  EXPECT_TRUE(equalArrays(expected, read<int>(out, 64)));
+}
+
 TEST_F(ProgramTest, FastRelaxedMathDefinesItsMacro) {
   // "This option causes the preprocessor macro __FAST_RELAXED_MATH__ to be defined".
   const char *source = R"(

@@ -326,6 +326,8 @@ void printKernel(const KernelInfo &kernel) {
     std::cout << "  vec type hint: " << kernel.vecTypeHint << "\n";
   if (kernel.requiredSubGroupSize)
     std::cout << "  required sub-group size: " << kernel.requiredSubGroupSize << "\n";
+  if (kernel.usesPrintf)
+    std::cout << "  calls printf\n";
   std::cout << "  static local memory: " << kernel.staticLocalMemSize << " bytes\n";
   std::cout << "  argument block: " << kernel.argBlockSize << " bytes, aligned to "
             << kernel.argBlockAlignment << "\n";
@@ -339,12 +341,55 @@ void printKernel(const KernelInfo &kernel) {
   }
 }
 
+/// A printf format as a C string literal would spell it.
+std::string quoted(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c == '"' || c == '\\')
+      out.append({'\\', c});
+    else
+      out += c;
+  }
+  return out + "\"";
+}
+
+/// How a printf record holds an argument: "int32", "float64x4", "string", "pointer64".
+std::string printfArgumentName(const PrintfArgument &arg) {
+  using Kind = PrintfArgument::Kind;
+  if (arg.kind == Kind::String)
+    return "string";
+  std::string name = arg.kind == Kind::Integer ? "int"
+                     : arg.kind == Kind::Float ? "float"
+                                               : "pointer";
+  name += std::to_string(arg.elementBytes * 8);
+  if (arg.elementCount > 1) {
+    name += 'x';
+    name += std::to_string(arg.elementCount);
+  }
+  return name;
+}
+
+void printPrintfCalls(const ProgramInfo &info) {
+  for (size_t i = 0; i < info.printfCalls.size(); ++i) {
+    const PrintfCallSite &call = info.printfCalls[i];
+    std::cout << "printf call " << i << ": " << quoted(call.format);
+    for (const PrintfArgument &arg : call.args)
+      std::cout << ", " << printfArgumentName(arg);
+    std::cout << "\n";
+  }
+}
+
 void printProgramInfo(const ProgramInfo &info) {
   std::cout << "program: " << info.kernels.size() << " kernel(s), global variables "
             << info.globalVariableTotalSize << " bytes, argument info "
             << (info.argInfoAvailable ? "requested" : "not requested") << "\n";
   for (const KernelInfo &kernel : info.kernels)
     printKernel(kernel);
+  printPrintfCalls(info);
 }
 
 void printIr(const Bitcode &bytes) {

@@ -18,4 +18,9 @@ uint __kiln_work_dim(void);
 // ordering between the work-items of a group is the code generator's concern.
 void __kiln_work_group_barrier(void) __attribute__((convergent));
 
+// Reserves `size` bytes for one printf record (src/compiler/printf_format.hpp) in the launch's
+// printf buffer; null when they do not fit. The printf lowering of the linker calls it
+// (src/compiler/llvm/printf_lowering.cpp), not the library.
+global uchar *__kiln_printf_alloc(ulong size);
+
 #endif

@@ -66,6 +66,28 @@ struct KernelInfo {
   uint64_t staticLocalMemSize = 0;
   uint32_t argBlockSize = 0; // bytes of the argument block
   uint32_t argBlockAlignment = 8;
+  /// Whether the kernel may call printf (it then needs a printf buffer when it runs).
+  bool usesPrintf = false;
+};
+
+/// One argument of a printf call as its record holds it (see compiler/printf_format.hpp).
+struct PrintfArgument {
+  enum class Kind : uint8_t {
+    Integer, // two's complement, elementBytes 1, 2, 4 or 8
+    Float,   // IEEE 754, elementBytes 2 (half), 4 or 8
+    Pointer, // an address of elementBytes
+    String,  // the argument of a %s conversion: its characters
+  };
+  Kind kind = Kind::Integer;
+  uint8_t elementBytes = 4;
+  uint8_t elementCount = 1; // 1 for a scalar, N for a vector of N elements
+};
+
+/// A printf call in the program: its format (a string literal, as the specification requires)
+/// and the arguments its records hold.
+struct PrintfCallSite {
+  std::string format;
+  std::vector<PrintfArgument> args;
 };
 
 struct ProgramInfo {
@@ -77,6 +99,8 @@ struct ProgramInfo {
   /// clBuildProgram or to the clCompileProgram of any of the linked objects). The fields above
   /// are always filled: the runtime needs them internally.
   bool argInfoAvailable = false;
+  /// The printf calls of the program, by the call site number their records carry.
+  std::vector<PrintfCallSite> printfCalls;
 };
 
 } // namespace kiln::compiler

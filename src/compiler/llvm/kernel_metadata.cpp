@@ -1,5 +1,7 @@
 #include "compiler/llvm/kernel_metadata.hpp"
 
+#include "compiler/llvm/printf_lowering.hpp"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
@@ -308,11 +310,10 @@ std::vector<LocalVariable> localVariables(const llvm::Module &module) {
   return result;
 }
 
-/// Bytes of the __local variables `kernel` can reach, laid out in module order, each at a
-/// multiple of its alignment.
-uint64_t staticLocalMemSize(const llvm::Function &kernel, const std::vector<LocalVariable> &locals,
-                            const llvm::DataLayout &dl) {
-  llvm::SmallPtrSet<const llvm::Function *, 16> reachable = reachableFunctions(kernel);
+/// Bytes of the __local variables a kernel can reach (its `reachable` functions use), laid out in
+/// module order, each at a multiple of its alignment.
+uint64_t staticLocalMemSize(const llvm::SmallPtrSetImpl<const llvm::Function *> &reachable,
+                            const std::vector<LocalVariable> &locals, const llvm::DataLayout &dl) {
   uint64_t size = 0;
   for (const LocalVariable &local : locals) {
     bool used = llvm::any_of(
@@ -338,7 +339,11 @@ KernelInfo describeKernel(const llvm::Function &function, const std::vector<Loca
   }
   layoutArgBlock(kernel, alignments);
   describeAttributes(function, kernel);
-  kernel.staticLocalMemSize = staticLocalMemSize(function, locals, dl);
+  llvm::SmallPtrSet<const llvm::Function *, 16> reachable = reachableFunctions(function);
+  kernel.staticLocalMemSize = staticLocalMemSize(reachable, locals, dl);
+  // Lowered printf calls reserve their records through this primitive.
+  const llvm::Function *printfAlloc = function.getParent()->getFunction(kPrintfAllocPrimitive);
+  kernel.usesPrintf = printfAlloc != nullptr && reachable.contains(printfAlloc);
   return kernel;
 }
 
@@ -378,6 +383,7 @@ ProgramInfo extractProgramInfo(const llvm::Module &module) {
       info.globalVariableTotalSize +=
           dl.getTypeAllocSize(variable.getValueType()).getKnownMinValue();
   info.argInfoAvailable = argInfoRequested(module);
+  info.printfCalls = printfCallSites(module);
   return info;
 }
 

@@ -2,6 +2,7 @@
 
 #include "compiler/llvm/bitcode_io.hpp"
 #include "compiler/llvm/builtin_library.hpp"
+#include "compiler/llvm/printf_lowering.hpp"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -268,7 +269,7 @@ std::unique_ptr<llvm::Module> linkProgram(std::span<const Bitcode *const> module
   handleLinkOptions(*program, options);
   if (options.createLibrary)
     return program;
-  if (!linkBuiltins(*program, log))
+  if (!lowerPrintfCalls(*program, log) || !linkBuiltins(*program, log))
     return nullptr;
   std::vector<std::string> undefined = undefinedSymbols(*program);
   for (const std::string &line : undefined)

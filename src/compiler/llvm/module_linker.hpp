@@ -14,8 +14,9 @@
 namespace kiln::compiler {
 
 /// Links `modules` into one module owned by `context`. A library (options.createLibrary) is a
-/// plain merge; an executable gets the program linking options applied, the builtin library
-/// linked in (only the functions it needs), and must leave nothing undefined. Returns null on
+/// plain merge; an executable gets the program linking options applied, its printf calls
+/// lowered (printf_lowering.hpp), the builtin library linked in (only the functions it needs),
+/// and must leave nothing undefined. Returns null on
 /// failure, with the reasons in `log`.
 std::unique_ptr<llvm::Module> linkProgram(std::span<const Bitcode *const> modules,
                                           const BuildOptions &options, llvm::LLVMContext &context,

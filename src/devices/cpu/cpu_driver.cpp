@@ -10,8 +10,10 @@
 #include "runtime/kernel.hpp"
 #include "runtime/memory.hpp"
 #include "runtime/platform.hpp"
+#include "runtime/printf_formatter.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <mutex>
 
@@ -23,8 +25,11 @@ static_assert(kLocalMemoryAlignment == kLocalArgumentAlignment,
 
 class CpuKernel final : public DeviceKernel {
 public:
-  CpuKernel(const JitKernel &code, const compiler::KernelInfo &info, size_t maxWorkGroupSize)
-      : code_(code), maxWorkGroupSize_(maxWorkGroupSize) {
+  /// `printfCalls`: the program's printf call sites, which outlive the kernel.
+  CpuKernel(const JitKernel &code, const compiler::KernelInfo &info, size_t maxWorkGroupSize,
+            const std::vector<compiler::PrintfCallSite> &printfCalls)
+      : code_(code), maxWorkGroupSize_(maxWorkGroupSize),
+        printfCalls_(info.usesPrintf ? &printfCalls : nullptr) {
     if (info.requiredWorkGroupSize[0] != 0)
       maxWorkGroupSize_ = info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] *
                           info.requiredWorkGroupSize[2];
@@ -39,20 +44,24 @@ public:
   }
 
   const JitKernel &code() const { return code_; }
+  /// The program's printf call sites when the kernel calls printf, else null.
+  const std::vector<compiler::PrintfCallSite> *printfCalls() const { return printfCalls_; }
 
 private:
   const JitKernel &code_;
   size_t maxWorkGroupSize_;
+  const std::vector<compiler::PrintfCallSite> *printfCalls_;
 };
 
 class CpuProgram final : public DeviceProgram {
 public:
   CpuProgram(std::unique_ptr<JitProgram> code, const compiler::ProgramInfo &info,
              size_t maxWorkGroupSize)
-      : code_(std::move(code)) {
+      : code_(std::move(code)), printfCalls_(info.printfCalls) {
     for (const compiler::KernelInfo &kernel : info.kernels)
       if (const JitKernel *jit = code_->kernel(kernel.name))
-        kernels_.emplace(kernel.name, std::make_unique<CpuKernel>(*jit, kernel, maxWorkGroupSize));
+        kernels_.emplace(kernel.name,
+                         std::make_unique<CpuKernel>(*jit, kernel, maxWorkGroupSize, printfCalls_));
   }
 
   const DeviceKernel *kernel(std::string_view name) const override {
@@ -62,6 +71,7 @@ public:
 
 private:
   std::unique_ptr<JitProgram> code_;
+  std::vector<compiler::PrintfCallSite> printfCalls_;
   std::map<std::string, std::unique_ptr<CpuKernel>, std::less<>> kernels_;
 };
 
@@ -90,14 +100,49 @@ struct WorkerScratch {
   }
 };
 
+/// The printf buffer of one launch of a kernel that calls printf.
+class PrintfOutput {
+public:
+  /// A buffer of `capacity` bytes, or none when that much memory is not available (every
+  /// printf then returns -1).
+  explicit PrintfOutput(size_t capacity) : storage_(allocateAligned(capacity, alignof(uint64_t))) {
+    buffer_.data = storage_.get();
+    buffer_.capacity = storage_ ? capacity : 0;
+    buffer_.used.store(0, std::memory_order_relaxed);
+  }
+
+  PrintfBuffer *buffer() { return &buffer_; }
+
+  /// Writes the text of the records to the application's stdout, in one piece so that no other
+  /// output comes in between. (The launch has finished: every record is complete.)
+  void write(std::span<const compiler::PrintfCallSite> callSites) {
+    std::span<const std::byte> records(storage_.get(),
+                                       buffer_.used.load(std::memory_order_acquire));
+    std::string text = formatPrintfRecords(records, callSites);
+    if (text.empty())
+      return;
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  }
+
+private:
+  AlignedStorage storage_;
+  PrintfBuffer buffer_;
+};
+
 /// An NDRange: one item per work-group.
 class KernelLaunchJob final : public ParallelJob {
 public:
   KernelLaunchJob(std::shared_ptr<Command> command, std::vector<WorkerScratch> &scratch,
-                  size_t groupCount, size_t chunkSize)
+                  size_t groupCount, size_t chunkSize, size_t printfBufferSize)
       : ParallelJob(groupCount, chunkSize), command_(std::move(command)), scratch_(scratch),
         launch_(std::get<KernelLaunch>(command_->payload())),
-        kernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel).code()) {
+        deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)),
+        kernel_(deviceKernel_.code()) {
+    if (deviceKernel_.printfCalls() != nullptr) {
+      printf_ = std::make_unique<PrintfOutput>(printfBufferSize);
+      params_.printfBuffer = printf_->buffer();
+    }
     const NDRange &range = launch_.range;
     params_.args = launch_.args.data();
     params_.workDim = range.workDim;
@@ -140,6 +185,10 @@ public:
   }
 
   void finished() override {
+    // The output is flushed when the command completes, as the specification requires.
+    if (printf_)
+      printf_->write(*deviceKernel_.printfCalls());
+    printf_.reset();
     command_->complete(failed_.load() ? CL_OUT_OF_RESOURCES : CL_COMPLETE);
   }
 
@@ -147,7 +196,9 @@ private:
   std::shared_ptr<Command> command_;
   std::vector<WorkerScratch> &scratch_;
   KernelLaunch &launch_;
+  const CpuKernel &deviceKernel_;
   const JitKernel &kernel_;
+  std::unique_ptr<PrintfOutput> printf_; // for kernels that call printf
   LaunchParams params_{};
   std::atomic<bool> started_{false};
   std::atomic<bool> failed_{false};
@@ -201,8 +252,8 @@ public:
       }
       // Several chunks per worker balance uneven work-groups; not so many that claiming costs.
       size_t chunk = std::max<size_t>(1, groups / (size_t{workers.workerCount()} * 4));
-      workers.submit(
-          std::make_shared<KernelLaunchJob>(std::move(command), scratch_, groups, chunk));
+      workers.submit(std::make_shared<KernelLaunchJob>(std::move(command), scratch_, groups, chunk,
+                                                       info_.printfBufferSize));
     } else {
       workers.submit(std::make_shared<HostCommandJob>(std::move(command)));
     }

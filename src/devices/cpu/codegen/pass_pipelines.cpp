@@ -43,22 +43,18 @@ void simplifyKernelBody(Function &function, TargetMachine &machine) {
 }
 
 void optimizeModule(Module &module, TargetMachine &machine, bool optimize) {
-  if (!optimize) {
-    // Only the work-group functions are wanted: the kernels and helpers they inlined still
-    // call the __kiln_* primitives, which exist nowhere else.
-    PassBuilder builder(&machine);
-    Analyses analyses(builder);
-    ModulePassManager passes;
-    passes.addPass(GlobalDCEPass());
-    passes.run(module, analyses.modules);
-    return;
-  }
   PipelineTuningOptions tuning;
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
   PassBuilder builder(&machine, tuning);
   Analyses analyses(builder);
-  ModulePassManager passes = builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  ModulePassManager passes;
+  if (optimize)
+    passes = builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  else
+    // Still drop what the work-group functions no longer use: the kernels and functions they
+    // were inlined from call primitives that only the work-group functions have replaced.
+    passes.addPass(GlobalDCEPass());
   passes.run(module, analyses.modules);
 }
 

@@ -12,8 +12,8 @@ namespace kiln::cpu {
 /// alone so that no barrier is duplicated or merged.
 void simplifyKernelBody(llvm::Function &function, llvm::TargetMachine &machine);
 
-/// The whole-module pipeline run on the finished work-group functions (O3, or nothing when the
-/// program was built with -cl-opt-disable).
+/// The whole-module pipeline run on the finished work-group functions (O3, or only the removal
+/// of unused functions when the program was built with -cl-opt-disable).
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, bool optimize);
 
 } // namespace kiln::cpu
