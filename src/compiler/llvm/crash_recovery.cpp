@@ -1,10 +1,13 @@
 #include "compiler/llvm/crash_recovery.hpp"
 
 #include <array>
+#include <atomic>
 #include <csetjmp>
 #include <csignal>
 #include <memory>
 #include <mutex>
+
+#include <pthread.h>
 
 namespace kiln::compiler {
 namespace {
@@ -14,11 +17,18 @@ constexpr std::array<int, 4> kCrashSignals = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
 /// Enough for the handler to run after the thread's own stack overflowed.
 constexpr size_t kAlternateStackSize = size_t(64) << 10;
 
-// Where a crash on this thread returns to (null outside runRecoveringFromCrashes), and which
-// signal it was. Initial-exec TLS: the handler reads them, and the first access to a variable
-// in dynamically allocated TLS may call malloc, which a signal handler must not.
-__attribute__((tls_model("initial-exec"))) thread_local sigjmp_buf *recoveryPoint = nullptr;
-__attribute__((tls_model("initial-exec"))) thread_local int caughtSignal = 0;
+/// Threads inside runRecoveringFromCrashes at the same time, at most; more run unprotected.
+constexpr size_t kRecoverySlots = 64;
+
+/// A thread running with crash recovery and where a crash on it returns to. The handler finds
+/// its thread's slot by comparing pthread_self(): thread-local storage is no option there, as
+/// the first access to a dynamically loaded library's TLS may call malloc.
+struct RecoverySlot {
+  std::atomic<bool> taken{false};
+  std::atomic<pthread_t> thread{};
+  sigjmp_buf *point = nullptr;
+  volatile sig_atomic_t signal = 0;
+};
 
 /// The process-wide handler registration. Signal dispositions are process state, so this is
 /// necessarily shared by every thread of the process.
@@ -27,11 +37,22 @@ struct HandlerRegistry {
   unsigned activeRuns = 0;
   /// What the process had before Kiln's handler; read by the handler to forward signals.
   struct sigaction previous[NSIG] = {};
+  std::array<RecoverySlot, kRecoverySlots> slots;
 };
 
 HandlerRegistry &registry() {
   static HandlerRegistry instance;
   return instance;
+}
+
+/// The calling thread's slot, or null when it has none.
+RecoverySlot *slotOfThisThread() {
+  pthread_t self = pthread_self();
+  for (RecoverySlot &slot : registry().slots)
+    if (slot.taken.load(std::memory_order_acquire) &&
+        pthread_equal(slot.thread.load(std::memory_order_acquire), self))
+      return &slot;
+  return nullptr;
 }
 
 /// Gives a signal that is not a crash of the compiler to the handler the process had before.
@@ -54,9 +75,11 @@ void forwardToPrevious(int signal, siginfo_t *info, void *context) {
 }
 
 void onCrashSignal(int signal, siginfo_t *info, void *context) {
-  if (sigjmp_buf *point = recoveryPoint) {
-    recoveryPoint = nullptr;
-    caughtSignal = signal;
+  RecoverySlot *slot = slotOfThisThread();
+  if (slot != nullptr && slot->point != nullptr) {
+    sigjmp_buf *point = slot->point;
+    slot->point = nullptr; // a second crash on the way back is not recovered
+    slot->signal = signal;
     siglongjmp(*point, 1);
   }
   forwardToPrevious(signal, info, context);
@@ -111,9 +134,35 @@ private:
   bool installed_ = false;
 };
 
-/// Clears this thread's recovery point however `body` ends (an exception included).
-struct RecoveryPointReset {
-  ~RecoveryPointReset() { recoveryPoint = nullptr; }
+/// This thread's recovery slot for the duration of a run; empty when all slots are taken.
+class SlotClaim {
+public:
+  SlotClaim() {
+    for (RecoverySlot &slot : registry().slots) {
+      bool expected = false;
+      if (slot.taken.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
+        slot.point = nullptr;
+        slot.signal = 0;
+        slot.thread.store(pthread_self(), std::memory_order_release);
+        slot_ = &slot;
+        return;
+      }
+    }
+  }
+  ~SlotClaim() {
+    if (slot_ == nullptr)
+      return;
+    slot_->point = nullptr;
+    slot_->thread.store(pthread_t{}, std::memory_order_release);
+    slot_->taken.store(false, std::memory_order_release);
+  }
+  SlotClaim(const SlotClaim &) = delete;
+  SlotClaim &operator=(const SlotClaim &) = delete;
+
+  RecoverySlot *slot() const { return slot_; }
+
+private:
+  RecoverySlot *slot_ = nullptr;
 };
 
 } // namespace
@@ -121,15 +170,21 @@ struct RecoveryPointReset {
 bool runRecoveringFromCrashes(llvm::function_ref<void()> body, int &signal) {
   HandlerScope handlers;
   AlternateStack stack;
+  SlotClaim claim;
+  RecoverySlot *slot = claim.slot();
+  if (slot == nullptr) {
+    body(); // every slot taken: run without recovery
+    return true;
+  }
   sigjmp_buf point;
   // Saving the signal mask (1) restores it when the handler jumps back here.
   if (sigsetjmp(point, 1) != 0) {
-    signal = caughtSignal;
+    signal = slot->signal;
     return false;
   }
-  RecoveryPointReset reset;
-  recoveryPoint = &point;
+  slot->point = &point;
   body();
+  slot->point = nullptr;
   return true;
 }
 
