@@ -1,6 +1,7 @@
 //===- work_group_function.cpp - A kernel as a work-group function -------===//
 #include "devices/cpu/codegen/work_group_function.hpp"
 
+#include "devices/cpu/codegen/address_space_queries.hpp"
 #include "devices/cpu/codegen/barrier_regions.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/work_group_abi.hpp"
@@ -42,6 +43,12 @@ public:
   }
   Value *groupPointer(size_t offset, const Twine &name) {
     return pointerField(group_, offset, name);
+  }
+  Value *launchSize(size_t offset, const Twine &name) {
+    return builder_.CreateLoad(builder_.getInt64Ty(), fieldAddress(launch_, offset), name);
+  }
+  Value *groupSize(size_t offset, const Twine &name) {
+    return builder_.CreateLoad(builder_.getInt64Ty(), fieldAddress(group_, offset), name);
   }
 
   /// Element `dim` of a uint64_t[3] field; `dim` may be any i32 value below 3.
@@ -266,6 +273,7 @@ buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetM
   builder.SetInsertPoint(prologue->getTerminator());
   if (Error error = placeLocalVariables(module, *function, builder, localMemory, info))
     return error;
+  foldAddressSpaceQueries(*function);
   simplifyKernelBody(*function, machine);
 
   // Read only now: the simplification would have deleted these loads as unused.
@@ -283,6 +291,21 @@ buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetM
   result.function = function;
   result.privateBytesPerItem = formWorkItemLoops(*function, loops);
   replaceGroupPrimitives(module, *function, parameters);
+  lowerAddressSpaceQueries(*function, [&] {
+    builder.SetInsertPoint(prologue->getTerminator());
+    AddressSpaceRegions regions;
+    // Loaded again: the simplification deleted the first load where nothing used it.
+    regions.localMemory =
+        parameters.groupPointer(offsetof(WorkGroupParams, localMemory), "local.memory");
+    regions.localMemorySize =
+        parameters.launchSize(offsetof(LaunchParams, localMemorySize), "local.memory.size");
+    regions.privateMemory = loops.privateMemory;
+    regions.privateMemorySize =
+        parameters.launchSize(offsetof(LaunchParams, privateMemorySize), "private.memory.size");
+    regions.stackBase = parameters.groupPointer(offsetof(WorkGroupParams, stackBase), "stack");
+    regions.stackSize = parameters.groupSize(offsetof(WorkGroupParams, stackSize), "stack.size");
+    return regions;
+  });
   return result;
 }
 
