@@ -1,6 +1,7 @@
 // The generic address space (OpenCL C 3.0 __opencl_c_generic_address_space): to_global,
 // to_local and to_private on pointers into each named space, get_fence, generic pointers that
-// read and write local and private memory, and atomics through generic pointers. Every result is
+// read and write local and private memory, atomics through generic pointers, and the preferred
+// work-group size multiple a work-group-wide algorithm sizes its groups with. Every result is
 // checked against a host reference.
 #include "cl_test.hpp"
 
@@ -311,6 +312,56 @@ TEST_F(GenericAddressSpaceTest, AtomicsThroughGenericPointersToPrivateMemory) {
     expected[id] = sum * 1000 + sum + 1;
   }
   EXPECT_TRUE(equalArrays(expected, read<cl_int>(out, kItems)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The preferred work-group size multiple
+
+TEST_F(GenericAddressSpaceTest, PreferredWorkGroupSizeMultipleIsTheWidthWorkItemsRunTogether) {
+  Kernel kernel = buildKernel(kGenericAtomicsSource, "generic_atomics", kOptions);
+  ASSERT_TRUE(kernel);
+  size_t multiple =
+      workGroupInfo<size_t>(kernel, device_, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
+  size_t maxGroup = workGroupInfo<size_t>(kernel, device_, CL_KERNEL_WORK_GROUP_SIZE);
+  if (isKiln()) {
+    // Work-items run in the lanes of vectors: at least 4 lanes of 32 bits (SSE), at most 16
+    // (AVX-512).
+    EXPECT_GE(multiple, 4u);
+    EXPECT_LE(multiple, 16u);
+  }
+  EXPECT_GE(multiple, 1u);
+  EXPECT_EQ(0u, multiple & (multiple - 1)) << multiple << " is not a power of two";
+  EXPECT_LE(multiple, maxGroup);
+}
+
+// What the CTS's generic_atomics_variant does: two work-groups of the preferred multiple, half
+// of each group's work-items adding to a local counter and half to a global one, through one
+// generic pointer.
+TEST_F(GenericAddressSpaceTest, WorkGroupsOfThePreferredMultipleSplitAtomicsBetweenSpaces) {
+  Kernel kernel = buildKernel(R"(
+    kernel void split(global atomic_int *global_counters, local atomic_int *local_counter) {
+      size_t lid = get_local_id(0), group = get_group_id(0);
+      if (lid == 0) atomic_store_explicit(local_counter, 0, memory_order_relaxed);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      generic atomic_int *counter = &global_counters[group * 2];
+      if (lid % 2 == 0) counter = local_counter;
+      atomic_fetch_add_explicit(counter, 1, memory_order_relaxed, memory_scope_work_group);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (lid == 0)
+        atomic_store_explicit(&global_counters[group * 2 + 1],
+                              atomic_load_explicit(local_counter, memory_order_relaxed),
+                              memory_order_relaxed);
+    })",
+                              "split", kOptions);
+  ASSERT_TRUE(kernel);
+  size_t group =
+      workGroupInfo<size_t>(kernel, device_, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
+  Mem counters = bufferWith(std::vector<cl_int>(4, 0));
+  ASSERT_TRUE(setArgs(kernel, counters, LocalSize{sizeof(cl_int)}));
+  ASSERT_TRUE(run1D(kernel, 2 * group, group));
+  cl_int half = static_cast<cl_int>(group / 2), rest = static_cast<cl_int>(group - group / 2);
+  // Even local ids (the larger half when the group is odd) use the local counter.
+  EXPECT_TRUE(equalArrays({half, rest, half, rest}, read<cl_int>(counters, 4)));
 }
 
 } // namespace

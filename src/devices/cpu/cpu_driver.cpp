@@ -35,7 +35,8 @@ public:
   DeviceKernelInfo info() const override {
     DeviceKernelInfo result;
     result.maxWorkGroupSize = maxWorkGroupSize_;
-    result.preferredWorkGroupSizeMultiple = 1;
+    // A group smaller than the vector (reqd_work_group_size) fills only that many lanes.
+    result.preferredWorkGroupSizeMultiple = std::min<size_t>(code_.vectorWidth, maxWorkGroupSize_);
     result.privateMemSize = code_.stackBytes;
     return result;
   }
