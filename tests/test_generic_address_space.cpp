@@ -314,6 +314,53 @@ TEST_F(GenericAddressSpaceTest, AtomicsThroughGenericPointersToPrivateMemory) {
   EXPECT_TRUE(equalArrays(expected, read<cl_int>(out, kItems)));
 }
 
+// Atomics on local memory, where every work-item of a group competes for the same counters:
+// a histogram with data-dependent bins, and fetch-adds whose old values must be distinct (each
+// work-item gets its own ticket), with both named and generic pointers.
+TEST_F(GenericAddressSpaceTest, LocalAtomicsCountEveryWorkItemOnce) {
+  Kernel kernel = buildKernel(R"(
+    uint ticket(generic atomic_uint *counter) {
+      return atomic_fetch_add_explicit(counter, 1u, memory_order_relaxed,
+                                       memory_scope_work_group);
+    }
+    kernel void local_counting(global const uint *data, global uint *histograms,
+                               global uint *tickets, local uint *bins) {
+      local atomic_uint next;
+      size_t lid = get_local_id(0), size = get_local_size(0), group = get_group_id(0);
+      for (size_t i = lid; i < 16; i += size) bins[i] = 0;
+      if (lid == 0) atomic_init(&next, 0u);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      atomic_inc(&bins[data[get_global_id(0)] % 16]);
+      uint mine = ticket(&next);
+      tickets[get_global_id(0)] = mine;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (size_t i = lid; i < 16; i += size) histograms[group * 16 + i] = bins[i];
+    })",
+                              "local_counting", kOptions);
+  ASSERT_TRUE(kernel);
+  constexpr size_t kItems = 2048, kGroup = 256, kGroups = kItems / kGroup;
+  std::vector<cl_uint> data = Random(5).values<cl_uint>(kItems);
+  Mem dataBuffer = bufferWith(data);
+  Mem histograms = createBuffer(CL_MEM_READ_WRITE, kGroups * 16 * sizeof(cl_uint));
+  Mem tickets = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_uint));
+  ASSERT_TRUE(setArgs(kernel, dataBuffer, histograms, tickets, LocalSize{16 * sizeof(cl_uint)}));
+  ASSERT_TRUE(run1D(kernel, kItems, kGroup));
+
+  std::vector<cl_uint> expected(kGroups * 16, 0);
+  for (size_t item = 0; item < kItems; ++item)
+    ++expected[item / kGroup * 16 + data[item] % 16];
+  EXPECT_TRUE(equalArrays(expected, read<cl_uint>(histograms, kGroups * 16)));
+  std::vector<cl_uint> ticketsRead = read<cl_uint>(tickets, kItems);
+  for (size_t group = 0; group < kGroups; ++group) {
+    std::vector<cl_uint> groupTickets(ticketsRead.begin() + group * kGroup,
+                                      ticketsRead.begin() + (group + 1) * kGroup);
+    std::sort(groupTickets.begin(), groupTickets.end());
+    std::vector<cl_uint> all(kGroup);
+    std::iota(all.begin(), all.end(), 0u);
+    EXPECT_TRUE(equalArrays(all, groupTickets)) << "group " << group;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The preferred work-group size multiple
 

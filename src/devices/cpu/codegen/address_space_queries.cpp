@@ -6,8 +6,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
-#include <optional>
-
 using namespace llvm;
 
 namespace kiln::cpu {
@@ -31,26 +29,6 @@ SmallVector<CallInst *, 8> queriesIn(Function &function, const char *name) {
   return calls;
 }
 
-/// The named address space a generic pointer was cast from, when the cast is in sight: the
-/// pointer is a cast of a named-space pointer, or an offset from one. (The code generator's own
-/// casts, such as from the work-group's local memory to address space 3, come before the
-/// program's cast to the generic space and are never reached.)
-std::optional<unsigned> namedSpaceOf(Value *pointer) {
-  for (;;) {
-    if (auto *offset = dyn_cast<GEPOperator>(pointer)) {
-      pointer = offset->getPointerOperand();
-    } else if (auto *cast = dyn_cast<AddrSpaceCastOperator>(pointer)) {
-      if (cast->getSrcAddressSpace() != kGenericAddressSpace)
-        return cast->getSrcAddressSpace();
-      pointer = cast->getPointerOperand();
-    } else if (auto *cast = dyn_cast<BitCastOperator>(pointer)) {
-      pointer = cast->getOperand(0);
-    } else {
-      return std::nullopt;
-    }
-  }
-}
-
 /// (address - base) < size, unsigned: whether address lies in [base, base + size).
 Value *isInRegion(IRBuilder<> &builder, Value *address, Value *base, Value *size) {
   Value *offset = builder.CreateSub(address, builder.CreatePtrToInt(base, builder.getInt64Ty()));
@@ -59,11 +37,27 @@ Value *isInRegion(IRBuilder<> &builder, Value *address, Value *base, Value *size
 
 } // namespace
 
+std::optional<unsigned> namedAddressSpaceOf(Value *pointer) {
+  for (;;) {
+    unsigned space = pointer->getType()->getPointerAddressSpace();
+    if (space != kGenericAddressSpace)
+      return space;
+    if (auto *offset = dyn_cast<GEPOperator>(pointer))
+      pointer = offset->getPointerOperand();
+    else if (auto *cast = dyn_cast<AddrSpaceCastOperator>(pointer))
+      pointer = cast->getPointerOperand();
+    else if (auto *cast = dyn_cast<BitCastOperator>(pointer))
+      pointer = cast->getOperand(0);
+    else
+      return std::nullopt;
+  }
+}
+
 void foldAddressSpaceQueries(Function &function) {
   for (auto [name, space] :
        {std::pair{kIsLocal, kLocalAddressSpace}, std::pair{kIsPrivate, kPrivateAddressSpace}}) {
     for (CallInst *call : queriesIn(function, name)) {
-      std::optional<unsigned> known = namedSpaceOf(call->getArgOperand(0));
+      std::optional<unsigned> known = namedAddressSpaceOf(call->getArgOperand(0));
       if (!known)
         continue;
       call->replaceAllUsesWith(ConstantInt::get(call->getType(), *known == space));

@@ -15,7 +15,17 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Value.h"
 
+#include <optional>
+
 namespace kiln::cpu {
+
+/// The named address space (SPIR numbering: 0 private, 1 global, 2 constant, 3 local) a pointer
+/// points into when that is in sight: the pointer has a named space itself, or it is a cast to
+/// the generic space of a named-space pointer, or an offset from one. Meaningful only before
+/// InstCombine merges the front end's casts with the code generator's own (such as the one from
+/// the work-group's local memory to address space 3, which comes before the program's cast to
+/// the generic space and is never reached).
+std::optional<unsigned> namedAddressSpaceOf(llvm::Value *pointer);
 
 /// The memory regions of one work-group (i64 sizes, pointers of address space 0).
 struct AddressSpaceRegions {
@@ -28,7 +38,7 @@ struct AddressSpaceRegions {
 };
 
 /// Answers the queries in `function` whose pointer is a cast from a named address space. Run it
-/// once everything is inlined, before optimization can merge those casts.
+/// once everything is inlined and simplified, before full optimization can merge those casts.
 void foldAddressSpaceQueries(llvm::Function &function);
 
 /// Replaces the remaining queries in `function` with range checks; `readRegions` is called

@@ -3,6 +3,7 @@
 
 #include "devices/cpu/codegen/address_space_queries.hpp"
 #include "devices/cpu/codegen/barrier_regions.hpp"
+#include "devices/cpu/codegen/local_atomics.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/work_group_abi.hpp"
 
@@ -273,8 +274,12 @@ buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetM
   builder.SetInsertPoint(prologue->getTerminator());
   if (Error error = placeLocalVariables(module, *function, builder, localMemory, info))
     return error;
-  foldAddressSpaceQueries(*function);
   simplifyKernelBody(*function, machine);
+  // Where pointers come from is clearest now: the simplification has put the values the front
+  // end keeps in stack slots into registers, and has not yet merged the program's casts to the
+  // generic space with the code generator's own casts (only the full optimization does).
+  foldAddressSpaceQueries(*function);
+  makeLocalAtomicsPlain(*function);
 
   // Read only now: the simplification would have deleted these loads as unused.
   builder.SetInsertPoint(prologue->getTerminator());
