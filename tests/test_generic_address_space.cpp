@@ -6,7 +6,6 @@
 #include "cl_test.hpp"
 
 #include <numeric>
-#include <set>
 
 using namespace cltest;
 
