@@ -14,6 +14,11 @@ ulong __kiln_global_size(uint dim);
 ulong __kiln_global_offset(uint dim);
 uint __kiln_work_dim(void);
 
+// Whether a generic pointer points into the work-group's local memory, or into the calling
+// work-item's private memory; every other pointer is a global one.
+bool __kiln_is_local_pointer(const __generic void *ptr) __attribute__((const));
+bool __kiln_is_private_pointer(const __generic void *ptr) __attribute__((const));
+
 // Every work-item of the work-group reaches this call before any of them continues. Memory
 // ordering between the work-items of a group is the code generator's concern.
 void __kiln_work_group_barrier(void) __attribute__((convergent));

@@ -50,13 +50,3 @@ OVL void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order order, me
     break;
   }
 }
-
-// Every named address space is memory a fence can order; on the CPU they are all one memory,
-// so a pointer of any space gets both global and local fence flags.
-OVL cl_mem_fence_flags get_fence(__generic void *ptr) {
-  return CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE;
-}
-
-OVL cl_mem_fence_flags get_fence(const __generic void *ptr) {
-  return CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE;
-}

@@ -1,11 +1,34 @@
-// The builtin library's bitcode, embedded at build time (src/builtins).
+// The builtin library's bitcode, embedded at build time (src/builtins) as one module per source
+// file ("piece"), and which piece defines each function and variable, so that linking a program
+// reads only the pieces it needs: reading the module-level records of all ~11,000 functions
+// for every program cost more than optimizing most kernels.
 #pragma once
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <vector>
 
 namespace kiln::compiler {
 
-std::span<const uint8_t> builtinLibraryBitcode();
+class BuiltinLibrary {
+public:
+  /// The embedded library, its index read on first use (once per process).
+  static const BuiltinLibrary &get();
+
+  size_t pieceCount() const { return pieces_.size(); }
+  std::span<const uint8_t> piece(size_t index) const { return pieces_[index]; }
+  /// The piece that defines the external function or variable `symbol`, if any.
+  std::optional<size_t> pieceDefining(llvm::StringRef symbol) const;
+
+private:
+  BuiltinLibrary();
+
+  std::vector<std::span<const uint8_t>> pieces_;
+  llvm::StringMap<size_t> definedIn_;
+};
 
 } // namespace kiln::compiler

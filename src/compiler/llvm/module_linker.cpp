@@ -16,6 +16,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <optional>
+#include <set>
+#include <vector>
 
 namespace kiln::compiler {
 namespace {
@@ -193,24 +196,48 @@ std::unique_ptr<llvm::Module> mergeInputs(std::vector<std::unique_ptr<llvm::Modu
   return program;
 }
 
-/// Links the functions of the builtin library the program needs (and what those need).
-bool linkBuiltins(llvm::Module &program, std::string &log) {
-  std::span<const uint8_t> bytes = builtinLibraryBitcode();
-  llvm::MemoryBufferRef buffer(
-      llvm::StringRef(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
-      "builtin library");
-  // Lazily: only the bodies the linker pulls in are read.
-  auto library = llvm::getLazyBitcodeModule(buffer, program.getContext(),
-                                            /*ShouldLazyLoadMetadata=*/true);
-  if (!library) {
-    log += "internal error: the builtin library cannot be read: " +
-           llvm::toString(library.takeError()) + "\n";
-    return false;
+/// The pieces of the builtin library that define what `program` declares and has not linked yet.
+std::set<size_t> piecesNeeded(const llvm::Module &program, const BuiltinLibrary &library,
+                              const std::vector<bool> &linked) {
+  std::set<size_t> needed;
+  for (const llvm::GlobalValue &value : program.global_values()) {
+    if (!value.isDeclaration() || value.getName().starts_with("llvm."))
+      continue;
+    if (std::optional<size_t> piece = library.pieceDefining(value.getName());
+        piece && !linked[*piece])
+      needed.insert(*piece);
   }
-  (*library)->setTargetTriple(program.getTargetTriple());
-  if (llvm::Linker::linkModules(program, std::move(*library), llvm::Linker::LinkOnlyNeeded)) {
-    log += "error: linking the builtin library failed\n";
-    return false;
+  return needed;
+}
+
+/// Links the functions of the builtin library the program needs (and what those need), reading
+/// only the pieces of the library that define them.
+bool linkBuiltins(llvm::Module &program, std::string &log) {
+  const BuiltinLibrary &library = BuiltinLibrary::get();
+  std::vector<bool> linked(library.pieceCount(), false);
+  // A piece's functions may call functions of other pieces: repeat until nothing is missing.
+  for (std::set<size_t> needed = piecesNeeded(program, library, linked); !needed.empty();
+       needed = piecesNeeded(program, library, linked)) {
+    for (size_t index : needed) {
+      linked[index] = true;
+      std::span<const uint8_t> bytes = library.piece(index);
+      llvm::MemoryBufferRef buffer(
+          llvm::StringRef(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
+          "builtin library");
+      // Lazily: only the bodies the linker pulls in are read.
+      auto piece = llvm::getLazyBitcodeModule(buffer, program.getContext(),
+                                              /*ShouldLazyLoadMetadata=*/true);
+      if (!piece) {
+        log += "internal error: the builtin library cannot be read: " +
+               llvm::toString(piece.takeError()) + "\n";
+        return false;
+      }
+      (*piece)->setTargetTriple(program.getTargetTriple());
+      if (llvm::Linker::linkModules(program, std::move(*piece), llvm::Linker::LinkOnlyNeeded)) {
+        log += "error: linking the builtin library failed\n";
+        return false;
+      }
+    }
   }
   return true;
 }

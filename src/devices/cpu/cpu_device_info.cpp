@@ -98,7 +98,11 @@ DeviceInfo describeCpuDevice(const HostCpu &host) {
   info.maxWorkItemDimensions = 3;
   info.maxWorkItemSizes = {kMaxWorkGroupSize, kMaxWorkGroupSize, kMaxWorkGroupSize};
   info.maxWorkGroupSize = kMaxWorkGroupSize;
-  info.preferredWorkGroupSizeMultiple = 1;
+  // Kernels run consecutive work-items in the lanes of one vector: as many as the widest
+  // vectors hold 32-bit values. Each kernel reports the width its code uses
+  // (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE), narrower where LLVM prefers 256-bit vectors
+  // on an AVX-512 CPU.
+  info.preferredWorkGroupSizeMultiple = host.vectorBits / 32;
   info.executionCapabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
   info.queueOnHostProperties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
   info.printfBufferSize = 1 << 20;

@@ -6,6 +6,7 @@
 #include "devices/cpu/host_cpu.hpp"
 #include "devices/cpu/kernel_jit.hpp"
 #include "devices/cpu/thread_pool.hpp"
+#include "devices/cpu/thread_stack.hpp"
 #include "runtime/command.hpp"
 #include "runtime/kernel.hpp"
 #include "runtime/memory.hpp"
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace kiln::cpu {
 namespace {
@@ -38,7 +40,8 @@ public:
   DeviceKernelInfo info() const override {
     DeviceKernelInfo result;
     result.maxWorkGroupSize = maxWorkGroupSize_;
-    result.preferredWorkGroupSizeMultiple = 1;
+    // A group smaller than the vector (reqd_work_group_size) fills only that many lanes.
+    result.preferredWorkGroupSizeMultiple = std::min<size_t>(code_.vectorWidth, maxWorkGroupSize_);
     result.privateMemSize = code_.stackBytes;
     return result;
   }
@@ -89,6 +92,8 @@ struct WorkerScratch {
   size_t localCapacity = 0;
   AlignedStorage privateMemory;
   size_t privateCapacity = 0;
+  /// The worker thread's stack, read on the thread itself before its first work-group.
+  std::optional<ThreadStack> stack;
 
   /// Grows `storage` to at least `size` bytes; false when out of memory.
   static bool reserve(AlignedStorage &storage, size_t &capacity, size_t size) {
@@ -153,24 +158,29 @@ public:
       params_.enqueuedLocalSize[dim] = range.local[dim];
       params_.numGroups[dim] = groups[dim];
     }
+    params_.localMemorySize = launch_.localMemorySize;
+    params_.privateMemorySize =
+        range.local[0] * range.local[1] * range.local[2] * kernel_.privateBytesPerItem;
   }
 
   void run(size_t begin, size_t end, unsigned worker) override {
     if (!started_.exchange(true))
       command_->markRunning();
     WorkerScratch &scratch = scratch_[worker];
-    size_t itemsPerGroup =
-        params_.enqueuedLocalSize[0] * params_.enqueuedLocalSize[1] * params_.enqueuedLocalSize[2];
     if (!WorkerScratch::reserve(scratch.localMemory, scratch.localCapacity,
-                                std::max<size_t>(launch_.localMemorySize, 1)) ||
+                                std::max<size_t>(params_.localMemorySize, 1)) ||
         !WorkerScratch::reserve(scratch.privateMemory, scratch.privateCapacity,
-                                std::max<size_t>(itemsPerGroup * kernel_.privateBytesPerItem, 1))) {
+                                std::max<size_t>(params_.privateMemorySize, 1))) {
       failed_.store(true);
       return;
     }
+    if (!scratch.stack) // the pool runs worker `worker`'s items on that worker's thread
+      scratch.stack = currentThreadStack();
     WorkGroupParams group{};
     group.localMemory = scratch.localMemory.get();
     group.privateMemory = scratch.privateMemory.get();
+    group.stackBase = scratch.stack->base;
+    group.stackSize = scratch.stack->size;
     for (size_t linear = begin; linear < end; ++linear) {
       size_t rest = linear;
       for (int dim = 0; dim < 3; ++dim) {

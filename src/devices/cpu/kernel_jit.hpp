@@ -17,6 +17,9 @@ struct JitKernel {
   uint64_t privateBytesPerItem = 0;
   /// Bytes of stack the function itself uses per work-group (CL_KERNEL_PRIVATE_MEM_SIZE).
   uint64_t stackBytes = 0;
+  /// Work-items the function runs together: the loop vectorizer runs consecutive work-items of
+  /// a work-item loop in the lanes of one vector (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE).
+  uint32_t vectorWidth = 1;
 };
 
 /// Native code for the kernels of one program; it stays loaded as long as this object lives.

@@ -30,6 +30,10 @@ struct LaunchParams {
   uint64_t globalSize[3];
   uint64_t enqueuedLocalSize[3];
   uint64_t numGroups[3];
+  /// Bytes of WorkGroupParams::localMemory the launch uses: its __local variables and arguments.
+  uint64_t localMemorySize;
+  /// Bytes of WorkGroupParams::privateMemory a work-group may use.
+  uint64_t privateMemorySize;
   uint32_t workDim;
   /// Null unless the kernel calls printf.
   PrintfBuffer *printfBuffer;
@@ -45,6 +49,10 @@ struct WorkGroupParams {
   std::byte *localMemory;
   /// Storage for values that live across barriers, privateBytesPerItem per work-item.
   std::byte *privateMemory;
+  /// The stack of the thread running the group, where the work-items' private variables live
+  /// when the kernel has no barrier: stackSize bytes from stackBase (its lowest address).
+  const std::byte *stackBase;
+  uint64_t stackSize;
 };
 
 /// Runs every work-item of one work-group.

@@ -9,6 +9,7 @@
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/work_group_function.hpp"
 
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -18,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -106,12 +108,14 @@ private:
       return error;
     retargetModuleToHost(**module, (*machine)->getTargetTriple(), (*machine)->createDataLayout());
     guardIntegerDivisions(**module);
-    std::map<std::string, uint64_t> privateBytes;
+    std::map<std::string, JitKernel> generated;
     for (const compiler::KernelInfo &kernel : info.kernels) {
       Expected<GeneratedWorkGroup> function = buildWorkGroupFunction(**module, kernel, **machine);
       if (!function)
         return function.takeError();
-      privateBytes[kernel.name] = function->privateBytesPerItem;
+      JitKernel &entry = generated[kernel.name];
+      entry.privateBytesPerItem = function->privateBytesPerItem;
+      entry.vectorWidth = optimize ? vectorWidth(*function->function, **machine) : 1;
     }
     if (std::string problems; verifyModuleText(**module, problems))
       return createStringError(inconvertibleErrorCode(),
@@ -138,9 +142,8 @@ private:
       Expected<orc::ExecutorAddr> address = (*jit)->lookup(workGroupFunctionName(kernel.name));
       if (!address)
         return address.takeError();
-      JitKernel entry;
+      JitKernel entry = generated[kernel.name];
       entry.function = address->toPtr<WorkGroupFunction>();
-      entry.privateBytesPerItem = privateBytes[kernel.name];
       kernels.emplace(kernel.name, entry);
     }
     return std::make_unique<CpuJitProgram>(std::move(*jit), std::move(kernels));
@@ -158,6 +161,15 @@ private:
       map[jit.mangleAndIntern(symbol.name)] = {orc::ExecutorAddr::fromPtr(symbol.address),
                                                JITSymbolFlags::Exported | JITSymbolFlags::Callable};
     return jit.getMainJITDylib().define(orc::absoluteSymbols(std::move(map)));
+  }
+
+  /// The lanes of 32-bit elements in the vectors the loop vectorizer uses for `function`'s
+  /// work-item loops (the target's preferred vector width, not always its widest registers).
+  static uint32_t vectorWidth(const Function &function, TargetMachine &machine) {
+    TargetTransformInfo target = machine.getTargetTransformInfo(function);
+    uint64_t bits =
+        target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+    return static_cast<uint32_t>(std::max<uint64_t>(1, bits / 32));
   }
 
   /// Returns true (with the verifier's report) when `module` is broken.

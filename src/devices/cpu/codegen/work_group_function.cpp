@@ -2,7 +2,9 @@
 #include "devices/cpu/codegen/work_group_function.hpp"
 
 #include "compiler/llvm/printf_lowering.hpp"
+#include "devices/cpu/codegen/address_space_queries.hpp"
 #include "devices/cpu/codegen/barrier_regions.hpp"
+#include "devices/cpu/codegen/local_atomics.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/work_group_abi.hpp"
 
@@ -43,6 +45,12 @@ public:
   }
   Value *groupPointer(size_t offset, const Twine &name) {
     return pointerField(group_, offset, name);
+  }
+  Value *launchSize(size_t offset, const Twine &name) {
+    return builder_.CreateLoad(builder_.getInt64Ty(), fieldAddress(launch_, offset), name);
+  }
+  Value *groupSize(size_t offset, const Twine &name) {
+    return builder_.CreateLoad(builder_.getInt64Ty(), fieldAddress(group_, offset), name);
   }
 
   /// Element `dim` of a uint64_t[3] field; `dim` may be any i32 value below 3.
@@ -347,6 +355,11 @@ buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetM
   if (Error error = placeLocalVariables(module, *function, builder, localMemory, info))
     return error;
   simplifyKernelBody(*function, machine);
+  // Where pointers come from is clearest now: the simplification has put the values the front
+  // end keeps in stack slots into registers, and has not yet merged the program's casts to the
+  // generic space with the code generator's own casts (only the full optimization does).
+  foldAddressSpaceQueries(*function);
+  makeLocalAtomicsPlain(*function);
 
   // Read only now: the simplification would have deleted these loads as unused.
   builder.SetInsertPoint(prologue->getTerminator());
@@ -364,6 +377,21 @@ buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetM
   result.privateBytesPerItem = formWorkItemLoops(*function, loops);
   replaceGroupPrimitives(module, *function, parameters);
   replacePrintfReservations(module, *function, launch);
+  lowerAddressSpaceQueries(*function, [&] {
+    builder.SetInsertPoint(prologue->getTerminator());
+    AddressSpaceRegions regions;
+    // Loaded again: the simplification deleted the first load where nothing used it.
+    regions.localMemory =
+        parameters.groupPointer(offsetof(WorkGroupParams, localMemory), "local.memory");
+    regions.localMemorySize =
+        parameters.launchSize(offsetof(LaunchParams, localMemorySize), "local.memory.size");
+    regions.privateMemory = loops.privateMemory;
+    regions.privateMemorySize =
+        parameters.launchSize(offsetof(LaunchParams, privateMemorySize), "private.memory.size");
+    regions.stackBase = parameters.groupPointer(offsetof(WorkGroupParams, stackBase), "stack");
+    regions.stackSize = parameters.groupSize(offsetof(WorkGroupParams, stackSize), "stack.size");
+    return regions;
+  });
   return result;
 }
 
