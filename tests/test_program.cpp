@@ -1065,3 +1065,37 @@ TEST_F(ProgramTest, RebuildAfterReleaseSucceedsUnderLoad) {
   ASSERT_CL_SUCCESS(clFinish(queue_));
   EXPECT_EQ(std::vector<cl_int>(kItems, 19), read<cl_int>(out, kItems));
 }
+
+// Builtins from every part of the library in one program, where the functions linked for one
+// call need functions of a part already linked for another (cbrt(double) needs fabs and fma).
+TEST_F(ProgramTest, BuiltinsFromManyPartsOfTheLibraryLinkTogether) {
+  Kernel kernel = buildKernel(R"(
+    kernel void k(global const double *x, global double *out) {
+      size_t i = get_global_id(0);
+      float f = (float)x[i];
+      out[i * 6 + 0] = exp(f);
+      out[i * 6 + 1] = tgamma(f);
+      out[i * 6 + 2] = cbrt(x[i] * 8.0);
+      out[i * 6 + 3] = clamp(x[i], 0.75, 2.5);
+      out[i * 6 + 4] = length((double2)(x[i], 1.0));
+      out[i * 6 + 5] = (double)popcount((uint)(x[i] * 4.0)) + sign(x[i] - 1.0);
+    })",
+                              "k");
+  ASSERT_NE(nullptr, kernel.get());
+  std::vector<cl_double> x = {0.5, 1.0, 2.0, 3.0};
+  Mem in = bufferWith(x), out = createBuffer(CL_MEM_READ_WRITE, x.size() * 6 * sizeof(double));
+  ASSERT_TRUE(setArgs(kernel, in, out));
+  ASSERT_TRUE(run1D(kernel, x.size()));
+  std::vector<cl_double> expected;
+  for (double v : x) {
+    float f = static_cast<float>(v);
+    expected.insert(expected.end(),
+                    {std::exp(f), std::tgamma(f), std::cbrt(v * 8.0), std::clamp(v, 0.75, 2.5),
+                     std::hypot(v, 1.0),
+                     static_cast<double>(__builtin_popcount(static_cast<unsigned>(v * 4.0))) +
+                         (v > 1.0   ? 1.0
+                          : v < 1.0 ? -1.0
+                                    : 0.0)});
+  }
+  EXPECT_TRUE(nearArrays(expected, read<cl_double>(out, expected.size()), 0, 1e-5));
+}

@@ -196,15 +196,17 @@ std::unique_ptr<llvm::Module> mergeInputs(std::vector<std::unique_ptr<llvm::Modu
   return program;
 }
 
-/// The pieces of the builtin library that define what `program` declares and has not linked yet.
+/// The pieces of the builtin library that define what `program` declares and has not asked the
+/// library for yet (recorded in `requested`). A piece may be needed again in a later round: the
+/// linker takes only what is needed from it each time.
 std::set<size_t> piecesNeeded(const llvm::Module &program, const BuiltinLibrary &library,
-                              const std::vector<bool> &linked) {
+                              llvm::StringSet<> &requested) {
   std::set<size_t> needed;
   for (const llvm::GlobalValue &value : program.global_values()) {
     if (!value.isDeclaration() || value.getName().starts_with("llvm."))
       continue;
-    if (std::optional<size_t> piece = library.pieceDefining(value.getName());
-        piece && !linked[*piece])
+    std::optional<size_t> piece = library.pieceDefining(value.getName());
+    if (piece && requested.insert(value.getName()).second)
       needed.insert(*piece);
   }
   return needed;
@@ -214,12 +216,11 @@ std::set<size_t> piecesNeeded(const llvm::Module &program, const BuiltinLibrary 
 /// only the pieces of the library that define them.
 bool linkBuiltins(llvm::Module &program, std::string &log) {
   const BuiltinLibrary &library = BuiltinLibrary::get();
-  std::vector<bool> linked(library.pieceCount(), false);
+  llvm::StringSet<> requested;
   // A piece's functions may call functions of other pieces: repeat until nothing is missing.
-  for (std::set<size_t> needed = piecesNeeded(program, library, linked); !needed.empty();
-       needed = piecesNeeded(program, library, linked)) {
+  for (std::set<size_t> needed = piecesNeeded(program, library, requested); !needed.empty();
+       needed = piecesNeeded(program, library, requested)) {
     for (size_t index : needed) {
-      linked[index] = true;
       std::span<const uint8_t> bytes = library.piece(index);
       llvm::MemoryBufferRef buffer(
           llvm::StringRef(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
