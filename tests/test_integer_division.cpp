@@ -185,8 +185,8 @@ TEST_F(DivisionTest, UniformAndConstantZeroDivisorsDoNotTrap) {
   ASSERT_NE(nullptr, kernel.get());
   constexpr size_t kItems = 4096;
   Mem out = createBuffer(CL_MEM_READ_WRITE, 2 * kItems * sizeof(cl_int));
-  ASSERT_TRUE(setArgs(kernel, out, cl_int{0}, std::numeric_limits<cl_int>::min(), cl_int{-1},
-                      cl_int{0}));
+  ASSERT_TRUE(
+      setArgs(kernel, out, cl_int{0}, std::numeric_limits<cl_int>::min(), cl_int{-1}, cl_int{0}));
   ASSERT_TRUE(run1D(kernel, kItems));
   std::vector<cl_int> result = read<cl_int>(out, kItems);
   for (size_t i = 0; i < kItems; ++i)

@@ -82,6 +82,14 @@ protected:
                       std::vector<int> *results = nullptr) {
     Mem out = createBuffer(CL_MEM_READ_WRITE, global * sizeof(int));
     EXPECT_TRUE(setArgs(kernel, out));
+    std::string text = launchPrinting(kernel, global, local);
+    if (results != nullptr)
+      *results = read<int>(out, global);
+    return text;
+  }
+
+  /// Runs `kernel`, whose arguments are set, to completion; returns what it printed.
+  std::string launchPrinting(cl_kernel kernel, size_t global, size_t local = 0) {
     StdoutCapture capture;
     const size_t *localSize = local != 0 ? &local : nullptr;
     cl_int error =
@@ -90,8 +98,6 @@ protected:
     std::string text = capture.text();
     EXPECT_CL_SUCCESS(error);
     EXPECT_CL_SUCCESS(finished);
-    if (results != nullptr)
-      *results = read<int>(out, global);
     return text;
   }
 
@@ -280,14 +286,7 @@ TEST_F(PrintfTest, StringsFromAConstantBuffer) {
       createBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof text, const_cast<char *>(text));
   Mem out = createBuffer(CL_MEM_READ_WRITE, sizeof(int));
   ASSERT_TRUE(setArgs(kernel, buffer, out));
-  StdoutCapture capture;
-  size_t global = 1;
-  cl_int error =
-      clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
-  cl_int finished = clFinish(queue_);
-  std::string text_printed = capture.text();
-  EXPECT_CL_SUCCESS(error);
-  EXPECT_CL_SUCCESS(finished);
+  std::string text_printed = launchPrinting(kernel, 1);
   EXPECT_EQ("[first second] [second]\n", text_printed);
 }
 
@@ -303,14 +302,7 @@ TEST_F(PrintfTest, LongStringFromAConstantBuffer) {
                             const_cast<char *>(text.c_str()));
   Mem out = createBuffer(CL_MEM_READ_WRITE, sizeof(int));
   ASSERT_TRUE(setArgs(kernel, buffer, out));
-  StdoutCapture capture;
-  size_t global = 1;
-  cl_int error =
-      clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
-  cl_int finished = clFinish(queue_);
-  std::string output = capture.text();
-  EXPECT_CL_SUCCESS(error);
-  EXPECT_CL_SUCCESS(finished);
+  std::string output = launchPrinting(kernel, 1);
   EXPECT_EQ(text + "\n", output);
   EXPECT_EQ(0, read<int>(out, 1)[0]);
 }
