@@ -1,0 +1,103 @@
+#include "cl_session.hpp"
+
+namespace bench {
+namespace {
+
+void check(cl_int error, const char *call) {
+  if (error != CL_SUCCESS)
+    throw ClFailure(std::string(call) + " failed with error " + std::to_string(error));
+}
+
+std::string infoString(cl_platform_id platform, cl_platform_info name) {
+  size_t size = 0;
+  clGetPlatformInfo(platform, name, 0, nullptr, &size);
+  std::string text(size, '\0');
+  clGetPlatformInfo(platform, name, size, text.data(), nullptr);
+  return text.c_str();
+}
+
+std::string infoString(cl_device_id device, cl_device_info name) {
+  size_t size = 0;
+  clGetDeviceInfo(device, name, 0, nullptr, &size);
+  std::string text(size, '\0');
+  clGetDeviceInfo(device, name, size, text.data(), nullptr);
+  return text.c_str();
+}
+
+} // namespace
+
+std::vector<ClDevice> installedDevices() {
+  cl_uint count = 0;
+  if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0)
+    return {};
+  std::vector<cl_platform_id> platforms(count);
+  clGetPlatformIDs(count, platforms.data(), nullptr);
+  std::vector<ClDevice> devices;
+  for (cl_platform_id platform : platforms) {
+    cl_device_id device = nullptr;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) != CL_SUCCESS)
+      continue;
+    devices.push_back({platform, device, infoString(platform, CL_PLATFORM_NAME),
+                       infoString(device, CL_DEVICE_NAME)});
+  }
+  return devices;
+}
+
+ClSession::ClSession(const ClDevice &device) : device_(device) {
+  cl_int error = CL_SUCCESS;
+  context_.reset(clCreateContext(nullptr, 1, &device_.device, nullptr, nullptr, &error));
+  check(error, "clCreateContext");
+  queue_.reset(clCreateCommandQueueWithProperties(context_.get(), device_.device, nullptr, &error));
+  check(error, "clCreateCommandQueueWithProperties");
+}
+
+ClKernel ClSession::kernel(const std::string &source, const char *name,
+                           const std::string &options) {
+  const char *text = source.c_str();
+  cl_int error = CL_SUCCESS;
+  ClProgram program(clCreateProgramWithSource(context_.get(), 1, &text, nullptr, &error));
+  check(error, "clCreateProgramWithSource");
+  if (clBuildProgram(program.get(), 1, &device_.device, options.c_str(), nullptr, nullptr) !=
+      CL_SUCCESS) {
+    size_t size = 0;
+    clGetProgramBuildInfo(program.get(), device_.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    std::string log(size, '\0');
+    clGetProgramBuildInfo(program.get(), device_.device, CL_PROGRAM_BUILD_LOG, size, log.data(),
+                          nullptr);
+    throw ClFailure("clBuildProgram failed:\n" + log);
+  }
+  ClKernel kernel(clCreateKernel(program.get(), name, &error));
+  check(error, "clCreateKernel");
+  programs_.push_back(std::move(program));
+  return kernel;
+}
+
+ClBuffer ClSession::buffer(size_t bytes, const void *data) {
+  cl_int error = CL_SUCCESS;
+  cl_mem_flags flags = CL_MEM_READ_WRITE | (data != nullptr ? CL_MEM_COPY_HOST_PTR : 0);
+  ClBuffer buffer(clCreateBuffer(context_.get(), flags, bytes, const_cast<void *>(data), &error));
+  check(error, "clCreateBuffer");
+  return buffer;
+}
+
+void ClSession::read(cl_mem buffer, size_t bytes, void *out) {
+  check(clEnqueueReadBuffer(queue_.get(), buffer, CL_TRUE, 0, bytes, out, 0, nullptr, nullptr),
+        "clEnqueueReadBuffer");
+}
+
+void ClSession::launch(cl_kernel kernel, cl_uint dims, const size_t *global, const size_t *local) {
+  check(clEnqueueNDRangeKernel(queue_.get(), kernel, dims, nullptr, global, local, 0, nullptr,
+                               nullptr),
+        "clEnqueueNDRangeKernel");
+}
+
+void ClSession::finish() {
+  check(clFinish(queue_.get()), "clFinish");
+}
+
+void setArg(cl_kernel kernel, cl_uint index, const ClBuffer &buffer) {
+  cl_mem handle = buffer.get();
+  setArg(kernel, index, handle);
+}
+
+} // namespace bench

@@ -1,0 +1,41 @@
+#include "workload.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace bench {
+
+std::unique_ptr<Workload> makeTriad();
+std::unique_ptr<Workload> makeSgemmNaive();
+std::unique_ptr<Workload> makeSgemmTiled();
+std::unique_ptr<Workload> makeReduction();
+std::unique_ptr<Workload> makeHistogram();
+std::unique_ptr<Workload> makeMandelbrot();
+std::unique_ptr<Workload> makeLaunchLatency();
+
+std::vector<std::unique_ptr<Workload>> allWorkloads() {
+  std::vector<std::unique_ptr<Workload>> workloads;
+  workloads.push_back(makeLaunchLatency());
+  workloads.push_back(makeTriad());
+  workloads.push_back(makeReduction());
+  workloads.push_back(makeHistogram());
+  workloads.push_back(makeSgemmNaive());
+  workloads.push_back(makeSgemmTiled());
+  workloads.push_back(makeMandelbrot());
+  return workloads;
+}
+
+std::string compareFloats(const std::vector<float> &actual, const std::vector<float> &expected,
+                          float tolerance) {
+  if (actual.size() != expected.size())
+    return "wrong number of values";
+  for (size_t i = 0; i < actual.size(); ++i) {
+    float allowed = tolerance * std::max(1.0f, std::fabs(expected[i]));
+    if (!(std::fabs(actual[i] - expected[i]) <= allowed))
+      return "value " + std::to_string(i) + " is " + std::to_string(actual[i]) + " instead of " +
+             std::to_string(expected[i]);
+  }
+  return "";
+}
+
+} // namespace bench

@@ -1,0 +1,99 @@
+// A sum of floats: each work-group reduces its share in local memory by halving steps separated
+// by barriers, and writes one partial sum; the host adds the partial sums.
+#include "../workload.hpp"
+
+#include <cmath>
+#include <numeric>
+#include <random>
+
+namespace bench {
+namespace {
+
+const char *kSource = R"(
+  #define GROUP 256
+  kernel void reduce(global const float *data, uint length, global float *partials) {
+    local float sums[GROUP];
+    uint id = get_local_id(0);
+    float sum = 0.0f;
+    for (uint i = get_global_id(0); i < length; i += get_global_size(0))
+      sum += data[i];
+    sums[id] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint step = GROUP / 2; step > 0; step /= 2) {
+      if (id < step)
+        sums[id] += sums[id + step];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (id == 0)
+      partials[get_group_id(0)] = sums[0];
+  })";
+
+constexpr size_t kGroupSize = 256;
+constexpr size_t kGroups = 64;
+
+class Reduction final : public Workload {
+public:
+  std::string name() const override { return "reduction"; }
+  std::string unit() const override { return "GB/s"; }
+  double work() const override { return data_.size() * sizeof(float) / 1e9; }
+
+  void prepare(Scale scale) override {
+    data_.resize(scale == Scale::Tiny ? 50000 : size_t{1} << 26);
+    std::mt19937 random(4);
+    std::uniform_real_distribution<float> value(0, 1);
+    for (float &x : data_)
+      x = value(random);
+  }
+
+  void runNative() override {
+    double sum = 0;
+    const long n = static_cast<long>(data_.size());
+    // Partial sums in float lanes (as the device does), added up in double.
+#pragma omp parallel for simd reduction(+ : sum) schedule(static)
+    for (long i = 0; i < n; ++i)
+      sum += data_[i];
+    sum_ = sum;
+  }
+
+  std::unique_ptr<DeviceRun> load(ClSession &session) override {
+    return std::make_unique<Run>(session, *this);
+  }
+
+private:
+  struct Run final : DeviceRun {
+    Run(ClSession &session, const Reduction &workload)
+        : session_(session), workload_(workload), kernel_(session.kernel(kSource, "reduce")),
+          data_(session.buffer(workload.data_)),
+          partials_(session.buffer(kGroups * sizeof(float))) {
+      setArgs(kernel_.get(), data_, static_cast<cl_uint>(workload.data_.size()), partials_);
+    }
+    void enqueue() override {
+      size_t global = kGroups * kGroupSize, local = kGroupSize;
+      session_.launch(kernel_.get(), 1, &global, &local);
+    }
+    std::string mismatch() override {
+      std::vector<float> partials = session_.read<float>(partials_.get(), kGroups);
+      double sum = std::accumulate(partials.begin(), partials.end(), 0.0);
+      // Each work-item adds its share in float: allow float rounding over the shares' lengths.
+      double allowed = 1e-5 * workload_.sum_ + 1e-3;
+      if (std::fabs(sum - workload_.sum_) > allowed)
+        return "sum " + std::to_string(sum) + " instead of " + std::to_string(workload_.sum_);
+      return "";
+    }
+    ClSession &session_;
+    const Reduction &workload_;
+    ClKernel kernel_;
+    ClBuffer data_, partials_;
+  };
+
+  std::vector<float> data_;
+  double sum_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<Workload> makeReduction() {
+  return std::make_unique<Reduction>();
+}
+
+} // namespace bench
