@@ -18,9 +18,13 @@ done
 status=0
 OCL_ICD_VENDORS=$vendors "$build/bench/kiln-bench" --csv bench-results.csv \
   --json bench-results.json "$@" || status=$?
-if python3 -c 'import matplotlib' 2>/dev/null; then
-  python3 "$here/plot.py" bench-results.csv bench-results.png
-else
-  echo "(no plot: install python3-matplotlib)"
-fi
+# The first Python that has matplotlib (Debian's python3-matplotlib is in /usr/bin's).
+plotted=0
+for python in python3 /usr/bin/python3; do
+  if "$python" -c 'import matplotlib' 2>/dev/null; then
+    "$python" "$here/plot.py" bench-results.csv bench-results.png && plotted=1
+    break
+  fi
+done
+[ $plotted = 1 ] || echo "(no plot: install python3-matplotlib)"
 exit $status
