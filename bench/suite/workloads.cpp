@@ -12,15 +12,29 @@ std::unique_ptr<Workload> makeReduction();
 std::unique_ptr<Workload> makeHistogram();
 std::unique_ptr<Workload> makeMandelbrot();
 std::unique_ptr<Workload> makeLaunchLatency();
+std::unique_ptr<Workload> makeComputeFloat();
+std::unique_ptr<Workload> makeComputeFloat4();
+std::unique_ptr<Workload> makeComputeFloat16();
+std::unique_ptr<Workload> makeBlackScholes();
+std::unique_ptr<Workload> makeNBody();
+std::unique_ptr<Workload> makeSobel();
+std::unique_ptr<Workload> makeSpmv();
 
 std::vector<std::unique_ptr<Workload>> allWorkloads() {
   std::vector<std::unique_ptr<Workload>> workloads;
   workloads.push_back(makeLaunchLatency());
+  workloads.push_back(makeComputeFloat());
+  workloads.push_back(makeComputeFloat4());
+  workloads.push_back(makeComputeFloat16());
   workloads.push_back(makeTriad());
   workloads.push_back(makeReduction());
   workloads.push_back(makeHistogram());
   workloads.push_back(makeSgemmNaive());
   workloads.push_back(makeSgemmTiled());
+  workloads.push_back(makeSpmv());
+  workloads.push_back(makeSobel());
+  workloads.push_back(makeNBody());
+  workloads.push_back(makeBlackScholes());
   workloads.push_back(makeMandelbrot());
   return workloads;
 }
