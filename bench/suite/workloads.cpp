@@ -19,6 +19,9 @@ std::unique_ptr<Workload> makeBlackScholes();
 std::unique_ptr<Workload> makeNBody();
 std::unique_ptr<Workload> makeSobel();
 std::unique_ptr<Workload> makeSpmv();
+std::unique_ptr<Workload> makePrefixScan();
+std::unique_ptr<Workload> makeConvolution();
+std::unique_ptr<Workload> makeBitonicSort();
 
 std::vector<std::unique_ptr<Workload>> allWorkloads() {
   std::vector<std::unique_ptr<Workload>> workloads;
@@ -28,14 +31,17 @@ std::vector<std::unique_ptr<Workload>> allWorkloads() {
   workloads.push_back(makeComputeFloat16());
   workloads.push_back(makeTriad());
   workloads.push_back(makeReduction());
+  workloads.push_back(makePrefixScan());
   workloads.push_back(makeHistogram());
   workloads.push_back(makeSgemmNaive());
   workloads.push_back(makeSgemmTiled());
   workloads.push_back(makeSpmv());
   workloads.push_back(makeSobel());
+  workloads.push_back(makeConvolution());
   workloads.push_back(makeNBody());
   workloads.push_back(makeBlackScholes());
   workloads.push_back(makeMandelbrot());
+  workloads.push_back(makeBitonicSort());
   return workloads;
 }
 

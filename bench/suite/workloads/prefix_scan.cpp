@@ -1,0 +1,146 @@
+// An inclusive prefix sum of ints in three passes: each work-group scans its block in local
+// memory (Hillis-Steele steps between barriers) and writes its total; one work-group scans the
+// totals; every block then adds the total of the blocks before it.
+#include "../workload.hpp"
+
+#include <numeric>
+#include <omp.h>
+#include <random>
+
+namespace bench {
+namespace {
+
+const char *kSource = R"(
+  #define GROUP 256
+  void scan_group(local int *values) {
+    int id = get_local_id(0);
+    for (int offset = 1; offset < GROUP; offset *= 2) {
+      int before = id >= offset ? values[id - offset] : 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      values[id] += before;
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+  kernel void scan_blocks(global int *data, global int *totals) {
+    local int values[GROUP];
+    int id = get_local_id(0);
+    values[id] = data[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    scan_group(values);
+    data[get_global_id(0)] = values[id];
+    if (id == GROUP - 1)
+      totals[get_group_id(0)] = values[id];
+  }
+  kernel void scan_totals(global int *totals, int count) {
+    local int values[GROUP];
+    int id = get_local_id(0);
+    int carry = 0;
+    for (int start = 0; start < count; start += GROUP) {
+      values[id] = start + id < count ? totals[start + id] : 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      scan_group(values);
+      if (start + id < count)
+        totals[start + id] = values[id] + carry;
+      carry += values[GROUP - 1];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+  kernel void add_totals(global int *data, global const int *totals) {
+    int group = get_group_id(0);
+    if (group > 0)
+      data[get_global_id(0)] += totals[group - 1];
+  }
+  kernel void copy(global const int *from, global int *to) {
+    to[get_global_id(0)] = from[get_global_id(0)];
+  })";
+
+constexpr size_t kGroupSize = 256;
+
+class PrefixScan final : public Workload {
+public:
+  std::string name() const override { return "prefix scan"; }
+  std::string unit() const override { return "Gelement/s"; }
+  double work() const override { return input_.size() / 1e9; }
+
+  void prepare(Scale scale) override {
+    input_.resize(scale == Scale::Tiny ? kGroupSize * 300 : kGroupSize * 65536);
+    std::mt19937 random(9);
+    std::uniform_int_distribution<int> value(-100, 100);
+    for (int &x : input_)
+      x = value(random);
+    output_.assign(input_.size(), 0);
+  }
+
+  /// Each core sums its share, the shares' offsets are added, then each core scans its share.
+  void runNative() override {
+    const long n = static_cast<long>(input_.size());
+    std::vector<int> totals;
+#pragma omp parallel
+    {
+#pragma omp single
+      totals.assign(omp_get_num_threads() + 1, 0);
+      int thread = omp_get_thread_num(), threads = omp_get_num_threads();
+      long begin = n * thread / threads, end = n * (thread + 1) / threads;
+      int sum = 0;
+      for (long i = begin; i < end; ++i)
+        output_[i] = sum += input_[i];
+      totals[thread + 1] = sum;
+#pragma omp barrier
+      int offset = std::accumulate(totals.begin(), totals.begin() + thread + 1, 0);
+#pragma omp simd
+      for (long i = begin; i < end; ++i)
+        output_[i] += offset;
+    }
+  }
+
+  std::unique_ptr<DeviceRun> load(ClSession &session) override {
+    return std::make_unique<Run>(session, *this);
+  }
+
+private:
+  struct Run final : DeviceRun {
+    Run(ClSession &session, const PrefixScan &workload)
+        : session_(session), workload_(workload), blocks_(session.kernel(kSource, "scan_blocks")),
+          totals_(session.kernel(kSource, "scan_totals")),
+          add_(session.kernel(kSource, "add_totals")), copy_(session.kernel(kSource, "copy")),
+          input_(session.buffer(workload.input_)),
+          data_(session.buffer(workload.input_.size() * sizeof(int))),
+          blockTotals_(session.buffer(groups() * sizeof(int))) {
+      setArgs(copy_.get(), input_, data_);
+      setArgs(blocks_.get(), data_, blockTotals_);
+      setArgs(totals_.get(), blockTotals_, static_cast<cl_int>(groups()));
+      setArgs(add_.get(), data_, blockTotals_);
+    }
+    size_t groups() const { return workload_.input_.size() / kGroupSize; }
+    /// The copy restores the input (the scan works in place); it is part of the timed run.
+    void enqueue() override {
+      size_t global = workload_.input_.size(), local = kGroupSize;
+      session_.launch(copy_.get(), 1, &global);
+      session_.launch(blocks_.get(), 1, &global, &local);
+      session_.launch(totals_.get(), 1, &local, &local);
+      session_.launch(add_.get(), 1, &global, &local);
+    }
+    std::string mismatch() override {
+      std::vector<int> got = session_.read<int>(data_.get(), workload_.input_.size());
+      for (size_t i = 0; i < got.size(); ++i)
+        if (got[i] != workload_.output_[i])
+          return "element " + std::to_string(i) + " is " + std::to_string(got[i]) + " instead of " +
+                 std::to_string(workload_.output_[i]);
+      return "";
+    }
+    ClSession &session_;
+    const PrefixScan &workload_;
+    ClKernel blocks_, totals_, add_, copy_;
+    ClBuffer input_, data_, blockTotals_;
+  };
+
+  std::vector<int> input_, output_;
+};
+
+} // namespace
+
+std::unique_ptr<Workload> makePrefixScan() {
+  return std::make_unique<PrefixScan>();
+}
+
+} // namespace bench
