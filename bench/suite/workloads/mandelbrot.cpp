@@ -33,21 +33,36 @@ public:
     counts_.assign(size_t(width_) * height_, 0);
   }
 
+  /// Sixteen pixels of a row in SIMD lanes, iterating until all sixteen have escaped; a lane
+  /// that escaped keeps its values and count.
   void runNative() override {
+    constexpr int kLanes = 16;
     const int width = width_, height = height_;
 #pragma omp parallel for schedule(dynamic, 8)
     for (int y = 0; y < height; ++y)
-      for (int x = 0; x < width; ++x) {
-        float cr = -2.0f + 3.0f * x / width, ci = -1.5f + 3.0f * y / height;
-        float zr = 0.0f, zi = 0.0f;
-        int count = 0;
-        while (count < kLimit && zr * zr + zi * zi <= 4.0f) {
-          float next = zr * zr - zi * zi + cr;
-          zi = 2.0f * zr * zi + ci;
-          zr = next;
-          ++count;
+      for (int x0 = 0; x0 < width; x0 += kLanes) {
+        float cr[kLanes], zr[kLanes] = {}, zi[kLanes] = {};
+        int count[kLanes] = {};
+        const float ci = -1.5f + 3.0f * y / height;
+        for (int lane = 0; lane < kLanes; ++lane)
+          cr[lane] = -2.0f + 3.0f * (x0 + lane) / width;
+        for (int step = 0; step < kLimit; ++step) {
+          int active = 0;
+#pragma omp simd reduction(+ : active)
+          for (int lane = 0; lane < kLanes; ++lane) {
+            bool inside = zr[lane] * zr[lane] + zi[lane] * zi[lane] <= 4.0f;
+            float next = zr[lane] * zr[lane] - zi[lane] * zi[lane] + cr[lane];
+            float nextImaginary = 2.0f * zr[lane] * zi[lane] + ci;
+            zr[lane] = inside ? next : zr[lane];
+            zi[lane] = inside ? nextImaginary : zi[lane];
+            count[lane] += inside;
+            active += inside;
+          }
+          if (active == 0)
+            break;
         }
-        counts_[size_t(y) * width + x] = count;
+        for (int lane = 0; lane < kLanes; ++lane)
+          counts_[size_t(y) * width + x0 + lane] = count[lane];
       }
   }
 

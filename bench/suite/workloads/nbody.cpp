@@ -49,20 +49,31 @@ public:
       bodies_[4 * i + 3] = mass(random);
     }
     accelerations_.assign(count_ * 4, 0);
+    x_.resize(count_);
+    y_.resize(count_);
+    z_.resize(count_);
+    mass_.resize(count_);
+    for (size_t i = 0; i < count_; ++i) {
+      x_[i] = bodies_[4 * i];
+      y_[i] = bodies_[4 * i + 1];
+      z_[i] = bodies_[4 * i + 2];
+      mass_[i] = bodies_[4 * i + 3];
+    }
   }
 
+  /// The same sums over structure-of-arrays copies (made in prepare), so the inner loop reads
+  /// consecutive floats into SIMD lanes.
   void runNative() override {
     const long count = static_cast<long>(count_);
-    const float *b = bodies_.data();
+    const float *px = x_.data(), *py = y_.data(), *pz = z_.data(), *pm = mass_.data();
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < count; ++i) {
       float ax = 0, ay = 0, az = 0;
 #pragma omp simd reduction(+ : ax, ay, az)
       for (long j = 0; j < count; ++j) {
-        float dx = b[4 * j] - b[4 * i], dy = b[4 * j + 1] - b[4 * i + 1],
-              dz = b[4 * j + 2] - b[4 * i + 2];
+        float dx = px[j] - px[i], dy = py[j] - py[i], dz = pz[j] - pz[i];
         float inverse = 1.0f / std::sqrt(dx * dx + dy * dy + dz * dz + kSoftening);
-        float scale = b[4 * j + 3] * inverse * inverse * inverse;
+        float scale = pm[j] * inverse * inverse * inverse;
         ax += dx * scale;
         ay += dy * scale;
         az += dz * scale;
@@ -113,6 +124,7 @@ private:
 
   size_t count_ = 0;
   std::vector<float> bodies_, accelerations_;
+  std::vector<float> x_, y_, z_, mass_; ///< the bodies as structure of arrays, for the native run
 };
 
 } // namespace

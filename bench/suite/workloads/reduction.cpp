@@ -45,13 +45,24 @@ public:
       x = value(random);
   }
 
+  /// Blocks summed in 16 float lanes (as a vectorized device does), added up in double.
   void runNative() override {
+    constexpr long kBlock = 4096, kLanes = 16;
+    const long n = static_cast<long>(data_.size()), blocks = n / kBlock;
+    const float *data = data_.data();
     double sum = 0;
-    const long n = static_cast<long>(data_.size());
-    // Partial sums in float lanes (as the device does), added up in double.
-#pragma omp parallel for simd reduction(+ : sum) schedule(static)
-    for (long i = 0; i < n; ++i)
-      sum += data_[i];
+#pragma omp parallel for reduction(+ : sum) schedule(static)
+    for (long block = 0; block < blocks; ++block) {
+      float lanes[kLanes] = {};
+      for (long i = block * kBlock; i < (block + 1) * kBlock; i += kLanes)
+#pragma omp simd
+        for (long lane = 0; lane < kLanes; ++lane)
+          lanes[lane] += data[i + lane];
+      for (float lane : lanes)
+        sum += lane;
+    }
+    for (long i = blocks * kBlock; i < n; ++i)
+      sum += data[i];
     sum_ = sum;
   }
 
