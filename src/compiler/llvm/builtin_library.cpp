@@ -26,12 +26,8 @@ BuiltinLibrary::BuiltinLibrary() {
   // The symbols come from the pieces' module-level records; no function body is read.
   llvm::LLVMContext context;
   for (size_t index = 0; index < pieces_.size(); ++index) {
-    llvm::MemoryBufferRef buffer(
-        llvm::StringRef(reinterpret_cast<const char *>(pieces_[index].data()),
-                        pieces_[index].size()),
-        "builtin library piece");
     llvm::Expected<std::unique_ptr<llvm::Module>> module =
-        llvm::getLazyBitcodeModule(buffer, context, /*ShouldLazyLoadMetadata=*/true);
+        llvm::getLazyBitcodeModule(piece(index), context, /*ShouldLazyLoadMetadata=*/true);
     if (!module) {
       // A piece that cannot be read defines nothing; the link then reports its symbols as
       // undefined. (The build checks every piece, so this means a damaged binary.)
@@ -42,6 +38,12 @@ BuiltinLibrary::BuiltinLibrary() {
       if (!value.isDeclaration() && !value.hasLocalLinkage())
         definedIn_.try_emplace(value.getName(), index);
   }
+}
+
+llvm::MemoryBufferRef BuiltinLibrary::piece(size_t index) const {
+  return {
+      llvm::StringRef(reinterpret_cast<const char *>(pieces_[index].data()), pieces_[index].size()),
+      "builtin library piece"};
 }
 
 std::optional<size_t> BuiltinLibrary::pieceDefining(llvm::StringRef symbol) const {

@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBufferRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -19,8 +20,8 @@ public:
   /// The embedded library, its index read on first use (once per process).
   static const BuiltinLibrary &get();
 
-  size_t pieceCount() const { return pieces_.size(); }
-  std::span<const uint8_t> piece(size_t index) const { return pieces_[index]; }
+  /// Piece `index`'s bitcode, for the bitcode reader.
+  llvm::MemoryBufferRef piece(size_t index) const;
   /// The piece that defines the external function or variable `symbol`, if any.
   std::optional<size_t> pieceDefining(llvm::StringRef symbol) const;
 

@@ -221,12 +221,8 @@ bool linkBuiltins(llvm::Module &program, std::string &log) {
   for (std::set<size_t> needed = piecesNeeded(program, library, requested); !needed.empty();
        needed = piecesNeeded(program, library, requested)) {
     for (size_t index : needed) {
-      std::span<const uint8_t> bytes = library.piece(index);
-      llvm::MemoryBufferRef buffer(
-          llvm::StringRef(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
-          "builtin library");
       // Lazily: only the bodies the linker pulls in are read.
-      auto piece = llvm::getLazyBitcodeModule(buffer, program.getContext(),
+      auto piece = llvm::getLazyBitcodeModule(library.piece(index), program.getContext(),
                                               /*ShouldLazyLoadMetadata=*/true);
       if (!piece) {
         log += "internal error: the builtin library cannot be read: " +

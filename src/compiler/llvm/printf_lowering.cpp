@@ -1,6 +1,7 @@
 //===- printf_lowering.cpp - printf calls to printf buffer records --------===//
 #include "compiler/llvm/printf_lowering.hpp"
 
+#include "compiler/llvm/spir_address_spaces.hpp"
 #include "compiler/printf_format.hpp"
 
 #include "llvm/ADT/SmallSet.h"
@@ -28,7 +29,6 @@ constexpr StringLiteral kPrintfName = "printf";
 /// Clang moves the body of each kernel into a callable copy named with this prefix.
 constexpr StringLiteral kKernelCopyPrefix = "__clang_ocl_kern_imp_";
 
-constexpr unsigned kGlobalAddressSpace = 1;
 constexpr unsigned kMaxVectorSize = 16;
 
 /// The function that holds `call`, as the programmer knows it.
@@ -217,7 +217,7 @@ private:
   }
 
   FunctionCallee allocPrimitive() {
-    Type *record = PointerType::get(context_, kGlobalAddressSpace);
+    Type *record = PointerType::get(context_, spir::kGlobalAddressSpace);
     return module_.getOrInsertFunction(kPrintfAllocPrimitive, record, Type::getInt64Ty(context_));
   }
 

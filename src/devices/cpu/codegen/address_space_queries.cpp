@@ -1,6 +1,8 @@
 //===- address_space_queries.cpp - Where a generic pointer points --------===//
 #include "devices/cpu/codegen/address_space_queries.hpp"
 
+#include "compiler/llvm/spir_address_spaces.hpp"
+
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -11,10 +13,9 @@ using namespace llvm;
 namespace kiln::cpu {
 namespace {
 
-// The SPIR numbers of the OpenCL address spaces, as the front end emits them.
-constexpr unsigned kPrivateAddressSpace = 0;
-constexpr unsigned kLocalAddressSpace = 3;
-constexpr unsigned kGenericAddressSpace = 4;
+using compiler::spir::kGenericAddressSpace;
+using compiler::spir::kLocalAddressSpace;
+using compiler::spir::kPrivateAddressSpace;
 
 constexpr const char *kIsLocal = "__kiln_is_local_pointer";
 constexpr const char *kIsPrivate = "__kiln_is_private_pointer";

@@ -1,6 +1,7 @@
 //===- local_atomics.cpp - Atomics on local memory as plain accesses -----===//
 #include "devices/cpu/codegen/local_atomics.hpp"
 
+#include "compiler/llvm/spir_address_spaces.hpp"
 #include "devices/cpu/codegen/address_space_queries.hpp"
 
 #include "llvm/IR/InstIterator.h"
@@ -12,11 +13,8 @@ using namespace llvm;
 namespace kiln::cpu {
 namespace {
 
-/// OpenCL's __local address space in the SPIR numbering the front end uses.
-constexpr unsigned kLocalAddressSpace = 3;
-
 bool isLocal(Value *pointer) {
-  return namedAddressSpaceOf(pointer) == kLocalAddressSpace;
+  return namedAddressSpaceOf(pointer) == compiler::spir::kLocalAddressSpace;
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "devices/cpu/codegen/work_group_function.hpp"
 
 #include "compiler/llvm/printf_lowering.hpp"
+#include "compiler/llvm/spir_address_spaces.hpp"
 #include "devices/cpu/codegen/address_space_queries.hpp"
 #include "devices/cpu/codegen/barrier_regions.hpp"
 #include "devices/cpu/codegen/local_atomics.hpp"
@@ -21,9 +22,6 @@ using namespace llvm;
 namespace kiln::cpu {
 namespace {
 
-/// OpenCL's __local address space in the SPIR numbering the front end uses.
-constexpr unsigned kLocalAddressSpace = 3;
-
 /// How many rounds of inlining a kernel may need; more means recursion, which OpenCL C forbids.
 constexpr unsigned kMaxInliningRounds = 64;
 
@@ -40,18 +38,17 @@ public:
   Value *pointerField(Value *base, size_t offset, const Twine &name) {
     return builder_.CreateLoad(builder_.getPtrTy(), fieldAddress(base, offset), name);
   }
+  Value *sizeField(Value *base, size_t offset, const Twine &name) {
+    return builder_.CreateLoad(builder_.getInt64Ty(), fieldAddress(base, offset), name);
+  }
   Value *launchPointer(size_t offset, const Twine &name) {
     return pointerField(launch_, offset, name);
   }
   Value *groupPointer(size_t offset, const Twine &name) {
     return pointerField(group_, offset, name);
   }
-  Value *launchSize(size_t offset, const Twine &name) {
-    return builder_.CreateLoad(builder_.getInt64Ty(), fieldAddress(launch_, offset), name);
-  }
-  Value *groupSize(size_t offset, const Twine &name) {
-    return builder_.CreateLoad(builder_.getInt64Ty(), fieldAddress(group_, offset), name);
-  }
+  Value *launchSize(size_t offset, const Twine &name) { return sizeField(launch_, offset, name); }
+  Value *groupSize(size_t offset, const Twine &name) { return sizeField(group_, offset, name); }
 
   /// Element `dim` of a uint64_t[3] field; `dim` may be any i32 value below 3.
   Value *dimension(IRBuilder<> &at, Value *base, size_t offset, Value *dim, const Twine &name) {
@@ -145,7 +142,7 @@ Error placeLocalVariables(Module &module, Function &function, IRBuilder<> &prolo
                           Value *localMemory, const compiler::KernelInfo &info) {
   SmallVector<Constant *, 8> locals;
   for (GlobalVariable &variable : module.globals())
-    if (variable.getAddressSpace() == kLocalAddressSpace)
+    if (variable.getAddressSpace() == compiler::spir::kLocalAddressSpace)
       locals.push_back(&variable);
   if (locals.empty())
     return Error::success();
