@@ -8,19 +8,14 @@ void check(cl_int error, const char *call) {
     throw ClFailure(std::string(call) + " failed with error " + std::to_string(error));
 }
 
-std::string infoString(cl_platform_id platform, cl_platform_info name) {
+/// A string query of any object: clGetPlatformInfo, clGetDeviceInfo, ...
+template <typename Object, typename Name>
+std::string infoString(cl_int (*query)(Object, Name, size_t, void *, size_t *), Object object,
+                       Name name) {
   size_t size = 0;
-  clGetPlatformInfo(platform, name, 0, nullptr, &size);
+  query(object, name, 0, nullptr, &size);
   std::string text(size, '\0');
-  clGetPlatformInfo(platform, name, size, text.data(), nullptr);
-  return text.c_str();
-}
-
-std::string infoString(cl_device_id device, cl_device_info name) {
-  size_t size = 0;
-  clGetDeviceInfo(device, name, 0, nullptr, &size);
-  std::string text(size, '\0');
-  clGetDeviceInfo(device, name, size, text.data(), nullptr);
+  query(object, name, size, text.data(), nullptr);
   return text.c_str();
 }
 
@@ -37,8 +32,9 @@ std::vector<ClDevice> installedDevices() {
     cl_device_id device = nullptr;
     if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) != CL_SUCCESS)
       continue;
-    devices.push_back({platform, device, infoString(platform, CL_PLATFORM_NAME),
-                       infoString(device, CL_DEVICE_NAME)});
+    devices.push_back({platform, device,
+                       infoString(clGetPlatformInfo, platform, cl_platform_info{CL_PLATFORM_NAME}),
+                       infoString(clGetDeviceInfo, device, cl_device_info{CL_DEVICE_NAME})});
   }
   return devices;
 }

@@ -25,6 +25,14 @@ public:
   virtual std::string mismatch() = 0;
 };
 
+/// A DeviceRun of the workload type W: the session it runs on and the workload it checks against.
+template <typename W> class RunOf : public DeviceRun {
+protected:
+  RunOf(ClSession &session, const W &workload) : session_(session), workload_(workload) {}
+  ClSession &session_;
+  const W &workload_;
+};
+
 class Workload {
 public:
   virtual ~Workload() = default;
@@ -50,5 +58,17 @@ std::vector<std::unique_ptr<Workload>> allWorkloads();
 /// max(1, |b|), else the first index that differs and its values.
 std::string compareFloats(const std::vector<float> &actual, const std::vector<float> &expected,
                           float tolerance);
+
+/// Exact check for integer outputs: "" when equal, else the first index that differs.
+template <typename T, typename U>
+std::string compareExactly(const std::vector<T> &actual, const std::vector<U> &expected) {
+  if (actual.size() != expected.size())
+    return "wrong number of values";
+  for (size_t i = 0; i < actual.size(); ++i)
+    if (actual[i] != static_cast<T>(expected[i]))
+      return "value " + std::to_string(i) + " is " + std::to_string(actual[i]) + " instead of " +
+             std::to_string(expected[i]);
+  return "";
+}
 
 } // namespace bench

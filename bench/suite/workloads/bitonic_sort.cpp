@@ -65,9 +65,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<BitonicSort> {
     Run(ClSession &session, const BitonicSort &workload)
-        : session_(session), workload_(workload), step_(session.kernel(kSource, "bitonic_step")),
+        : RunOf(session, workload), step_(session.kernel(kSource, "bitonic_step")),
           copy_(session.kernel(kSource, "copy")), input_(session.buffer(workload.keys_)),
           keys_(session.buffer(workload.keys_.size() * sizeof(cl_uint))) {
       setArgs(copy_.get(), input_, keys_);
@@ -85,15 +85,9 @@ private:
         }
     }
     std::string mismatch() override {
-      std::vector<cl_uint> got = session_.read<cl_uint>(keys_.get(), workload_.keys_.size());
-      for (size_t i = 0; i < got.size(); ++i)
-        if (got[i] != workload_.sorted_[i])
-          return "key " + std::to_string(i) + " is " + std::to_string(got[i]) + " instead of " +
-                 std::to_string(workload_.sorted_[i]);
-      return "";
+      return compareExactly(session_.read<cl_uint>(keys_.get(), workload_.keys_.size()),
+                            workload_.sorted_);
     }
-    ClSession &session_;
-    const BitonicSort &workload_;
     ClKernel step_, copy_;
     ClBuffer input_, keys_;
   };

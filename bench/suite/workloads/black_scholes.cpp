@@ -70,9 +70,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<BlackScholes> {
     Run(ClSession &session, const BlackScholes &workload)
-        : session_(session), workload_(workload), kernel_(session.kernel(kSource, "black_scholes")),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "black_scholes")),
           spot_(session.buffer(workload.spot_)), strike_(session.buffer(workload.strike_)),
           years_(session.buffer(workload.years_)),
           call_(session.buffer(workload.call_.size() * sizeof(float))),
@@ -92,8 +92,6 @@ private:
                  ? compareFloats(session_.read<float>(put_.get(), n), workload_.put_, 1e-3f)
                  : "call " + calls;
     }
-    ClSession &session_;
-    const BlackScholes &workload_;
     ClKernel kernel_;
     ClBuffer spot_, strike_, years_, call_, put_;
   };

@@ -100,10 +100,9 @@ private:
     return "-DWIDTH=" + std::to_string(width_);
   }
 
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<ComputePeak> {
     Run(ClSession &session, const ComputePeak &workload)
-        : session_(session), workload_(workload),
-          kernel_(session.kernel(kSource, "compute", workload.options())),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "compute", workload.options())),
           out_(session.buffer(workload.items_ * sizeof(float))) {
       setArgs(kernel_.get(), out_, static_cast<float>(workload.multiplier_), kTrips);
     }
@@ -114,8 +113,6 @@ private:
     std::string mismatch() override {
       return compareFloats(session_.read<float>(out_.get(), workload_.items_), workload_.out_, 0);
     }
-    ClSession &session_;
-    const ComputePeak &workload_;
     ClKernel kernel_;
     ClBuffer out_;
   };

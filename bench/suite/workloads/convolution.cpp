@@ -63,9 +63,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<Convolution> {
     Run(ClSession &session, const Convolution &workload)
-        : session_(session), workload_(workload), kernel_(session.kernel(kSource, "convolve")),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "convolve")),
           in_(session.buffer(workload.in_)), filter_(session.buffer(workload.filter_)),
           out_(session.buffer(workload.out_.size() * sizeof(float))) {
       setArgs(kernel_.get(), in_, filter_, out_, workload.inWidth_);
@@ -78,8 +78,6 @@ private:
       return compareFloats(session_.read<float>(out_.get(), workload_.out_.size()), workload_.out_,
                            1e-5f);
     }
-    ClSession &session_;
-    const Convolution &workload_;
     ClKernel kernel_;
     ClBuffer in_, filter_, out_;
   };

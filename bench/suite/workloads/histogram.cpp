@@ -62,9 +62,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<Histogram> {
     Run(ClSession &session, const Histogram &workload)
-        : session_(session), workload_(workload), kernel_(session.kernel(kSource, "histogram")),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "histogram")),
           clear_(session.kernel(kSource, "clear")), data_(session.buffer(workload.data_)),
           bins_(session.buffer(kBins * sizeof(cl_uint))) {
       setArgs(kernel_.get(), data_, static_cast<cl_uint>(workload.data_.size()), bins_);
@@ -80,15 +80,8 @@ private:
       session_.launch(kernel_.get(), 1, &global, &local);
     }
     std::string mismatch() override {
-      std::vector<cl_uint> bins = session_.read<cl_uint>(bins_.get(), kBins);
-      for (size_t bin = 0; bin < kBins; ++bin)
-        if (bins[bin] != workload_.bins_[bin])
-          return "bin " + std::to_string(bin) + ": " + std::to_string(bins[bin]) + " instead of " +
-                 std::to_string(workload_.bins_[bin]);
-      return "";
+      return compareExactly(session_.read<cl_uint>(bins_.get(), kBins), workload_.bins_);
     }
-    ClSession &session_;
-    const Histogram &workload_;
     ClKernel kernel_, clear_;
     ClBuffer data_, bins_;
   };

@@ -28,9 +28,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<LaunchLatency> {
     Run(ClSession &session, const LaunchLatency &workload)
-        : session_(session), workload_(workload), kernel_(session.kernel(kSource, "empty")),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "empty")),
           unused_(session.buffer(sizeof(cl_int))) {
       setArgs(kernel_.get(), unused_);
     }
@@ -42,8 +42,6 @@ private:
       }
     }
     std::string mismatch() override { return ""; }
-    ClSession &session_;
-    const LaunchLatency &workload_;
     ClKernel kernel_;
     ClBuffer unused_;
   };

@@ -71,9 +71,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<Mandelbrot> {
     Run(ClSession &session, const Mandelbrot &workload)
-        : session_(session), workload_(workload), kernel_(session.kernel(kSource, "mandelbrot")),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "mandelbrot")),
           counts_(session.buffer(workload.counts_.size() * sizeof(int))) {
       setArgs(kernel_.get(), counts_, workload.width_, workload.height_, kLimit);
     }
@@ -93,8 +93,6 @@ private:
                " pixels differ";
       return "";
     }
-    ClSession &session_;
-    const Mandelbrot &workload_;
     ClKernel kernel_;
     ClBuffer counts_;
   };

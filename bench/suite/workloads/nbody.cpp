@@ -90,9 +90,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<NBody> {
     Run(ClSession &session, const NBody &workload)
-        : session_(session), workload_(workload), kernel_(session.kernel(kSource, "nbody")),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "nbody")),
           bodies_(session.buffer(workload.bodies_)),
           accelerations_(session.buffer(workload.accelerations_.size() * sizeof(float))) {
       setArgs(kernel_.get(), bodies_, accelerations_, static_cast<cl_int>(workload.count_),
@@ -116,8 +116,6 @@ private:
                  " instead of " + std::to_string(workload_.accelerations_[i]);
       return "";
     }
-    ClSession &session_;
-    const NBody &workload_;
     ClKernel kernel_;
     ClBuffer bodies_, accelerations_;
   };

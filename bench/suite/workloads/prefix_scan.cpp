@@ -98,9 +98,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<PrefixScan> {
     Run(ClSession &session, const PrefixScan &workload)
-        : session_(session), workload_(workload), blocks_(session.kernel(kSource, "scan_blocks")),
+        : RunOf(session, workload), blocks_(session.kernel(kSource, "scan_blocks")),
           totals_(session.kernel(kSource, "scan_totals")),
           add_(session.kernel(kSource, "add_totals")), copy_(session.kernel(kSource, "copy")),
           input_(session.buffer(workload.input_)),
@@ -121,15 +121,9 @@ private:
       session_.launch(add_.get(), 1, &global, &local);
     }
     std::string mismatch() override {
-      std::vector<int> got = session_.read<int>(data_.get(), workload_.input_.size());
-      for (size_t i = 0; i < got.size(); ++i)
-        if (got[i] != workload_.output_[i])
-          return "element " + std::to_string(i) + " is " + std::to_string(got[i]) + " instead of " +
-                 std::to_string(workload_.output_[i]);
-      return "";
+      return compareExactly(session_.read<int>(data_.get(), workload_.input_.size()),
+                            workload_.output_);
     }
-    ClSession &session_;
-    const PrefixScan &workload_;
     ClKernel blocks_, totals_, add_, copy_;
     ClBuffer input_, data_, blockTotals_;
   };

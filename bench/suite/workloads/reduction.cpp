@@ -71,9 +71,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<Reduction> {
     Run(ClSession &session, const Reduction &workload)
-        : session_(session), workload_(workload), kernel_(session.kernel(kSource, "reduce")),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "reduce")),
           data_(session.buffer(workload.data_)),
           partials_(session.buffer(kGroups * sizeof(float))) {
       setArgs(kernel_.get(), data_, static_cast<cl_uint>(workload.data_.size()), partials_);
@@ -91,8 +91,6 @@ private:
         return "sum " + std::to_string(sum) + " instead of " + std::to_string(workload_.sum_);
       return "";
     }
-    ClSession &session_;
-    const Reduction &workload_;
     ClKernel kernel_;
     ClBuffer data_, partials_;
   };

@@ -79,9 +79,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<Sgemm> {
     Run(ClSession &session, const Sgemm &workload)
-        : session_(session), workload_(workload),
+        : RunOf(session, workload),
           kernel_(session.kernel(kSource, workload.tiled_ ? "sgemm_tiled" : "sgemm_naive")),
           a_(session.buffer(workload.a_)), b_(session.buffer(workload.b_)),
           c_(session.buffer(workload.c_.size() * sizeof(float))) {
@@ -96,8 +96,6 @@ private:
       return compareFloats(session_.read<float>(c_.get(), workload_.c_.size()), workload_.c_,
                            1e-4f);
     }
-    ClSession &session_;
-    const Sgemm &workload_;
     ClKernel kernel_;
     ClBuffer a_, b_, c_;
   };

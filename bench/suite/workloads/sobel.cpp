@@ -67,9 +67,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<Sobel> {
     Run(ClSession &session, const Sobel &workload)
-        : session_(session), workload_(workload), kernel_(session.kernel(kSource, "sobel")),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "sobel")),
           image_(session.buffer(workload.image_)),
           edges_(session.buffer(workload.edges_.size() * sizeof(float))) {
       setArgs(kernel_.get(), image_, edges_, workload.width_, workload.height_);
@@ -82,8 +82,6 @@ private:
       return compareFloats(session_.read<float>(edges_.get(), workload_.edges_.size()),
                            workload_.edges_, 1e-5f);
     }
-    ClSession &session_;
-    const Sobel &workload_;
     ClKernel kernel_;
     ClBuffer image_, edges_;
   };

@@ -62,9 +62,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<Spmv> {
     Run(ClSession &session, const Spmv &workload)
-        : session_(session), workload_(workload), kernel_(session.kernel(kSource, "spmv")),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "spmv")),
           rowStart_(session.buffer(workload.rowStart_)),
           columns_(session.buffer(workload.columns_)), values_(session.buffer(workload.values_)),
           x_(session.buffer(workload.x_)), y_(session.buffer(workload.y_.size() * sizeof(float))) {
@@ -78,8 +78,6 @@ private:
       return compareFloats(session_.read<float>(y_.get(), workload_.y_.size()), workload_.y_,
                            1e-5f);
     }
-    ClSession &session_;
-    const Spmv &workload_;
     ClKernel kernel_;
     ClBuffer rowStart_, columns_, values_, x_, y_;
   };

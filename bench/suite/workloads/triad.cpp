@@ -45,9 +45,9 @@ public:
   }
 
 private:
-  struct Run final : DeviceRun {
+  struct Run final : RunOf<Triad> {
     Run(ClSession &session, const Triad &workload)
-        : session_(session), workload_(workload), kernel_(session.kernel(kSource, "triad")),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "triad")),
           a_(session.buffer(workload.a_.size() * sizeof(float))), b_(session.buffer(workload.b_)),
           c_(session.buffer(workload.c_)) {
       setArgs(kernel_.get(), a_, b_, c_, kScalar);
@@ -60,8 +60,6 @@ private:
       return compareFloats(session_.read<float>(a_.get(), workload_.a_.size()), workload_.a_,
                            1e-6f);
     }
-    ClSession &session_;
-    const Triad &workload_;
     ClKernel kernel_;
     ClBuffer a_, b_, c_;
   };
