@@ -41,7 +41,7 @@ public:
     DeviceKernelInfo result;
     result.maxWorkGroupSize = maxWorkGroupSize_;
     // A group smaller than the vector (reqd_work_group_size) fills only that many lanes.
-    result.preferredWorkGroupSizeMultiple = std::min<size_t>(code_.vectorWidth, maxWorkGroupSize_);
+    result.preferredWorkGroupSizeMultiple = std::min<size_t>(code_.preferredMultiple, maxWorkGroupSize_);
     result.privateMemSize = code_.stackBytes;
     return result;
   }
@@ -159,8 +159,9 @@ public:
       params_.numGroups[dim] = groups[dim];
     }
     params_.localMemorySize = launch_.localMemorySize;
+    uint64_t simdGroupsAlongX = (range.local[0] + kernel_.simdWidth - 1) / kernel_.simdWidth;
     params_.privateMemorySize =
-        range.local[0] * range.local[1] * range.local[2] * kernel_.privateBytesPerItem;
+        simdGroupsAlongX * range.local[1] * range.local[2] * kernel_.privateBytesPerSimdGroup;
   }
 
   void run(size_t begin, size_t end, unsigned worker) override {

@@ -13,13 +13,17 @@ namespace kiln::cpu {
 
 struct JitKernel {
   WorkGroupFunction function = nullptr;
-  /// Bytes of per-work-item storage the function needs in WorkGroupParams::privateMemory.
-  uint64_t privateBytesPerItem = 0;
+  /// Bytes of storage the function needs in WorkGroupParams::privateMemory per SIMD group
+  /// (simdWidth work-items of dimension 0, the rest of a row included).
+  uint64_t privateBytesPerSimdGroup = 0;
   /// Bytes of stack the function itself uses per work-group (CL_KERNEL_PRIVATE_MEM_SIZE).
   uint64_t stackBytes = 0;
-  /// Work-items the function runs together: the loop vectorizer runs consecutive work-items of
-  /// a work-item loop in the lanes of one vector (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE).
-  uint32_t vectorWidth = 1;
+  /// Work-items of dimension 0 the function runs together in the lanes of vectors: the work-item
+  /// vectorizer's SIMD group (1 when the kernel was not vectorized).
+  uint32_t simdWidth = 1;
+  /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: simdWidth, or for a kernel left scalar the
+  /// lanes LLVM's loop vectorizer would use on its work-item loops.
+  uint32_t preferredMultiple = 1;
 };
 
 /// Native code for the kernels of one program; it stays loaded as long as this object lives.

@@ -47,7 +47,8 @@ struct WorkGroupParams {
   uint64_t localSize[3];
   /// The group's local memory: the kernel's __local variables first, then __local arguments.
   std::byte *localMemory;
-  /// Storage for values that live across barriers, privateBytesPerItem per work-item.
+  /// Storage for values that live across barriers, JitKernel::privateBytesPerSimdGroup per SIMD
+  /// group.
   std::byte *privateMemory;
   /// The stack of the thread running the group, where the work-items' private variables live
   /// when the kernel has no barrier: stackSize bytes from stackBase (its lowest address).

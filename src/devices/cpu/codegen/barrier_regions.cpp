@@ -73,7 +73,7 @@ private:
     BasicBlock *itemHeader = nullptr;
     BasicBlock *itemLatch = nullptr;
     Value *id[3] = {nullptr, nullptr, nullptr};
-    Value *linearId = nullptr;
+    Value *slotIndex = nullptr; // this iteration's SIMD group, numbered across the work-group
     DenseMap<AllocaInst *, Value *> slotAddress; // this work-item's slot of each alloca
   };
 
@@ -268,14 +268,14 @@ private:
     }
     loop.itemHeader = levels[0].header;
     builder.SetInsertPoint(loop.itemHeader);
-    loop.linearId = builder.CreateAdd(
-        loop.id[0],
+    loop.slotIndex = builder.CreateAdd(
+        builder.CreateUDiv(loop.id[0], builder.getInt64(inputs_.simdWidth)),
         builder.CreateMul(
-            inputs_.localSize[0],
+            groupsAlongX(),
             builder.CreateAdd(loop.id[1], builder.CreateMul(inputs_.localSize[1], loop.id[2]))),
-        "local.linear.id");
+        "simd.group.index");
     for (const PrivateSlot &slot : slots_)
-      loop.slotAddress[slot.alloca] = slotAddress(builder, slot, loop.linearId);
+      loop.slotAddress[slot.alloca] = slotAddress(builder, slot, loop.slotIndex);
 
     // Latches, innermost first.
     loop.itemLatch = BasicBlock::Create(context_, "item.next" + suffix, &function_);
@@ -284,7 +284,8 @@ private:
       BasicBlock *outerLatch =
           dim < 2 ? BasicBlock::Create(context_, "item.next" + suffix, &function_) : nullptr;
       builder.SetInsertPoint(latch);
-      Value *next = builder.CreateAdd(levels[dim].index, builder.getInt64(1));
+      Value *next =
+          builder.CreateAdd(levels[dim].index, builder.getInt64(dim == 0 ? inputs_.simdWidth : 1));
       levels[dim].index->addIncoming(next, latch);
       Value *more = builder.CreateICmpULT(next, inputs_.localSize[dim]);
       builder.CreateCondBr(more, levels[dim].header, outerLatch ? outerLatch : after);
@@ -322,11 +323,23 @@ private:
     uint64_t stride;
   };
 
+  /// SIMD groups per row of dimension 0, computed once in the prologue.
+  Value *groupsAlongX() {
+    if (groupsAlongX_ == nullptr) {
+      IRBuilder<> prologue(inputs_.prologue->getTerminator());
+      uint64_t width = inputs_.simdWidth;
+      groupsAlongX_ = prologue.CreateUDiv(
+          prologue.CreateAdd(inputs_.localSize[0], prologue.getInt64(width - 1)),
+          prologue.getInt64(width), "simd.groups.x");
+    }
+    return groupsAlongX_;
+  }
+
   Value *slotAddress(IRBuilder<> &builder, const PrivateSlot &slot, Value *linearId) {
     if (!slotBase_.count(slot.alloca)) {
       IRBuilder<> prologue(inputs_.prologue->getTerminator());
       Value *items = prologue.CreateMul(
-          inputs_.localSize[0], prologue.CreateMul(inputs_.localSize[1], inputs_.localSize[2]));
+          groupsAlongX(), prologue.CreateMul(inputs_.localSize[1], inputs_.localSize[2]));
       Value *offset = prologue.CreateMul(items, prologue.getInt64(slot.offset));
       slotBase_[slot.alloca] = prologue.CreateGEP(prologue.getInt8Ty(), inputs_.privateMemory,
                                                   offset, slot.alloca->getName() + ".slots");
@@ -428,6 +441,7 @@ private:
   BasicBlock *exit_ = nullptr;
   std::vector<PrivateSlot> slots_;
   DenseMap<AllocaInst *, Value *> slotBase_;
+  Value *groupsAlongX_ = nullptr;
   AllocaInst *next_ = nullptr;
   AllocaInst *pending_ = nullptr;
 };

@@ -31,10 +31,14 @@ struct WorkItemLoopInputs {
   /// __kiln_work_group_barrier and __kiln_local_id (either may be null when unused).
   llvm::Function *barrier = nullptr;
   llvm::Function *localId = nullptr;
+  /// Work-items of dimension 0 one iteration runs: the body was vectorized for this many lanes
+  /// (work_item_vectorizer.hpp) and its __kiln_local_id(0) is the first lane's; 1 otherwise.
+  unsigned simdWidth = 1;
 };
 
 /// Rewrites `function`'s body (every block after the prologue) into work-item loops. Returns
-/// the bytes of per-work-item storage the function needs.
+/// the bytes of storage the function needs per iteration of the loops (per SIMD group of
+/// simdWidth work-items).
 uint64_t formWorkItemLoops(llvm::Function &function, const WorkItemLoopInputs &inputs);
 
 } // namespace kiln::cpu

@@ -19,7 +19,10 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
+#include <string_view>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -40,6 +43,29 @@ void initializeNativeTarget() {
     InitializeNativeTargetAsmPrinter();
   });
 }
+
+/// The work-item vectorizer's switches, read from the environment at each build:
+/// KILN_VECTORIZE=0 keeps every kernel scalar, KILN_SIMD_WIDTH=N (2 to 64, a power of two)
+/// chooses the lanes of every SIMD group, KILN_VECTORIZE_REPORT prints what happened to each
+/// kernel.
+struct VectorizerSettings {
+  bool enabled = true;
+  unsigned width = 0; // 0: the target's choice
+  bool report = false;
+
+  static VectorizerSettings fromEnvironment() {
+    VectorizerSettings settings;
+    if (const char *enabled = std::getenv("KILN_VECTORIZE"))
+      settings.enabled = std::string_view(enabled) != "0";
+    if (const char *width = std::getenv("KILN_SIMD_WIDTH")) {
+      unsigned value = static_cast<unsigned>(std::strtoul(width, nullptr, 10));
+      if (value >= 2 && value <= 64 && isPowerOf2_32(value))
+        settings.width = value;
+    }
+    settings.report = std::getenv("KILN_VECTORIZE_REPORT") != nullptr;
+    return settings;
+  }
+};
 
 class CpuJitProgram final : public JitProgram {
 public:
@@ -109,13 +135,24 @@ private:
     retargetModuleToHost(**module, (*machine)->getTargetTriple(), (*machine)->createDataLayout());
     guardIntegerDivisions(**module);
     std::map<std::string, JitKernel> generated;
+    VectorizerSettings vectorizer = VectorizerSettings::fromEnvironment();
     for (const compiler::KernelInfo &kernel : info.kernels) {
-      Expected<GeneratedWorkGroup> function = buildWorkGroupFunction(**module, kernel, **machine);
+      unsigned simdWidth = 1;
+      if (optimize && vectorizer.enabled)
+        simdWidth = vectorizer.width ? vectorizer.width : defaultSimdWidth(**module, **machine);
+      Expected<GeneratedWorkGroup> function =
+          buildWorkGroupFunction(**module, kernel, **machine, simdWidth);
       if (!function)
         return function.takeError();
+      if (vectorizer.report)
+        reportVectorization(kernel.name, simdWidth, *function);
       JitKernel &entry = generated[kernel.name];
-      entry.privateBytesPerItem = function->privateBytesPerItem;
-      entry.vectorWidth = optimize ? vectorWidth(*function->function, **machine) : 1;
+      entry.privateBytesPerSimdGroup = function->privateBytesPerSimdGroup;
+      entry.simdWidth = function->simdWidth;
+      entry.preferredMultiple =
+          function->simdWidth > 1 ? function->simdWidth
+          : optimize              ? loopVectorizerWidth(*function->function, **machine)
+                                  : 1;
     }
     if (std::string problems; verifyModuleText(**module, problems))
       return createStringError(inconvertibleErrorCode(),
@@ -165,11 +202,34 @@ private:
 
   /// The lanes of 32-bit elements in the vectors the loop vectorizer uses for `function`'s
   /// work-item loops (the target's preferred vector width, not always its widest registers).
-  static uint32_t vectorWidth(const Function &function, TargetMachine &machine) {
+  static uint32_t loopVectorizerWidth(const Function &function, TargetMachine &machine) {
     TargetTransformInfo target = machine.getTargetTransformInfo(function);
     uint64_t bits =
         target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
     return static_cast<uint32_t>(std::max<uint64_t>(1, bits / 32));
+  }
+
+  /// The SIMD group of the work-item vectorizer: the 32-bit lanes of the target's preferred
+  /// vectors.
+  static unsigned defaultSimdWidth(Module &module, TargetMachine &machine) {
+    for (Function &function : module)
+      if (!function.isDeclaration())
+        return std::max<unsigned>(2, loopVectorizerWidth(function, machine));
+    return 8;
+  }
+
+  /// KILN_VECTORIZE_REPORT: one line per kernel on stderr, the only output Kiln writes unasked
+  /// for... because it was asked for.
+  static void reportVectorization(const std::string &kernel, unsigned requested,
+                                  const GeneratedWorkGroup &result) {
+    if (requested <= 1)
+      errs() << "kiln: kernel '" << kernel << "': not vectorized (vectorization is off)\n";
+    else if (result.simdWidth > 1)
+      errs() << "kiln: kernel '" << kernel << "': vectorized, " << result.simdWidth
+             << " work-items per SIMD group\n";
+    else
+      errs() << "kiln: kernel '" << kernel << "': not vectorized: " << result.notVectorized
+             << "\n";
   }
 
   /// Returns true (with the verifier's report) when `module` is broken.

@@ -6,6 +6,7 @@
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/Transforms/Utils/LowerAtomic.h"
 
 using namespace llvm;
@@ -13,31 +14,46 @@ using namespace llvm;
 namespace kiln::cpu {
 namespace {
 
-bool isLocal(Value *pointer) {
-  return namedAddressSpaceOf(pointer) == compiler::spir::kLocalAddressSpace;
+constexpr const char *kLocalAtomicMark = "kiln.local.atomic";
+
+Value *atomicPointer(Instruction *instruction) {
+  if (auto *rmw = dyn_cast<AtomicRMWInst>(instruction))
+    return rmw->getPointerOperand();
+  if (auto *exchange = dyn_cast<AtomicCmpXchgInst>(instruction))
+    return exchange->getPointerOperand();
+  return getLoadStorePointerOperand(instruction);
 }
 
-} // namespace
-
-void makeLocalAtomicsPlain(Function &function) {
+SmallVector<Instruction *, 16> atomicsOf(Function &function) {
   SmallVector<Instruction *, 16> atomics;
   for (Instruction &instruction : instructions(function))
     if (instruction.isAtomic() && !isa<FenceInst>(instruction))
       atomics.push_back(&instruction);
-  for (Instruction *instruction : atomics) {
-    if (auto *rmw = dyn_cast<AtomicRMWInst>(instruction)) {
-      if (isLocal(rmw->getPointerOperand()))
-        lowerAtomicRMWInst(rmw);
-    } else if (auto *exchange = dyn_cast<AtomicCmpXchgInst>(instruction)) {
-      if (isLocal(exchange->getPointerOperand()))
-        lowerAtomicCmpXchgInst(exchange);
-    } else if (auto *load = dyn_cast<LoadInst>(instruction)) {
-      if (isLocal(load->getPointerOperand()))
-        load->setAtomic(AtomicOrdering::NotAtomic);
-    } else if (auto *store = dyn_cast<StoreInst>(instruction)) {
-      if (isLocal(store->getPointerOperand()))
-        store->setAtomic(AtomicOrdering::NotAtomic);
-    }
+  return atomics;
+}
+
+} // namespace
+
+void markLocalAtomics(Function &function) {
+  for (Instruction *instruction : atomicsOf(function))
+    if (Value *pointer = atomicPointer(instruction);
+        pointer && namedAddressSpaceOf(pointer) == compiler::spir::kLocalAddressSpace)
+      instruction->setMetadata(kLocalAtomicMark, MDNode::get(function.getContext(), {}));
+}
+
+void makeLocalAtomicsPlain(Function &function) {
+  for (Instruction *instruction : atomicsOf(function)) {
+    if (!instruction->getMetadata(kLocalAtomicMark))
+      continue;
+    instruction->setMetadata(kLocalAtomicMark, nullptr);
+    if (auto *rmw = dyn_cast<AtomicRMWInst>(instruction))
+      lowerAtomicRMWInst(rmw);
+    else if (auto *exchange = dyn_cast<AtomicCmpXchgInst>(instruction))
+      lowerAtomicCmpXchgInst(exchange);
+    else if (auto *load = dyn_cast<LoadInst>(instruction))
+      load->setAtomic(AtomicOrdering::NotAtomic);
+    else if (auto *store = dyn_cast<StoreInst>(instruction))
+      store->setAtomic(AtomicOrdering::NotAtomic);
   }
 }
 

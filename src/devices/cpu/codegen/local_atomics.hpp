@@ -14,9 +14,14 @@
 
 namespace kiln::cpu {
 
-/// Turns the atomic loads, stores, read-modify-writes and compare-exchanges in `function` whose
-/// pointer visibly points into local memory into plain accesses. Run it once everything is
-/// inlined and simplified, before full optimization (see namedAddressSpaceOf).
+/// Marks the atomics of `function` whose pointer visibly points into local memory. Copies of an
+/// instruction keep the mark, so the work-item vectorizer may split an atomic into one per lane
+/// (whose pointers no longer show where they come from) in between.
+void markLocalAtomics(llvm::Function &function);
+
+/// Turns the marked atomic loads, stores, read-modify-writes and compare-exchanges in `function` whose
+/// pointer points into local memory into plain accesses. Mark them once everything is inlined
+/// and simplified, before full optimization (see namedAddressSpaceOf).
 void makeLocalAtomicsPlain(llvm::Function &function);
 
 } // namespace kiln::cpu

@@ -8,6 +8,10 @@
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/InstSimplifyPass.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LowerSwitch.h"
 
 using namespace llvm;
 
@@ -39,6 +43,21 @@ void simplifyKernelBody(Function &function, TargetMachine &machine) {
   passes.addPass(SROAPass(SROAOptions::PreserveCFG));
   passes.addPass(EarlyCSEPass());
   passes.addPass(InstSimplifyPass());
+  passes.run(function, analyses.functions);
+}
+
+void prepareForVectorization(Function &function, TargetMachine &machine) {
+  PassBuilder builder(&machine);
+  Analyses analyses(builder);
+  FunctionPassManager passes;
+  passes.addPass(LowerSwitchPass());
+  ScalarizerPassOptions scalarizer;
+  scalarizer.ScalarizeLoadStore = true;
+  passes.addPass(ScalarizerPass(scalarizer));
+  passes.addPass(EarlyCSEPass());
+  passes.addPass(InstSimplifyPass());
+  passes.addPass(LoopSimplifyPass());
+  passes.addPass(LCSSAPass());
   passes.run(function, analyses.functions);
 }
 

@@ -12,6 +12,11 @@ namespace kiln::cpu {
 /// alone so that no barrier is duplicated or merged.
 void simplifyKernelBody(llvm::Function &function, llvm::TargetMachine &machine);
 
+/// Brings a work-item body into the form the work-item vectorizer reads: OpenCL vectors split
+/// into their components, switches as branches, loops with preheaders, one latch, dedicated
+/// exits and LCSSA phis.
+void prepareForVectorization(llvm::Function &function, llvm::TargetMachine &machine);
+
 /// The whole-module pipeline run on the finished work-group functions (O3, or only the removal
 /// of unused functions when the program was built with -cl-opt-disable).
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, bool optimize);

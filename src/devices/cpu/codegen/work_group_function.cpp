@@ -7,6 +7,7 @@
 #include "devices/cpu/codegen/barrier_regions.hpp"
 #include "devices/cpu/codegen/local_atomics.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
+#include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 #include "devices/cpu/work_group_abi.hpp"
 
 #include "llvm/IR/IRBuilder.h"
@@ -309,7 +310,8 @@ std::string workGroupFunctionName(const std::string &kernelName) {
 }
 
 Expected<GeneratedWorkGroup>
-buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetMachine &machine) {
+buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetMachine &machine,
+                       unsigned simdWidth) {
   Function *kernel = module.getFunction(info.name);
   if (kernel == nullptr || kernel->isDeclaration())
     return failure("the program has no kernel '" + info.name + "'");
@@ -356,6 +358,15 @@ buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetM
   // end keeps in stack slots into registers, and has not yet merged the program's casts to the
   // generic space with the code generator's own casts (only the full optimization does).
   foldAddressSpaceQueries(*function);
+  markLocalAtomics(*function);
+  GeneratedWorkGroup result;
+  result.function = function;
+  if (simdWidth > 1) {
+    WorkItemVectorization vectorized = vectorizeWorkItems(*function, simdWidth, machine);
+    result.simdWidth = vectorized.width;
+    result.notVectorized = std::move(vectorized.notVectorized);
+    prologue = &function->getEntryBlock(); // the vectorized body replaced the blocks
+  }
   makeLocalAtomicsPlain(*function);
 
   // Read only now: the simplification would have deleted these loads as unused.
@@ -369,9 +380,8 @@ buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetM
         builder, group, offsetof(WorkGroupParams, localSize), builder.getInt32(dim), "local.size");
   loops.barrier = module.getFunction("__kiln_work_group_barrier");
   loops.localId = module.getFunction("__kiln_local_id");
-  GeneratedWorkGroup result;
-  result.function = function;
-  result.privateBytesPerItem = formWorkItemLoops(*function, loops);
+  loops.simdWidth = result.simdWidth;
+  result.privateBytesPerSimdGroup = formWorkItemLoops(*function, loops);
   replaceGroupPrimitives(module, *function, parameters);
   replacePrintfReservations(module, *function, launch);
   lowerAddressSpaceQueries(*function, [&] {

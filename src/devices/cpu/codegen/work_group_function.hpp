@@ -20,16 +20,23 @@ namespace kiln::cpu {
 
 struct GeneratedWorkGroup {
   llvm::Function *function = nullptr;
-  uint64_t privateBytesPerItem = 0;
+  /// Work-items of dimension 0 that run together in the lanes of vectors (1: not vectorized).
+  unsigned simdWidth = 1;
+  /// Why the kernel was not vectorized when it was asked to be.
+  std::string notVectorized;
+  /// Storage per SIMD group in WorkGroupParams::privateMemory.
+  uint64_t privateBytesPerSimdGroup = 0;
 };
 
 /// The symbol of a kernel's work-group function.
 std::string workGroupFunctionName(const std::string &kernelName);
 
 /// Builds the work-group function of `kernel` in `module`, which has already been retargeted
-/// to the host (module_preparation.hpp).
+/// to the host (module_preparation.hpp), running `simdWidth` work-items at a time in the lanes
+/// of vectors where the kernel allows it (1: one at a time).
 llvm::Expected<GeneratedWorkGroup> buildWorkGroupFunction(llvm::Module &module,
                                                           const compiler::KernelInfo &kernel,
-                                                          llvm::TargetMachine &machine);
+                                                          llvm::TargetMachine &machine,
+                                                          unsigned simdWidth);
 
 } // namespace kiln::cpu

@@ -1,0 +1,539 @@
+//===- instruction_widening.cpp - One work-item's code for W lanes --------===//
+#include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace kiln::cpu::vectorizer {
+namespace {
+
+Error failure(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+class Widener {
+public:
+  Widener(Function &function, const ShapeAnalysis &shapes, const LinearizedControl &control,
+          ShapeSeeds seeds, unsigned width)
+      : function_(function), shapes_(shapes), control_(control), seeds_(seeds), width_(width),
+        layout_(function.getDataLayout()), context_(function.getContext()) {}
+
+  Error run() {
+    // Everything is decided on the code as it is now: widening splits blocks.
+    std::vector<Instruction *> work;
+    for (BasicBlock *block : ReversePostOrderTraversal<Function *>(&function_))
+      for (Instruction &instruction : *block) {
+        work.push_back(&instruction);
+        laneMask_[&instruction] = control_.blockMask.lookup(block);
+        if (control_.fullBlocks.contains(block))
+          full_.insert(&instruction);
+      }
+    for (Instruction *instruction : work) {
+      user_ = instruction;
+      if (Error error = widen(*instruction))
+        return error;
+    }
+    for (auto &[phi, vector] : phis_)
+      for (unsigned index = 0; index < phi->getNumIncomingValues(); ++index) {
+        user_ = phi->getIncomingBlock(index)->getTerminator();
+        vector->addIncoming(vectorOf(phi->getIncomingValue(index)), phi->getIncomingBlock(index));
+      }
+    for (Instruction *instruction : replaced_)
+      instruction->dropAllReferences();
+    for (Instruction *instruction : replaced_)
+      if (!instruction->use_empty())
+        return failure(Twine("internal: a scalar '") + instruction->getOpcodeName() +
+                       "' is still used after widening");
+    for (Instruction *instruction : replaced_)
+      instruction->eraseFromParent();
+    return Error::success();
+  }
+
+private:
+  Shape shapeOf(const Value *value) const {
+    if (auto found = newShapes_.find(value); found != newShapes_.end())
+      return found->second;
+    return shapes_.shape(value);
+  }
+
+  Type *widen(Type *type) const {
+    if (type->isIntegerTy() || type->isFloatingPointTy() || type->isPointerTy())
+      return FixedVectorType::get(type, width_);
+    if (auto *structure = dyn_cast<StructType>(type)) {
+      SmallVector<Type *, 4> fields;
+      for (Type *field : structure->elements())
+        if (Type *wide = widen(field))
+          fields.push_back(wide);
+        else
+          return nullptr;
+      return StructType::get(context_, fields);
+    }
+    if (auto *array = dyn_cast<ArrayType>(type))
+      if (Type *element = widen(array->getElementType()))
+        return ArrayType::get(element, array->getNumElements());
+    return nullptr;
+  }
+
+  /// <0, s, 2s, ...> in `type` (an integer type).
+  Constant *laneSteps(Type *type, int64_t stride) const {
+    SmallVector<Constant *, 64> steps;
+    for (unsigned lane = 0; lane < width_; ++lane)
+      steps.push_back(ConstantInt::get(type, uint64_t(stride) * lane, /*IsSigned=*/true));
+    return ConstantVector::get(steps);
+  }
+
+  /// Where a vector form of `value` can be computed once for all its uses.
+  IRBuilder<> builderAfter(Value *value) {
+    if (auto *instruction = dyn_cast<Instruction>(value)) {
+      if (isa<PHINode>(instruction))
+        return IRBuilder<>(instruction->getParent(),
+                           instruction->getParent()->getFirstInsertionPt());
+      return IRBuilder<>(instruction->getParent(), std::next(instruction->getIterator()));
+    }
+    BasicBlock &entry = function_.getEntryBlock();
+    return IRBuilder<>(&entry, entry.getFirstInsertionPt());
+  }
+
+  /// The W-lane vector of a scalar value of any shape.
+  Value *vectorOf(Value *value) {
+    if (isa<AllocaInst>(value)) {
+      // Computed where it is used: the work-item loops give each region its own copy of the
+      // allocas that live across barriers, and replace the alloca only in the regions' code.
+      IRBuilder<> builder(user_);
+      return laneAddresses(builder, value, shapeOf(value).stride());
+    }
+    if (Value *known = vectors_.lookup(value))
+      return known;
+    Shape shape = shapeOf(value);
+    Value *vector = nullptr;
+    if (auto *constant = dyn_cast<Constant>(value); constant && !isa<GlobalValue>(value)) {
+      vector = splatConstant(constant);
+    } else {
+      assert(!shape.isVarying() && "a varying value is used before it is widened");
+      IRBuilder<> builder = builderAfter(value);
+      Value *splat = builder.CreateVectorSplat(width_, value, value->getName() + ".splat");
+      vector = splat;
+      if (shape.stride() != 0) {
+        if (value->getType()->isPointerTy())
+          vector = laneAddresses(builder, value, shape.stride());
+        else
+          vector = builder.CreateAdd(splat, laneSteps(value->getType(), shape.stride()),
+                                     value->getName() + ".lanes");
+      }
+    }
+    vectors_[value] = vector;
+    return vector;
+  }
+
+  /// A constant's vector form; aggregates become aggregates of vectors.
+  Constant *splatConstant(Constant *constant) {
+    Type *type = constant->getType();
+    if (!type->isAggregateType())
+      return ConstantVector::getSplat(ElementCount::getFixed(width_), constant);
+    Type *wide = widen(type);
+    if (isa<PoisonValue>(constant))
+      return PoisonValue::get(wide);
+    if (isa<UndefValue>(constant))
+      return UndefValue::get(wide);
+    SmallVector<Constant *, 4> fields;
+    unsigned count = isa<StructType>(type) ? type->getStructNumElements()
+                                           : type->getArrayNumElements();
+    for (unsigned field = 0; field < count; ++field)
+      fields.push_back(splatConstant(constant->getAggregateElement(field)));
+    if (auto *structure = dyn_cast<StructType>(wide))
+      return ConstantStruct::get(structure, fields);
+    return ConstantArray::get(cast<ArrayType>(wide), fields);
+  }
+
+  /// The addresses `base`, `base + stride`, ... of the lanes.
+  Value *laneAddresses(IRBuilder<> &builder, Value *base, int64_t stride) {
+    Value *splat = builder.CreateVectorSplat(width_, base, base->getName() + ".splat");
+    return builder.CreateGEP(builder.getInt8Ty(), splat, laneSteps(builder.getInt64Ty(), stride),
+                             base->getName() + ".lanes");
+  }
+
+  Value *maskOf(Instruction &instruction) {
+    Value *mask = laneMask_.lookup(&instruction);
+    assert(mask && "every block has a mask");
+    return mask;
+  }
+
+  /// Whether some lane runs `instruction`: an i1.
+  Value *anyLane(IRBuilder<> &builder, Value *mask) {
+    if (shapeOf(mask).isUniform())
+      return mask;
+    return builder.CreateOrReduce(vectorOf(mask));
+  }
+
+  void replaceWith(Instruction &instruction, Value *vector) {
+    vectors_[&instruction] = vector;
+    replaced_.push_back(&instruction);
+  }
+
+  Error widen(Instruction &instruction) {
+    if (auto *call = dyn_cast<CallInst>(&instruction)) {
+      if (call->getCalledFunction() == seeds_.anyLane) {
+        IRBuilder<> builder(call);
+        call->replaceAllUsesWith(anyLane(builder, call->getArgOperand(0)));
+        replaced_.push_back(call);
+        return Error::success();
+      }
+      if (auto *intrinsic = dyn_cast<IntrinsicInst>(call); intrinsic && intrinsic->isAssumeLikeIntrinsic()) {
+        replaced_.push_back(call);
+        return Error::success();
+      }
+    }
+    if (auto *alloca = dyn_cast<AllocaInst>(&instruction))
+      return widenAlloca(*alloca);
+    if (auto *branch = dyn_cast<BranchInst>(&instruction)) {
+      if (branch->isConditional() && shapeOf(branch->getCondition()).isVarying())
+        return failure("internal: a divergent branch survived linearization (in '" +
+                       branch->getParent()->getName() + "')");
+      return Error::success();
+    }
+    if (instruction.isTerminator())
+      return Error::success();
+    if (auto *load = dyn_cast<LoadInst>(&instruction))
+      return widenLoad(*load);
+    if (auto *store = dyn_cast<StoreInst>(&instruction))
+      return widenStore(*store);
+    if (isa<AtomicRMWInst>(instruction) || isa<AtomicCmpXchgInst>(instruction))
+      return perLane(instruction, maskOf(instruction));
+    if (auto *call = dyn_cast<CallInst>(&instruction))
+      return widenCall(*call);
+    if (isa<FenceInst>(instruction))
+      return Error::success();
+    if (!shapeOf(&instruction).isVarying())
+      return Error::success();
+    if (auto *phi = dyn_cast<PHINode>(&instruction)) {
+      Type *type = widen(phi->getType());
+      if (type == nullptr)
+        return failure("a varying value of type that has no vector form");
+      PHINode *vector = PHINode::Create(type, phi->getNumIncomingValues(), phi->getName(),
+                                        phi->getIterator());
+      phis_.push_back({phi, vector});
+      replaceWith(*phi, vector);
+      return Error::success();
+    }
+    if (isa<BinaryOperator>(instruction) || isa<UnaryOperator>(instruction) ||
+        isa<CmpInst>(instruction) || isa<CastInst>(instruction) || isa<SelectInst>(instruction) ||
+        isa<FreezeInst>(instruction) || isa<GetElementPtrInst>(instruction) ||
+        isa<ExtractValueInst>(instruction) || isa<InsertValueInst>(instruction))
+      return widenElementwise(instruction);
+    return failure(Twine("a varying '") + instruction.getOpcodeName() + "' instruction");
+  }
+
+  /// The same operation on vectors: uniform operands stay scalar where the instruction allows
+  /// it (a select's condition, an address's base and indices), the others become vectors.
+  Error widenElementwise(Instruction &instruction) {
+    Type *type = widen(instruction.getType());
+    if (type == nullptr)
+      return failure("a varying value of type that has no vector form");
+    Instruction *vector = instruction.clone();
+    vector->insertBefore(instruction.getIterator());
+    vector->setName(instruction.getName());
+    auto *gep = dyn_cast<GetElementPtrInst>(&instruction);
+    for (unsigned index = 0; index < instruction.getNumOperands(); ++index) {
+      Value *operand = instruction.getOperand(index);
+      bool keepScalar = false;
+      if (isa<SelectInst>(instruction) && index == 0)
+        keepScalar = shapeOf(operand).isUniform();
+      if (gep)
+        keepScalar = shapeOf(operand).isUniform();
+      if (isa<ExtractValueInst>(instruction) || isa<InsertValueInst>(instruction))
+        if (operand->getType()->isAggregateType() && !shapeOf(operand).isVarying())
+          return failure("a uniform aggregate in a varying one");
+      if (!keepScalar)
+        vector->setOperand(index, vectorOf(operand));
+    }
+    vector->mutateType(type);
+    replaceWith(instruction, vector);
+    return Error::success();
+  }
+
+  Error widenAlloca(AllocaInst &alloca) {
+    auto *count = dyn_cast<ConstantInt>(alloca.getArraySize());
+    if (count == nullptr)
+      return failure("a variable-length private array");
+    // Lane l's copy sits at l * (the alloca's size): the strided shape of the alloca.
+    Type *copy = ArrayType::get(alloca.getAllocatedType(), count->getZExtValue());
+    auto *copies = new AllocaInst(ArrayType::get(copy, width_), alloca.getAddressSpace(), nullptr,
+                                  alloca.getAlign(), alloca.getName(), alloca.getIterator());
+    newShapes_[copies] = shapeOf(&alloca);
+    alloca.replaceAllUsesWith(copies);
+    replaced_.push_back(&alloca);
+    return Error::success();
+  }
+
+  /// Whether `pointer` addresses W consecutive elements of `type`, one per lane.
+  bool isContiguous(Value *pointer, Type *type) const {
+    Shape shape = shapeOf(pointer);
+    if (!(type->isIntegerTy() || type->isFloatingPointTy() || type->isPointerTy()) ||
+        type->isIntegerTy(1))
+      return false;
+    uint64_t size = layout_.getTypeStoreSize(type);
+    return shape.isStrided() && size == layout_.getTypeAllocSize(type) &&
+           shape.stride() == int64_t(size);
+  }
+
+  Error widenLoad(LoadInst &load) {
+    Value *pointer = load.getPointerOperand();
+    Type *type = load.getType();
+    IRBuilder<> builder(&load);
+    Value *mask = maskOf(load);
+    if (shapeOf(&load).isUniform()) {
+      if (full_.contains(&load))
+        return Error::success();
+      // Some lane may not run it: load only when one does.
+      if (!load.isSimple() || type->isAggregateType())
+        return failure("an atomic or aggregate load where not every lane runs");
+      unsigned lanes = type->isVectorTy() ? cast<FixedVectorType>(type)->getNumElements() : 1;
+      Type *vectorType = type->isVectorTy() ? type : FixedVectorType::get(type, 1);
+      Value *enabled = builder.CreateVectorSplat(lanes, anyLane(builder, mask));
+      Value *loaded = builder.CreateMaskedLoad(vectorType, pointer, load.getAlign(), enabled,
+                                               Constant::getNullValue(vectorType));
+      if (!type->isVectorTy())
+        loaded = builder.CreateExtractElement(loaded, uint64_t(0));
+      load.replaceAllUsesWith(loaded);
+      replaced_.push_back(&load);
+      return Error::success();
+    }
+    if (!load.isSimple())
+      return perLane(load, mask);
+    Type *vectorType = widen(type);
+    if (vectorType == nullptr || type->isAggregateType() || type->isVectorTy())
+      return failure("a varying load of a type that has no vector form");
+    Value *lanes = vectorOf(mask);
+    Value *zero = Constant::getNullValue(vectorType);
+    Value *vector =
+        isContiguous(pointer, type)
+            ? builder.CreateMaskedLoad(vectorType, pointer, load.getAlign(), lanes, zero)
+            : builder.CreateMaskedGather(vectorType, vectorOf(pointer), load.getAlign(), lanes,
+                                         zero);
+    vector->takeName(&load);
+    replaceWith(load, vector);
+    return Error::success();
+  }
+
+  Error widenStore(StoreInst &store) {
+    Value *pointer = store.getPointerOperand();
+    Value *value = store.getValueOperand();
+    Type *type = value->getType();
+    Value *mask = maskOf(store);
+    IRBuilder<> builder(&store);
+    if (shapeOf(pointer).isUniform() && shapeOf(value).isUniform()) {
+      if (full_.contains(&store))
+        return Error::success();
+      if (!store.isSimple() || type->isAggregateType())
+        return perLane(store, mask);
+      unsigned lanes = type->isVectorTy() ? cast<FixedVectorType>(type)->getNumElements() : 1;
+      Value *vector = type->isVectorTy() ? value : builder.CreateVectorSplat(1, value);
+      Value *enabled = builder.CreateVectorSplat(lanes, anyLane(builder, mask));
+      builder.CreateMaskedStore(vector, pointer, store.getAlign(), enabled);
+      replaced_.push_back(&store);
+      return Error::success();
+    }
+    if (!store.isSimple() || type->isAggregateType() || type->isVectorTy())
+      return perLane(store, mask);
+    Value *lanes = vectorOf(mask);
+    if (isContiguous(pointer, type))
+      builder.CreateMaskedStore(vectorOf(value), pointer, store.getAlign(), lanes);
+    else // lanes storing to one address store in lane order: the last one's value stays
+      builder.CreateMaskedScatter(vectorOf(value), vectorOf(pointer), store.getAlign(), lanes);
+    replaced_.push_back(&store);
+    return Error::success();
+  }
+
+  Error widenCall(CallInst &call) {
+    Function *callee = call.getCalledFunction();
+    bool uniformArguments = all_of(call.args(), [&](const Use &argument) {
+      return shapeOf(argument.get()).isUniform();
+    });
+    if (seeds_.isBarrier(call))
+      return Error::success(); // linearization left it where the whole group runs it
+    if (callee && callee == seeds_.localId) {
+      if (!shapeOf(&call).isVarying())
+        return Error::success();
+      // Dimension not known: the base of the group's lanes, plus the lane in dimension 0.
+      IRBuilder<> builder(call.getNextNode());
+      Value *isX = builder.CreateICmpEQ(call.getArgOperand(0),
+                                        ConstantInt::get(call.getArgOperand(0)->getType(), 0));
+      Value *steps = builder.CreateSelect(isX, laneSteps(call.getType(), 1),
+                                          Constant::getNullValue(widen(call.getType())));
+      vectors_[&call] =
+          builder.CreateAdd(builder.CreateVectorSplat(width_, &call), steps, "local.id.lanes");
+      return Error::success();
+    }
+    if (shapeOf(&call).isUniform() && uniformArguments) {
+      // Work-group primitives, functions without side effects and barriers run once for the
+      // group; any other call with side effects runs once per work-item.
+      if (call.getType()->isVoidTy() && !seeds_.isBarrier(call) && !call.doesNotAccessMemory())
+        return perLane(call, maskOf(call));
+      return Error::success();
+    }
+    if (Intrinsic::ID id = call.getIntrinsicID();
+        id != Intrinsic::not_intrinsic && isTriviallyVectorizable(id))
+      if (Value *vector = vectorIntrinsic(call, id)) {
+        replaceWith(call, vector);
+        return Error::success();
+      }
+    bool pure = call.doesNotAccessMemory();
+    return perLane(call, pure ? nullptr : maskOf(call));
+  }
+
+  Value *vectorIntrinsic(CallInst &call, Intrinsic::ID id) {
+    Type *type = widen(call.getType());
+    if (type == nullptr || call.getType()->isVectorTy())
+      return nullptr;
+    SmallVector<Type *, 4> overloads;
+    SmallVector<Value *, 4> arguments;
+    if (isVectorIntrinsicWithOverloadTypeAtArg(id, -1, nullptr))
+      overloads.push_back(type);
+    for (unsigned index = 0; index < call.arg_size(); ++index) {
+      Value *argument = call.getArgOperand(index);
+      if (isVectorIntrinsicWithScalarOpAtArg(id, index, nullptr)) {
+        if (!shapeOf(argument).isUniform())
+          return nullptr;
+        arguments.push_back(argument);
+      } else {
+        if (argument->getType()->isVectorTy())
+          return nullptr;
+        arguments.push_back(vectorOf(argument));
+      }
+      if (isVectorIntrinsicWithOverloadTypeAtArg(id, index, nullptr))
+        overloads.push_back(arguments.back()->getType());
+    }
+    Function *declaration =
+        Intrinsic::getOrInsertDeclaration(function_.getParent(), id, overloads);
+    IRBuilder<> builder(&call);
+    CallInst *vector = builder.CreateCall(declaration, arguments, call.getName());
+    vector->copyFastMathFlags(&call);
+    return vector;
+  }
+
+  /// Runs `instruction` once per lane, in lane order; under `mask` (when not null) only for the
+  /// lanes it holds. Its result, if any, becomes a vector of the lanes' results.
+  Error perLane(Instruction &instruction, Value *mask) {
+    Type *type = instruction.getType();
+    Type *vectorType = type->isVoidTy() ? nullptr : widen(type);
+    if (!type->isVoidTy() && vectorType == nullptr)
+      return failure(Twine("a varying '") + instruction.getOpcodeName() +
+                     "' whose result has no vector form");
+    for (const Use &operand : instruction.operands())
+      if (!shapeOf(operand.get()).isUniform() && widen(operand->getType()) == nullptr &&
+          !isa<Function>(operand.get()))
+        return failure(Twine("a varying '") + instruction.getOpcodeName() +
+                       "' whose operands have no vector form");
+    Value *result = vectorType ? Constant::getNullValue(vectorType) : nullptr;
+    Value *laneMasks = mask ? vectorOf(mask) : nullptr;
+    // The operands' vectors, before any block is split: each lane's copy extracts from them.
+    SmallVector<Value *, 8> operands;
+    for (Use &operand : instruction.operands()) {
+      Value *value = operand.get();
+      bool scalar = shapeOf(value).isUniform() || isa<Function>(value) || isa<BasicBlock>(value);
+      operands.push_back(scalar ? nullptr : vectorOf(value));
+    }
+    for (unsigned lane = 0; lane < width_; ++lane) {
+      IRBuilder<> builder(&instruction);
+      Instruction *at = &instruction;
+      BasicBlock *before = instruction.getParent();
+      if (laneMasks) {
+        Value *enabled = builder.CreateExtractElement(laneMasks, lane);
+        at = SplitBlockAndInsertIfThen(enabled, instruction.getIterator(), false);
+      }
+      Instruction *copy = instruction.clone();
+      copy->insertBefore(at->getIterator());
+      IRBuilder<> laneBuilder(copy);
+      for (unsigned index = 0; index < operands.size(); ++index)
+        if (operands[index])
+          copy->setOperand(index, extractLane(laneBuilder, operands[index], lane));
+      if (!vectorType)
+        continue;
+      Value *laneValue = copy;
+      IRBuilder<> after(&instruction);
+      if (laneMasks) {
+        PHINode *phi = after.CreatePHI(type, 2);
+        phi->addIncoming(copy, copy->getParent());
+        phi->addIncoming(Constant::getNullValue(type), before);
+        laneValue = phi;
+      }
+      result = insertLane(after, result, laneValue, lane);
+    }
+    if (vectorType)
+      vectors_[&instruction] = result;
+    replaced_.push_back(&instruction);
+    return Error::success();
+  }
+
+  /// Lane `lane` of a widened value (a vector, or an aggregate of vectors).
+  Value *extractLane(IRBuilder<> &builder, Value *wide, unsigned lane) {
+    Type *type = wide->getType();
+    if (type->isVectorTy())
+      return builder.CreateExtractElement(wide, lane);
+    Value *scalar = PoisonValue::get(narrow(type));
+    unsigned count = isa<StructType>(type) ? type->getStructNumElements()
+                                           : type->getArrayNumElements();
+    for (unsigned field = 0; field < count; ++field)
+      scalar = builder.CreateInsertValue(
+          scalar, extractLane(builder, builder.CreateExtractValue(wide, field), lane), field);
+    return scalar;
+  }
+
+  Value *insertLane(IRBuilder<> &builder, Value *wide, Value *scalar, unsigned lane) {
+    Type *type = wide->getType();
+    if (type->isVectorTy())
+      return builder.CreateInsertElement(wide, scalar, lane);
+    unsigned count = isa<StructType>(type) ? type->getStructNumElements()
+                                           : type->getArrayNumElements();
+    for (unsigned field = 0; field < count; ++field)
+      wide = builder.CreateInsertValue(
+          wide,
+          insertLane(builder, builder.CreateExtractValue(wide, field),
+                     builder.CreateExtractValue(scalar, field), lane),
+          field);
+    return wide;
+  }
+
+  Type *narrow(Type *wide) const {
+    if (auto *vector = dyn_cast<VectorType>(wide))
+      return vector->getElementType();
+    if (auto *structure = dyn_cast<StructType>(wide)) {
+      SmallVector<Type *, 4> fields;
+      for (Type *field : structure->elements())
+        fields.push_back(narrow(field));
+      return StructType::get(context_, fields);
+    }
+    auto *array = cast<ArrayType>(wide);
+    return ArrayType::get(narrow(array->getElementType()), array->getNumElements());
+  }
+
+  Function &function_;
+  const ShapeAnalysis &shapes_;
+  const LinearizedControl &control_;
+  ShapeSeeds seeds_;
+  unsigned width_;
+  const DataLayout &layout_;
+  LLVMContext &context_;
+  DenseMap<Value *, Value *> vectors_;
+  Instruction *user_ = nullptr; // the instruction being widened: where allocas are materialized
+  DenseMap<const Value *, Shape> newShapes_; // of the values widening creates
+  DenseMap<Instruction *, Value *> laneMask_;
+  DenseSet<const Instruction *> full_;
+  std::vector<std::pair<PHINode *, PHINode *>> phis_;
+  std::vector<Instruction *> replaced_;
+};
+
+} // namespace
+
+Error widenInstructions(Function &function, const ShapeAnalysis &shapes,
+                        const LinearizedControl &control, ShapeSeeds seeds, unsigned width) {
+  return Widener(function, shapes, control, seeds, width).run();
+}
+
+} // namespace kiln::cpu::vectorizer

@@ -1,0 +1,135 @@
+//===- work_item_vectorizer.cpp - Work-items in the lanes of vectors ------===//
+#include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
+
+#include "devices/cpu/codegen/pass_pipelines.hpp"
+#include "devices/cpu/codegen/vectorizer/control_linearization.hpp"
+#include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
+#include "devices/cpu/codegen/vectorizer/vector_shape.hpp"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+namespace kiln::cpu {
+namespace {
+
+using vectorizer::ShapeSeeds;
+
+/// The name of the vectorizer's "some lane is active" placeholder; widening removes its calls.
+constexpr const char *kAnyLaneName = "kiln.vectorizer.any_lane";
+
+Error failure(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+/// One return block for the whole function, so that it can run last.
+void mergeReturns(Function &function) {
+  SmallVector<ReturnInst *, 4> returns;
+  for (BasicBlock &block : function)
+    if (auto *ret = dyn_cast<ReturnInst>(block.getTerminator()))
+      returns.push_back(ret);
+  if (returns.size() <= 1)
+    return;
+  auto *exit = BasicBlock::Create(function.getContext(), "return", &function);
+  ReturnInst::Create(function.getContext(), exit);
+  for (ReturnInst *ret : returns) {
+    BranchInst::Create(exit, ret->getIterator());
+    ret->eraseFromParent();
+  }
+}
+
+/// The lanes of the SIMD group that are work-items of the work-group, computed at the start of
+/// the body as one work-item's "my local id is below the local size": true for every real
+/// work-item, false for the lanes past the end.
+Value *emitActiveLanes(Function &function, ShapeSeeds seeds) {
+  BasicBlock *body = function.getEntryBlock().getSingleSuccessor();
+  Module &module = *function.getParent();
+  IRBuilder<> builder(body, body->getFirstInsertionPt());
+  FunctionCallee localSize = module.getOrInsertFunction(
+      "__kiln_local_size", builder.getInt64Ty(), builder.getInt32Ty());
+  Value *id = builder.CreateCall(seeds.localId, {builder.getInt32(0)}, "lane.local.id");
+  Value *size = builder.CreateCall(localSize, {builder.getInt32(0)}, "lane.local.size");
+  return builder.CreateICmpULT(id, size, "lane.active");
+}
+
+Error vectorizeCopy(Function &copy, unsigned width, TargetMachine &machine, ShapeSeeds seeds) {
+  if (copy.getEntryBlock().getSingleSuccessor() == nullptr)
+    return failure("internal: the prologue does not lead to one body block");
+  EliminateUnreachableBlocks(copy);
+  mergeReturns(copy);
+  prepareForVectorization(copy, machine);
+  Value *activeLanes = emitActiveLanes(copy, seeds);
+  Expected<vectorizer::LinearizedControl> control =
+      vectorizer::linearizeControlFlow(copy, seeds, activeLanes);
+  if (!control)
+    return control.takeError();
+  vectorizer::ShapeAnalysis shapes(copy, seeds);
+  if (Error error = vectorizer::widenInstructions(copy, shapes, *control, seeds, width))
+    return error;
+  std::string problems;
+  raw_string_ostream stream(problems);
+  if (verifyFunction(copy, &stream))
+    return failure("internal: the vectorized code is invalid: " + problems);
+  return Error::success();
+}
+
+/// Replaces `function`'s body by `copy`'s and deletes `copy`.
+void adoptBody(Function &function, Function &copy) {
+  for (unsigned index = 0; index < function.arg_size(); ++index)
+    copy.getArg(index)->replaceAllUsesWith(function.getArg(index));
+  function.dropAllReferences();
+  while (!function.empty())
+    function.begin()->eraseFromParent();
+  function.splice(function.end(), &copy);
+  copy.eraseFromParent();
+}
+
+void discard(Function &copy) {
+  copy.dropAllReferences();
+  copy.eraseFromParent();
+}
+
+} // namespace
+
+WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width,
+                                         TargetMachine &machine) {
+  WorkItemVectorization result;
+  Module &module = *function.getParent();
+  LLVMContext &context = module.getContext();
+  ShapeSeeds seeds;
+  Type *i64 = Type::getInt64Ty(context);
+  Type *i32 = Type::getInt32Ty(context);
+  Type *i1 = Type::getInt1Ty(context);
+  seeds.localId =
+      cast<Function>(module.getOrInsertFunction("__kiln_local_id", i64, i32).getCallee());
+  seeds.anyLane = cast<Function>(module.getOrInsertFunction(kAnyLaneName, i1, i1).getCallee());
+  seeds.anyLane->setDoesNotAccessMemory();
+  seeds.barrier = module.getFunction("__kiln_work_group_barrier");
+
+  ValueToValueMapTy map;
+  Function *copy = CloneFunction(&function, map);
+  if (Error error = vectorizeCopy(*copy, width, machine, seeds)) {
+    result.notVectorized = toString(std::move(error));
+    if (getenv("KILN_VECTORIZE_DEBUG"))
+      copy->print(errs());
+    discard(*copy);
+  } else {
+    if (getenv("KILN_VECTORIZE_DEBUG"))
+      copy->print(errs());
+    adoptBody(function, *copy);
+    result.width = width;
+  }
+  if (seeds.anyLane->use_empty())
+    seeds.anyLane->eraseFromParent();
+  if (seeds.localId->use_empty())
+    seeds.localId->eraseFromParent();
+  return result;
+}
+
+} // namespace kiln::cpu

@@ -1,0 +1,36 @@
+//===- work_item_vectorizer.hpp - Work-items in the lanes of vectors ------===//
+//
+// Whole-function vectorization over work-items: rewrites a work-group function's body (one
+// work-item's code, before it becomes loops over the work-items) so that it runs `width`
+// consecutive work-items of dimension 0, a SIMD group, in the lanes of vectors, whatever its
+// control flow. Afterwards __kiln_local_id(0) names the group's first work-item; the
+// work-item loops (barrier_regions.hpp) then advance a whole group per iteration. Lanes past
+// the end of the work-group are masked off, so any local size works.
+//
+// The steps: scalarize OpenCL vector types (each component becomes a lane vector of its own);
+// find how every value varies across lanes (vector_shape.hpp); turn divergent control flow
+// into masks (control_linearization.hpp); widen (instruction_widening.hpp). The work happens on
+// a copy: a kernel the vectorizer cannot handle keeps its scalar code, and the reason is
+// returned.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/IR/Function.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <string>
+
+namespace kiln::cpu {
+
+struct WorkItemVectorization {
+  unsigned width = 1;        // lanes per SIMD group; 1 when the kernel stays scalar
+  std::string notVectorized; // why, when it stays scalar
+};
+
+/// `function`'s entry block is the work-group prologue (uniform code that holds the allocas);
+/// the rest is the work-item body.
+WorkItemVectorization vectorizeWorkItems(llvm::Function &function, unsigned width,
+                                         llvm::TargetMachine &machine);
+
+} // namespace kiln::cpu
