@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a fresh Debian 12 machine: installs what Kiln needs, builds it, and runs the whole test
-# suite three times: on the release build, on a build with AddressSanitizer and
+# suite on the release build (with the work-item vectorizer on, then off), on a build with AddressSanitizer and
 # UndefinedBehaviorSanitizer, and on one with ThreadSanitizer (any report fails the run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,8 @@ jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
+# Again with the work-item vectorizer off: both ways of running kernels must pass.
+KILN_VECTORIZE=0 ctest --test-dir build --output-on-failure -j "$jobs"
 
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DKILN_SANITIZE=address,undefined -DKILN_BUILD_BENCHMARKS=OFF

@@ -235,10 +235,8 @@ private:
     Type *type = widen(instruction.getType());
     if (type == nullptr)
       return failure("a varying value of type that has no vector form");
-    Instruction *vector = instruction.clone();
-    vector->insertBefore(instruction.getIterator());
-    vector->setName(instruction.getName());
     auto *gep = dyn_cast<GetElementPtrInst>(&instruction);
+    SmallVector<Value *, 4> operands; // computed first: they must come before the vector form
     for (unsigned index = 0; index < instruction.getNumOperands(); ++index) {
       Value *operand = instruction.getOperand(index);
       bool keepScalar = false;
@@ -249,9 +247,13 @@ private:
       if (isa<ExtractValueInst>(instruction) || isa<InsertValueInst>(instruction))
         if (operand->getType()->isAggregateType() && !shapeOf(operand).isVarying())
           return failure("a uniform aggregate in a varying one");
-      if (!keepScalar)
-        vector->setOperand(index, vectorOf(operand));
+      operands.push_back(keepScalar ? operand : vectorOf(operand));
     }
+    Instruction *vector = instruction.clone();
+    vector->insertBefore(instruction.getIterator());
+    vector->setName(instruction.getName());
+    for (unsigned index = 0; index < operands.size(); ++index)
+      vector->setOperand(index, operands[index]);
     vector->mutateType(type);
     replaceWith(instruction, vector);
     return Error::success();

@@ -116,12 +116,8 @@ WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width,
   Function *copy = CloneFunction(&function, map);
   if (Error error = vectorizeCopy(*copy, width, machine, seeds)) {
     result.notVectorized = toString(std::move(error));
-    if (getenv("KILN_VECTORIZE_DEBUG"))
-      copy->print(errs());
     discard(*copy);
   } else {
-    if (getenv("KILN_VECTORIZE_DEBUG"))
-      copy->print(errs());
     adoptBody(function, *copy);
     result.width = width;
   }

@@ -1,0 +1,441 @@
+// The CPU device runs consecutive work-items in the lanes of vectors (the work-item vectorizer).
+// These kernels stress what that must get right, each against a host reference: divergent
+// branches and loops, early returns, barriers in uniform loops with divergent code around them,
+// atomics from every lane, gathers and scatters at the ends of buffers, private arrays, odd and
+// non-uniform work-group sizes, the integer, floating-point and vector types, and the builtin
+// families. The same kernels must give the same bits with vectorization off (KILN_VECTORIZE=0)
+// and at every SIMD width (KILN_SIMD_WIDTH); CI also runs the whole suite with it off.
+#include "cl_test.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
+#include <optional>
+
+using namespace cltest;
+
+namespace {
+
+/// Sets an environment variable for the builds in one scope (Kiln reads the vectorizer's
+/// switches at each clBuildProgram).
+class ScopedEnvironment {
+public:
+  ScopedEnvironment(const char *name, std::optional<std::string> value) : name_(name) {
+    if (const char *old = std::getenv(name))
+      previous_ = old;
+    if (value)
+      setenv(name, value->c_str(), 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnvironment() {
+    if (previous_)
+      setenv(name_, previous_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  ScopedEnvironment(const ScopedEnvironment &) = delete;
+  ScopedEnvironment &operator=(const ScopedEnvironment &) = delete;
+
+private:
+  const char *name_;
+  std::optional<std::string> previous_;
+};
+
+class VectorizerTest : public ClTest {
+protected:
+  size_t maxGroup() { return deviceInfo<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE); }
+
+  /// Runs a kernel `one(global const int *in, global int *out, int n)` over `global` items in
+  /// groups of `local` and returns `out` (initialized to -7, so unwritten elements show).
+  std::vector<cl_int> runOneToOne(const std::string &source, const std::vector<cl_int> &in,
+                                  size_t global, size_t local, const std::string &options = "") {
+    Kernel kernel = buildKernel(source, "one", options);
+    if (!kernel)
+      return {};
+    Mem input = bufferWith(in);
+    Mem output = bufferWith(std::vector<cl_int>(in.size(), -7));
+    cl_int n = static_cast<cl_int>(in.size());
+    EXPECT_TRUE(setArgs(kernel, input, output, n));
+    EXPECT_TRUE(run1D(kernel, global, local));
+    return read<cl_int>(output, in.size());
+  }
+};
+
+std::vector<cl_int> sample(size_t count, uint64_t seed, int range = 1000) {
+  Random random(seed);
+  std::vector<cl_int> values(count);
+  for (cl_int &value : values)
+    value = static_cast<cl_int>(random.next() % (2 * range)) - range;
+  return values;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Control flow, over odd and non-uniform work-group sizes
+
+const char *kDivergentSource = R"(
+  kernel void one(global const int *in, global int *out, int n) {
+    int i = get_global_id(0);
+    if (i >= n) return;                  // early exit of the lanes past the end
+    int x = in[i], r;
+    if (x < 0) {                         // divergent if / else if / else
+      r = -x;
+      if (x % 3 == 0) r += 1000;         // nested
+    } else if (x % 2) {
+      r = 0;
+      for (int k = 0; k < x % 23; ++k) { // divergent trip count
+        if (k == 17) break;              // divergent break
+        if (k % 4 == 1) continue;
+        r += k * x;
+      }
+    } else {
+      r = x;
+      while (r > 10 && r % 7) r /= 2;    // divergent condition of a while loop
+    }
+    out[i] = r + get_local_id(0) * 0;
+  })";
+
+cl_int divergentReference(cl_int x) {
+  cl_int r;
+  if (x < 0) {
+    r = -x;
+    if (x % 3 == 0)
+      r += 1000;
+  } else if (x % 2) {
+    r = 0;
+    for (int k = 0; k < x % 23; ++k) {
+      if (k == 17)
+        break;
+      if (k % 4 == 1)
+        continue;
+      r += k * x;
+    }
+  } else {
+    r = x;
+    while (r > 10 && r % 7)
+      r /= 2;
+  }
+  return r;
+}
+
+struct Sizes {
+  size_t items, global, local;
+};
+
+class DivergenceTest : public VectorizerTest, public ::testing::WithParamInterface<Sizes> {};
+
+TEST_P(DivergenceTest, EveryWorkItemTakesItsOwnPath) {
+  Sizes sizes = GetParam();
+  if (sizes.local > maxGroup())
+    GTEST_SKIP() << "local size " << sizes.local << " is over the device's maximum";
+  std::vector<cl_int> in = sample(sizes.items, sizes.items);
+  std::string options = sizes.global % sizes.local ? "-cl-std=CL3.0" : "";
+  std::vector<cl_int> out = runOneToOne(kDivergentSource, in, sizes.global, sizes.local, options);
+  std::vector<cl_int> expected(in.size());
+  std::transform(in.begin(), in.end(), expected.begin(), divergentReference);
+  EXPECT_TRUE(equalArrays(expected, out));
+}
+
+// Local sizes 1, 3, 17 and 1000 (lanes past the end of each group masked off), global sizes
+// past the data (early returns), and non-uniform last groups (OpenCL C 3.0).
+INSTANTIATE_TEST_SUITE_P(Sizes, DivergenceTest,
+                         ::testing::Values(Sizes{1, 1, 1}, Sizes{3, 3, 3}, Sizes{100, 102, 17},
+                                           Sizes{1000, 1000, 1000}, Sizes{999, 1000, 8},
+                                           Sizes{500, 500, 64}, Sizes{777, 777, 100},
+                                           Sizes{250, 260, 13}),
+                         [](const auto &info) {
+                           return std::to_string(info.param.items) + "_" +
+                                  std::to_string(info.param.global) + "_" +
+                                  std::to_string(info.param.local);
+                         });
+
+TEST_F(VectorizerTest, EverySimdWidthGivesTheSameResults) {
+  std::vector<cl_int> in = sample(1001, 3);
+  std::vector<cl_int> expected(in.size());
+  std::transform(in.begin(), in.end(), expected.begin(), divergentReference);
+  for (const char *width : {"2", "4", "8", "16", "32", "64"}) {
+    ScopedEnvironment simd("KILN_SIMD_WIDTH", width);
+    Kernel kernel = buildKernel(kDivergentSource, "one");
+    ASSERT_TRUE(kernel);
+    size_t multiple = 0;
+    ASSERT_CL_SUCCESS(clGetKernelWorkGroupInfo(kernel, device_,
+                                               CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                               sizeof multiple, &multiple, nullptr));
+    EXPECT_EQ(std::strtoul(width, nullptr, 10), multiple)
+        << "the SIMD group is the preferred multiple";
+    EXPECT_TRUE(equalArrays(expected, runOneToOne(kDivergentSource, in, 1001, 91)))
+        << "SIMD width " << width;
+  }
+}
+
+TEST_F(VectorizerTest, VectorizationOffGivesTheSameResults) {
+  std::vector<cl_int> in = sample(300, 5);
+  std::vector<cl_int> vectorized = runOneToOne(kDivergentSource, in, 300, 30);
+  ScopedEnvironment off("KILN_VECTORIZE", "0");
+  EXPECT_TRUE(equalArrays(vectorized, runOneToOne(kDivergentSource, in, 300, 30)));
+}
+
+TEST_F(VectorizerTest, UniformLoopsAroundDivergentLoops) {
+  const char *source = R"(
+    kernel void one(global const int *in, global int *out, int n) {
+      int i = get_global_id(0), total = 0;
+      for (int row = 0; row < 5; ++row) {              // uniform
+        for (int k = 0; k <= (in[i] & 15) + row; ++k)  // divergent
+          total += (k ^ row) + in[(i + k) % n];        // gathers
+        if (total > 5000) total -= 5000;               // divergent, no loop
+      }
+      out[i] = total;
+    })";
+  std::vector<cl_int> in = sample(257, 9);
+  std::vector<cl_int> expected(in.size());
+  int n = static_cast<int>(in.size());
+  for (int i = 0; i < n; ++i) {
+    int total = 0;
+    for (int row = 0; row < 5; ++row) {
+      for (int k = 0; k <= (in[i] & 15) + row; ++k)
+        total += (k ^ row) + in[(i + k) % n];
+      if (total > 5000)
+        total -= 5000;
+    }
+    expected[i] = total;
+  }
+  EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, 257, 257 <= maxGroup() ? 257 : 1)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Barriers, local memory and atomics
+
+TEST_F(VectorizerTest, BarriersInUniformLoopsWithDivergentCodeAround) {
+  // A tree sum in local memory over a group size that is not a power of two.
+  Kernel kernel = buildKernel(R"(
+    kernel void sums(global const int *in, global int *out, local int *scratch) {
+      size_t lid = get_local_id(0), size = get_local_size(0);
+      scratch[lid] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (size_t width = 1; width < size; width *= 2) {
+        int mine = 0;
+        if (lid % (2 * width) == 0 && lid + width < size)
+          mine = scratch[lid + width];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        scratch[lid] += mine;
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (lid == 0) out[get_group_id(0)] = scratch[0];
+    })",
+                              "sums");
+  ASSERT_TRUE(kernel);
+  constexpr size_t kGroup = 23, kGroups = 11;
+  std::vector<cl_int> in = sample(kGroup * kGroups, 11);
+  Mem input = bufferWith(in);
+  Mem out = createBuffer(CL_MEM_READ_WRITE, kGroups * sizeof(cl_int));
+  ASSERT_TRUE(setArgs(kernel, input, out, LocalSize{kGroup * sizeof(cl_int)}));
+  ASSERT_TRUE(run1D(kernel, kGroup * kGroups, kGroup));
+  std::vector<cl_int> expected(kGroups);
+  for (size_t group = 0; group < kGroups; ++group)
+    expected[group] = std::accumulate(in.begin() + group * kGroup,
+                                      in.begin() + (group + 1) * kGroup, 0);
+  EXPECT_TRUE(equalArrays(expected, read<cl_int>(out, kGroups)));
+}
+
+TEST_F(VectorizerTest, LocalAndGlobalAtomicsFromEveryLane) {
+  // Four bins: most lanes of a SIMD group hit the same one at once.
+  Kernel kernel = buildKernel(R"(
+    kernel void histogram(global const int *in, global int *bins, global int *tickets,
+                          volatile global int *spin, local int *local_bins) {
+      size_t lid = get_local_id(0);
+      if (lid < 4) local_bins[lid] = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int bin = in[get_global_id(0)] & 3;
+      atomic_inc(&local_bins[bin]);
+      tickets[get_global_id(0)] = atomic_add(&bins[4], 1);   // every ticket once
+      int old, seen = *spin;
+      do { old = seen; seen = atomic_cmpxchg(spin, old, old + bin); } while (seen != old);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (lid < 4) atomic_add(&bins[lid], local_bins[lid]);
+    })",
+                              "histogram");
+  ASSERT_TRUE(kernel);
+  constexpr size_t kItems = 600, kGroup = 40;
+  std::vector<cl_int> in = sample(kItems, 13);
+  Mem input = bufferWith(in);
+  Mem bins = bufferWith(std::vector<cl_int>(5, 0));
+  Mem tickets = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_int));
+  Mem spin = bufferWith(std::vector<cl_int>{0});
+  ASSERT_TRUE(setArgs(kernel, input, bins, tickets, spin, LocalSize{4 * sizeof(cl_int)}));
+  ASSERT_TRUE(run1D(kernel, kItems, kGroup));
+  std::vector<cl_int> expected(5, 0);
+  cl_int spun = 0;
+  for (cl_int value : in) {
+    ++expected[value & 3];
+    spun += value & 3;
+  }
+  expected[4] = kItems;
+  EXPECT_TRUE(equalArrays(expected, read<cl_int>(bins, 5)));
+  std::vector<cl_int> seen = read<cl_int>(tickets, kItems);
+  std::sort(seen.begin(), seen.end());
+  std::vector<cl_int> all(kItems);
+  std::iota(all.begin(), all.end(), 0);
+  EXPECT_TRUE(equalArrays(all, seen)) << "each ticket handed out once";
+  EXPECT_EQ(spun, read<cl_int>(spin, 1)[0]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory access patterns
+
+TEST_F(VectorizerTest, GathersAndScattersAtTheEndsOfBuffers) {
+  // Buffers of exactly n elements; the sanitizer builds catch any access past them.
+  const char *source = R"(
+    kernel void one(global const int *in, global int *out, int n) {
+      int i = get_global_id(0);
+      if (i < n) out[n - 1 - i] = in[(i * 7) % n] + in[i];  // reversed scatter, strided gather
+    })";
+  for (size_t n : {1u, 15u, 16u, 17u, 31u, 65u}) {
+    std::vector<cl_int> in = sample(n, n);
+    std::vector<cl_int> expected(n);
+    for (size_t i = 0; i < n; ++i)
+      expected[n - 1 - i] = in[(i * 7) % n] + in[i];
+    size_t global = (n + 15) / 16 * 16;
+    EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, global, 16, "-cl-std=CL3.0")))
+        << n << " elements";
+  }
+}
+
+TEST_F(VectorizerTest, PrivateArraysIndexedPerWorkItem) {
+  const char *source = R"(
+    kernel void one(global const int *in, global int *out, int n) {
+      int i = get_global_id(0), table[8];
+      for (int k = 0; k < 8; ++k) table[k] = in[i] * k;
+      table[in[i] & 7] += 1000;                  // a different slot in each lane
+      int a = table[(i + 3) & 7], b = table[in[i] & 7];
+      out[i] = a - b;
+    })";
+  std::vector<cl_int> in = sample(200, 17);
+  std::vector<cl_int> expected(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    int table[8];
+    for (int k = 0; k < 8; ++k)
+      table[k] = in[i] * k;
+    table[in[i] & 7] += 1000;
+    expected[i] = table[(i + 3) & 7] - table[in[i] & 7];
+  }
+  EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, 200, 20)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types and builtins: bit for bit what the same kernel computes with vectorization off
+
+class BuiltinFamilyTest : public VectorizerTest,
+                          public ::testing::WithParamInterface<const char *> {
+protected:
+  std::vector<cl_uchar> runFamily(const std::string &body, size_t items) {
+    std::string source = std::string(R"(
+      #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+      kernel void family(global const float *f, global const int *n, global uchar *bytes) {
+        size_t i = get_global_id(0);
+        float x = f[i], y = f[(i * 5 + 1) % get_global_size(0)];
+        int a = n[i], b = n[(i * 3 + 2) % get_global_size(0)];
+        global uchar *out = bytes + i * 64;
+      )") + body + "}";
+    Kernel kernel = buildKernel(source, "family");
+    if (!kernel)
+      return {};
+    Random random(items);
+    std::vector<cl_float> floats(items);
+    std::vector<cl_int> ints(items);
+    for (size_t k = 0; k < items; ++k) {
+      floats[k] = random.uniform(-20.f, 20.f);
+      ints[k] = static_cast<cl_int>(random.next());
+    }
+    floats[0] = 0.f, floats[1] = -0.f, floats[2] = INFINITY, floats[3] = NAN;
+    ints[0] = 0, ints[1] = -1, ints[2] = INT32_MIN, ints[3] = INT32_MAX;
+    Mem f = bufferWith(floats), n = bufferWith(ints);
+    Mem out = bufferWith(std::vector<cl_uchar>(items * 64, 0));
+    EXPECT_TRUE(setArgs(kernel, f, n, out));
+    EXPECT_TRUE(run1D(kernel, items, 0));
+    return read<cl_uchar>(out, items * 64);
+  }
+};
+
+const char *const kFamilies[] = {
+    // integer, on every width of integer
+    R"(vstore4((int4)(clz(a), popcount(b), mad_sat(a, b, a), rotate(a, b)), 0, (global int *)out);
+       vstore4((int4)(hadd(a, b), abs_diff(a, b), mul_hi(a, b), a / (b | 1)), 1, (global int *)out);
+       vstore8(convert_short8_sat((int8)(a, b, a >> 3, b >> 7, a * b, a - b, -a, ~b)), 2,
+               (global short *)out);
+       vstore8(convert_char8((int8)(a, b, a >> 3, b >> 7, a * b, a - b, -a, ~b)), 6,
+               (global char *)out);
+       ((global long *)out)[7] = (long)a * b + upsample(a, (uint)b);)",
+    // math, single precision
+    R"(vstore4((float4)(sin(x), exp(y / 4), pow(fabs(x), y / 8), sqrt(fabs(y))), 0,
+               (global float *)out);
+       vstore4((float4)(fma(x, y, x), fmin(x, y), atan2(x, y), log1p(fabs(x))), 1,
+               (global float *)out);
+       vstore4((float4)(native_exp(x / 8), half_sqrt(fabs(x)), floor(x), rint(y)), 2,
+               (global float *)out);
+       float4 v = (float4)(x, y, x * y, x - y);
+       vstore4(v * v.wzyx + (float4)(1, 2, 3, 4), 3, (global float *)out);)",
+    // relational, geometric, common, conversions
+    R"(float4 p = (float4)(x, y, 1.f, -x), q = (float4)(y, x, -2.f, 3.f);
+       vstore4((float4)(dot(p, q), length(p), distance(p, q), normalize(q).x), 0,
+               (global float *)out);
+       vstore4(select((int4)(a, b, 1, 2), (int4)(b, a, 3, 4), isgreater(p, q)), 1,
+               (global int *)out);
+       vstore4((int4)(isnan(x), any(p < q), all(p >= q), signbit(y)), 2, (global int *)out);
+       vstore4((int4)(convert_int_sat_rte(x * 1e8f), convert_int_rtz(y), (int)clamp(x, -1.f, 1.f),
+                      as_int(mix(x, y, 0.25f))), 3, (global int *)out);)",
+    // double and long
+    R"(double d = (double)x * y + a;
+       ((global double *)out)[0] = sqrt(fabs(d)) + sin(d / 1000);
+       ((global double *)out)[1] = (double)(long)a * b;
+       ((global long *)out)[2] = (long)a * b >> 5;
+       ((global ulong *)out)[3] = (ulong)b * (ulong)a + (ulong)d;
+       double2 dv = (double2)(d, x);
+       vstore2(dv * dv.yx, 2, (global double *)out);)",
+};
+
+TEST_P(BuiltinFamilyTest, SameBitsAsWithVectorizationOff) {
+  if (std::string(GetParam()).find("double") != std::string::npos &&
+      !hasExtension(device_, "cl_khr_fp64"))
+    GTEST_SKIP() << "no cl_khr_fp64";
+  constexpr size_t kItems = 203; // not a multiple of any SIMD width
+  std::vector<cl_uchar> vectorized = runFamily(GetParam(), kItems);
+  ScopedEnvironment off("KILN_VECTORIZE", "0");
+  std::vector<cl_uchar> scalar = runFamily(GetParam(), kItems);
+  ASSERT_EQ(scalar.size(), vectorized.size());
+  for (size_t byte = 0; byte < scalar.size(); ++byte)
+    ASSERT_EQ(scalar[byte], vectorized[byte])
+        << "work-item " << byte / 64 << ", output byte " << byte % 64;
+}
+
+std::string familyName(const ::testing::TestParamInfo<const char *> &info) {
+  const char *const names[] = {"integer", "math", "relational_geometric", "double_long"};
+  return names[info.index];
+}
+
+INSTANTIATE_TEST_SUITE_P(Families, BuiltinFamilyTest, ::testing::ValuesIn(kFamilies), familyName);
+
+TEST_F(VectorizerTest, IntegerFamilyMatchesTheHost) {
+  // One family against host arithmetic too, so that "the same bits" is not two equal errors.
+  const char *source = R"(
+    kernel void one(global const int *in, global int *out, int n) {
+      int i = get_global_id(0), a = in[i], b = in[(i * 3 + 2) % n];
+      out[i] = popcount(a) + clz(b) * 100 + (a * b >> 3) + abs(a - b) + (int)(char)a;
+    })";
+  std::vector<cl_int> in = sample(333, 21, 1 << 30);
+  std::vector<cl_int> expected(in.size());
+  int n = static_cast<int>(in.size());
+  for (int i = 0; i < n; ++i) {
+    uint32_t a = static_cast<uint32_t>(in[i]), b = static_cast<uint32_t>(in[(i * 3 + 2) % n]);
+    int clz = b == 0 ? 32 : __builtin_clz(b);
+    int32_t product = static_cast<int32_t>(a * b) >> 3;
+    int32_t difference = static_cast<int32_t>(a - b);
+    expected[i] = __builtin_popcount(a) + clz * 100 + product +
+                  static_cast<int32_t>(difference < 0 ? 0u - static_cast<uint32_t>(difference)
+                                                      : static_cast<uint32_t>(difference)) +
+                  static_cast<int8_t>(a);
+  }
+  EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, 333, 0)));
+}
+
+} // namespace
