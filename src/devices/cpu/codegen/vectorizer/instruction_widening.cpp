@@ -293,8 +293,21 @@ private:
       if (full_.contains(&load))
         return Error::success();
       // Some lane may not run it: load only when one does.
-      if (!load.isSimple() || type->isAggregateType())
-        return failure("an atomic or aggregate load where not every lane runs");
+      if (!load.isSimple()) { // atomic or volatile: one load, when some lane runs
+        Instruction *then = SplitBlockAndInsertIfThen(anyLane(builder, mask), load.getIterator(),
+                                                      false);
+        BasicBlock *skipped = then->getParent()->getSinglePredecessor();
+        BasicBlock *tail = load.getParent();
+        load.moveBefore(then->getIterator());
+        IRBuilder<> after(tail, tail->begin());
+        PHINode *value = after.CreatePHI(type, 2, load.getName());
+        load.replaceAllUsesWith(value);
+        value->addIncoming(&load, then->getParent());
+        value->addIncoming(Constant::getNullValue(type), skipped);
+        return Error::success();
+      }
+      if (type->isAggregateType())
+        return failure("an aggregate load where not every lane runs");
       unsigned lanes = type->isVectorTy() ? cast<FixedVectorType>(type)->getNumElements() : 1;
       Type *vectorType = type->isVectorTy() ? type : FixedVectorType::get(type, 1);
       Value *enabled = builder.CreateVectorSplat(lanes, anyLane(builder, mask));
