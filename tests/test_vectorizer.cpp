@@ -67,8 +67,8 @@ std::vector<cl_int> sample(size_t count, uint64_t seed, int range = 1000) {
   Random random(seed);
   std::vector<cl_int> values(count);
   for (cl_int &value : values)
-    value = static_cast<cl_int>(static_cast<int64_t>(random.next() % (2 * uint64_t(range))) -
-                                range);
+    value =
+        static_cast<cl_int>(static_cast<int64_t>(random.next() % (2 * uint64_t(range))) - range);
   return values;
 }
 
@@ -235,8 +235,8 @@ TEST_F(VectorizerTest, BarriersInUniformLoopsWithDivergentCodeAround) {
   ASSERT_TRUE(run1D(kernel, kGroup * kGroups, kGroup));
   std::vector<cl_int> expected(kGroups);
   for (size_t group = 0; group < kGroups; ++group)
-    expected[group] = std::accumulate(in.begin() + group * kGroup,
-                                      in.begin() + (group + 1) * kGroup, 0);
+    expected[group] =
+        std::accumulate(in.begin() + group * kGroup, in.begin() + (group + 1) * kGroup, 0);
   EXPECT_TRUE(equalArrays(expected, read<cl_int>(out, kGroups)));
 }
 
@@ -432,10 +432,10 @@ TEST_F(VectorizerTest, IntegerFamilyMatchesTheHost) {
     uint32_t a = static_cast<uint32_t>(in[i]), b = static_cast<uint32_t>(in[(i * 3 + 2) % n]);
     uint32_t clz = b == 0 ? 32 : __builtin_clz(b);
     int32_t difference = in[i] - in[(i * 3 + 2) % n]; // both within +-2^30: no overflow
-    uint32_t distance = difference < 0 ? 0u - static_cast<uint32_t>(difference)
-                                        : static_cast<uint32_t>(difference);
-    expected[i] = static_cast<cl_int>(__builtin_popcount(a) + clz * 100u + (a * b >> 3) +
-                                      distance + static_cast<uint32_t>(static_cast<int8_t>(a)));
+    uint32_t distance =
+        difference < 0 ? 0u - static_cast<uint32_t>(difference) : static_cast<uint32_t>(difference);
+    expected[i] = static_cast<cl_int>(__builtin_popcount(a) + clz * 100u + (a * b >> 3) + distance +
+                                      static_cast<uint32_t>(static_cast<int8_t>(a)));
   }
   EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, 333, 0)));
 }

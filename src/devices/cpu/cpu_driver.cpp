@@ -41,7 +41,8 @@ public:
     DeviceKernelInfo result;
     result.maxWorkGroupSize = maxWorkGroupSize_;
     // A group smaller than the vector (reqd_work_group_size) fills only that many lanes.
-    result.preferredWorkGroupSizeMultiple = std::min<size_t>(code_.preferredMultiple, maxWorkGroupSize_);
+    result.preferredWorkGroupSizeMultiple =
+        std::min<size_t>(code_.preferredMultiple, maxWorkGroupSize_);
     result.privateMemSize = code_.stackBytes;
     return result;
   }

@@ -22,10 +22,10 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
-#include <string_view>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <string_view>
 
 using namespace llvm;
 
@@ -149,10 +149,9 @@ private:
       JitKernel &entry = generated[kernel.name];
       entry.privateBytesPerSimdGroup = function->privateBytesPerSimdGroup;
       entry.simdWidth = function->simdWidth;
-      entry.preferredMultiple =
-          function->simdWidth > 1 ? function->simdWidth
-          : optimize              ? loopVectorizerWidth(*function->function, **machine)
-                                  : 1;
+      entry.preferredMultiple = function->simdWidth > 1 ? function->simdWidth
+                                : optimize ? loopVectorizerWidth(*function->function, **machine)
+                                           : 1;
     }
     if (std::string problems; verifyModuleText(**module, problems))
       return createStringError(inconvertibleErrorCode(),
@@ -228,8 +227,7 @@ private:
       errs() << "kiln: kernel '" << kernel << "': vectorized, " << result.simdWidth
              << " work-items per SIMD group\n";
     else
-      errs() << "kiln: kernel '" << kernel << "': not vectorized: " << result.notVectorized
-             << "\n";
+      errs() << "kiln: kernel '" << kernel << "': not vectorized: " << result.notVectorized << "\n";
   }
 
   /// Returns true (with the verifier's report) when `module` is broken.

@@ -309,9 +309,9 @@ std::string workGroupFunctionName(const std::string &kernelName) {
   return "__kiln_wg_" + kernelName;
 }
 
-Expected<GeneratedWorkGroup>
-buildWorkGroupFunction(Module &module, const compiler::KernelInfo &info, TargetMachine &machine,
-                       unsigned simdWidth) {
+Expected<GeneratedWorkGroup> buildWorkGroupFunction(Module &module,
+                                                    const compiler::KernelInfo &info,
+                                                    TargetMachine &machine, unsigned simdWidth) {
   Function *kernel = module.getFunction(info.name);
   if (kernel == nullptr || kernel->isDeclaration())
     return failure("the program has no kernel '" + info.name + "'");

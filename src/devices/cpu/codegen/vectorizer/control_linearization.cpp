@@ -316,9 +316,9 @@ private:
     BasicBlock *first = nullptr;
     for (const Node &node : region.order) {
       bool isEntry = node == region.order.front();
-      auto [nodeFirst, nodeLast] = node.loop ? linearizeLoop(node.loop)
-                                             : linearizeBlock(node.block, isEntry ? entryMask
-                                                                                  : nullptr);
+      auto [nodeFirst, nodeLast] = node.loop
+                                       ? linearizeLoop(node.loop)
+                                       : linearizeBlock(node.block, isEntry ? entryMask : nullptr);
       if (!node.loop && region.fullBlocks.count(node.block))
         result_.fullBlocks.insert(node.block);
       if (previousLast)

@@ -142,8 +142,8 @@ private:
     if (isa<UndefValue>(constant))
       return UndefValue::get(wide);
     SmallVector<Constant *, 4> fields;
-    unsigned count = isa<StructType>(type) ? type->getStructNumElements()
-                                           : type->getArrayNumElements();
+    unsigned count =
+        isa<StructType>(type) ? type->getStructNumElements() : type->getArrayNumElements();
     for (unsigned field = 0; field < count; ++field)
       fields.push_back(splatConstant(constant->getAggregateElement(field)));
     if (auto *structure = dyn_cast<StructType>(wide))
@@ -184,7 +184,8 @@ private:
         replaced_.push_back(call);
         return Error::success();
       }
-      if (auto *intrinsic = dyn_cast<IntrinsicInst>(call); intrinsic && intrinsic->isAssumeLikeIntrinsic()) {
+      if (auto *intrinsic = dyn_cast<IntrinsicInst>(call);
+          intrinsic && intrinsic->isAssumeLikeIntrinsic()) {
         replaced_.push_back(call);
         return Error::success();
       }
@@ -215,8 +216,8 @@ private:
       Type *type = widen(phi->getType());
       if (type == nullptr)
         return failure("a varying value of type that has no vector form");
-      PHINode *vector = PHINode::Create(type, phi->getNumIncomingValues(), phi->getName(),
-                                        phi->getIterator());
+      PHINode *vector =
+          PHINode::Create(type, phi->getNumIncomingValues(), phi->getName(), phi->getIterator());
       phis_.push_back({phi, vector});
       replaceWith(*phi, vector);
       return Error::success();
@@ -294,8 +295,8 @@ private:
         return Error::success();
       // Some lane may not run it: load only when one does.
       if (!load.isSimple()) { // atomic or volatile: one load, when some lane runs
-        Instruction *then = SplitBlockAndInsertIfThen(anyLane(builder, mask), load.getIterator(),
-                                                      false);
+        Instruction *then =
+            SplitBlockAndInsertIfThen(anyLane(builder, mask), load.getIterator(), false);
         BasicBlock *skipped = then->getParent()->getSinglePredecessor();
         BasicBlock *tail = load.getParent();
         load.moveBefore(then->getIterator());
@@ -367,9 +368,8 @@ private:
 
   Error widenCall(CallInst &call) {
     Function *callee = call.getCalledFunction();
-    bool uniformArguments = all_of(call.args(), [&](const Use &argument) {
-      return shapeOf(argument.get()).isUniform();
-    });
+    bool uniformArguments = all_of(
+        call.args(), [&](const Use &argument) { return shapeOf(argument.get()).isUniform(); });
     if (seeds_.isBarrier(call))
       return Error::success(); // linearization left it where the whole group runs it
     if (callee && callee == seeds_.localId) {
@@ -424,8 +424,7 @@ private:
       if (isVectorIntrinsicWithOverloadTypeAtArg(id, index, nullptr))
         overloads.push_back(arguments.back()->getType());
     }
-    Function *declaration =
-        Intrinsic::getOrInsertDeclaration(function_.getParent(), id, overloads);
+    Function *declaration = Intrinsic::getOrInsertDeclaration(function_.getParent(), id, overloads);
     IRBuilder<> builder(&call);
     CallInst *vector = builder.CreateCall(declaration, arguments, call.getName());
     vector->copyFastMathFlags(&call);
@@ -492,8 +491,8 @@ private:
     if (type->isVectorTy())
       return builder.CreateExtractElement(wide, lane);
     Value *scalar = PoisonValue::get(narrow(type));
-    unsigned count = isa<StructType>(type) ? type->getStructNumElements()
-                                           : type->getArrayNumElements();
+    unsigned count =
+        isa<StructType>(type) ? type->getStructNumElements() : type->getArrayNumElements();
     for (unsigned field = 0; field < count; ++field)
       scalar = builder.CreateInsertValue(
           scalar, extractLane(builder, builder.CreateExtractValue(wide, field), lane), field);
@@ -504,14 +503,13 @@ private:
     Type *type = wide->getType();
     if (type->isVectorTy())
       return builder.CreateInsertElement(wide, scalar, lane);
-    unsigned count = isa<StructType>(type) ? type->getStructNumElements()
-                                           : type->getArrayNumElements();
+    unsigned count =
+        isa<StructType>(type) ? type->getStructNumElements() : type->getArrayNumElements();
     for (unsigned field = 0; field < count; ++field)
-      wide = builder.CreateInsertValue(
-          wide,
-          insertLane(builder, builder.CreateExtractValue(wide, field),
-                     builder.CreateExtractValue(scalar, field), lane),
-          field);
+      wide = builder.CreateInsertValue(wide,
+                                       insertLane(builder, builder.CreateExtractValue(wide, field),
+                                                  builder.CreateExtractValue(scalar, field), lane),
+                                       field);
     return wide;
   }
 

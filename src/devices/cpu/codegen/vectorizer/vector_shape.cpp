@@ -41,7 +41,8 @@ ShapeAnalysis::ShapeAnalysis(Function &function, ShapeSeeds seeds,
     bool changed = false;
     for (BasicBlock *block : order) {
       for (Instruction &instruction : *block) {
-        Shape next = forcedVarying.contains(&instruction) ? Shape::varying() : transfer(instruction);
+        Shape next =
+            forcedVarying.contains(&instruction) ? Shape::varying() : transfer(instruction);
         Shape &current = shapes_[&instruction];
         if (round == kMaxRounds && !(next == current))
           next = Shape::varying();
@@ -94,7 +95,7 @@ Shape ShapeAnalysis::transfer(const Instruction &instruction) const {
     if (auto *alloca = dyn_cast<AllocaInst>(&instruction)) {
       std::optional<TypeSize> size = alloca->getAllocationSize(layout_);
       return size && !size->isScalable() ? Shape::strided(int64_t(size->getFixedValue()))
-                                          : Shape::varying();
+                                         : Shape::varying();
     }
     if (auto *load = dyn_cast<LoadInst>(&instruction))
       return shape(load->getPointerOperand()).isUniform() ? Shape::uniform()
@@ -222,9 +223,8 @@ Shape ShapeAnalysis::callShape(const CallBase &call) const {
       return Shape::varying();
     return dim->isZero() ? Shape::strided(1) : Shape::uniform();
   }
-  bool uniformArguments = all_of(call.args(), [&](const Use &argument) {
-    return shape(argument.get()).isUniform();
-  });
+  bool uniformArguments =
+      all_of(call.args(), [&](const Use &argument) { return shape(argument.get()).isUniform(); });
   if (!uniformArguments)
     return Shape::varying();
   if (isUniformPrimitive(*callee))

@@ -10,8 +10,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
@@ -51,8 +51,8 @@ Value *emitActiveLanes(Function &function, ShapeSeeds seeds) {
   BasicBlock *body = function.getEntryBlock().getSingleSuccessor();
   Module &module = *function.getParent();
   IRBuilder<> builder(body, body->getFirstInsertionPt());
-  FunctionCallee localSize = module.getOrInsertFunction(
-      "__kiln_local_size", builder.getInt64Ty(), builder.getInt32Ty());
+  FunctionCallee localSize =
+      module.getOrInsertFunction("__kiln_local_size", builder.getInt64Ty(), builder.getInt32Ty());
   Value *id = builder.CreateCall(seeds.localId, {builder.getInt32(0)}, "lane.local.id");
   Value *size = builder.CreateCall(localSize, {builder.getInt32(0)}, "lane.local.size");
   return builder.CreateICmpULT(id, size, "lane.active");
