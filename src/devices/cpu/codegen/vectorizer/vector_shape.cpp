@@ -17,6 +17,17 @@ namespace {
 /// Rounds of the fixed point before giving up on a shape (each round can only raise shapes).
 constexpr unsigned kMaxRounds = 64;
 
+// Strides combine in two's complement, like the values they describe: wrapping, never undefined.
+int64_t wrappingAdd(int64_t a, int64_t b) {
+  return int64_t(uint64_t(a) + uint64_t(b));
+}
+int64_t wrappingSub(int64_t a, int64_t b) {
+  return int64_t(uint64_t(a) - uint64_t(b));
+}
+int64_t wrappingMul(int64_t a, int64_t b) {
+  return int64_t(uint64_t(a) * uint64_t(b));
+}
+
 bool allOperandsUniform(const User &user, function_ref<Shape(const Value *)> shapeOf) {
   return all_of(user.operands(), [&](const Use &use) { return shapeOf(use.get()).isUniform(); });
 }
@@ -139,23 +150,23 @@ Shape ShapeAnalysis::binaryShape(const BinaryOperator &op) const {
   };
   switch (op.getOpcode()) {
   case Instruction::Add:
-    return Shape::strided(left.stride() + right.stride());
+    return Shape::strided(wrappingAdd(left.stride(), right.stride()));
   case Instruction::Sub:
-    return Shape::strided(left.stride() - right.stride());
+    return Shape::strided(wrappingSub(left.stride(), right.stride()));
   case Instruction::Or:
     if (cast<PossiblyDisjointInst>(op).isDisjoint())
-      return Shape::strided(left.stride() + right.stride());
+      return Shape::strided(wrappingAdd(left.stride(), right.stride()));
     return Shape::varying();
   case Instruction::Mul:
     if (std::optional<int64_t> factor = constant(op.getOperand(1)); factor && right.isUniform())
-      return Shape::strided(left.stride() * *factor);
+      return Shape::strided(wrappingMul(left.stride(), *factor));
     if (std::optional<int64_t> factor = constant(op.getOperand(0)); factor && left.isUniform())
-      return Shape::strided(right.stride() * *factor);
+      return Shape::strided(wrappingMul(right.stride(), *factor));
     return Shape::varying();
   case Instruction::Shl:
     if (std::optional<int64_t> amount = constant(op.getOperand(1));
         amount && *amount >= 0 && *amount < 63 && right.isUniform())
-      return Shape::strided(left.stride() * (int64_t(1) << *amount));
+      return Shape::strided(wrappingMul(left.stride(), int64_t(1) << *amount));
     return Shape::varying();
   default:
     return Shape::varying();
@@ -203,7 +214,8 @@ Shape ShapeAnalysis::gepShape(const GetElementPtrInst &gep) const {
     TypeSize elementSize = index.getSequentialElementStride(layout_);
     if (elementSize.isScalable())
       return Shape::varying();
-    stride += indexShape.stride() * int64_t(elementSize.getFixedValue());
+    stride =
+        wrappingAdd(stride, wrappingMul(indexShape.stride(), int64_t(elementSize.getFixedValue())));
   }
   return Shape::strided(stride);
 }
