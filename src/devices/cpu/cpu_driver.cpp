@@ -192,7 +192,9 @@ public:
         group.localSize[dim] =
             std::min(params_.enqueuedLocalSize[dim], params_.globalSize[dim] - first);
       }
-      kernel_.function(&params_, &group);
+      bool fullSimdGroups =
+          kernel_.fullGroupsFunction && group.localSize[0] % kernel_.simdWidth == 0;
+      (fullSimdGroups ? kernel_.fullGroupsFunction : kernel_.function)(&params_, &group);
     }
   }
 

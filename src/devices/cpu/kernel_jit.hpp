@@ -13,6 +13,9 @@ namespace kiln::cpu {
 
 struct JitKernel {
   WorkGroupFunction function = nullptr;
+  /// The same for work-groups whose size along dimension 0 is a multiple of simdWidth (no lane
+  /// ever masked off); null when the kernel is not vectorized.
+  WorkGroupFunction fullGroupsFunction = nullptr;
   /// Bytes of storage the function needs in WorkGroupParams::privateMemory per SIMD group
   /// (simdWidth work-items of dimension 0, the rest of a row included).
   uint64_t privateBytesPerSimdGroup = 0;

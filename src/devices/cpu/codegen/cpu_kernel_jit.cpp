@@ -180,6 +180,12 @@ private:
         return address.takeError();
       JitKernel entry = generated[kernel.name];
       entry.function = address->toPtr<WorkGroupFunction>();
+      if (entry.simdWidth > 1) {
+        Expected<orc::ExecutorAddr> full = (*jit)->lookup(fullGroupsFunctionName(kernel.name));
+        if (!full)
+          return full.takeError();
+        entry.fullGroupsFunction = full->toPtr<WorkGroupFunction>();
+      }
       kernels.emplace(kernel.name, entry);
     }
     return std::make_unique<CpuJitProgram>(std::move(*jit), std::move(kernels));

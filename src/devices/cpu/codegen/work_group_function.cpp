@@ -303,10 +303,55 @@ void replacePrintfReservations(Module &module, Function &function, Value *launch
   }
 }
 
+/// The steps after vectorization: work-item loops, then the primitives and the printf and
+/// address-space queries replaced by reads of the launch and work-group parameters. Returns the
+/// bytes of private storage per SIMD group.
+uint64_t finishWorkGroupFunction(Module &module, Function &function, unsigned simdWidth) {
+  makeLocalAtomicsPlain(function);
+  BasicBlock *prologue = &function.getEntryBlock();
+  Value *launch = function.getArg(0);
+  Value *group = function.getArg(1);
+  IRBuilder<> builder(prologue->getTerminator());
+  ParameterReader parameters(builder, launch, group);
+  WorkItemLoopInputs loops;
+  loops.prologue = prologue;
+  loops.privateMemory =
+      parameters.groupPointer(offsetof(WorkGroupParams, privateMemory), "private");
+  for (unsigned dim = 0; dim < 3; ++dim)
+    loops.localSize[dim] = parameters.dimension(
+        builder, group, offsetof(WorkGroupParams, localSize), builder.getInt32(dim), "local.size");
+  loops.barrier = module.getFunction("__kiln_work_group_barrier");
+  loops.localId = module.getFunction("__kiln_local_id");
+  loops.simdWidth = simdWidth;
+  uint64_t privateBytes = formWorkItemLoops(function, loops);
+  replaceGroupPrimitives(module, function, parameters);
+  replacePrintfReservations(module, function, launch);
+  lowerAddressSpaceQueries(function, [&] {
+    builder.SetInsertPoint(prologue->getTerminator());
+    AddressSpaceRegions regions;
+    // Loaded again: the simplification deleted the first load where nothing used it.
+    regions.localMemory =
+        parameters.groupPointer(offsetof(WorkGroupParams, localMemory), "local.memory");
+    regions.localMemorySize =
+        parameters.launchSize(offsetof(LaunchParams, localMemorySize), "local.memory.size");
+    regions.privateMemory = loops.privateMemory;
+    regions.privateMemorySize =
+        parameters.launchSize(offsetof(LaunchParams, privateMemorySize), "private.memory.size");
+    regions.stackBase = parameters.groupPointer(offsetof(WorkGroupParams, stackBase), "stack");
+    regions.stackSize = parameters.groupSize(offsetof(WorkGroupParams, stackSize), "stack.size");
+    return regions;
+  });
+  return privateBytes;
+}
+
 } // namespace
 
 std::string workGroupFunctionName(const std::string &kernelName) {
   return "__kiln_wg_" + kernelName;
+}
+
+std::string fullGroupsFunctionName(const std::string &kernelName) {
+  return workGroupFunctionName(kernelName) + ".full";
 }
 
 Expected<GeneratedWorkGroup> buildWorkGroupFunction(Module &module,
@@ -365,40 +410,18 @@ Expected<GeneratedWorkGroup> buildWorkGroupFunction(Module &module,
     WorkItemVectorization vectorized = vectorizeWorkItems(*function, simdWidth, machine);
     result.simdWidth = vectorized.width;
     result.notVectorized = std::move(vectorized.notVectorized);
-    prologue = &function->getEntryBlock(); // the vectorized body replaced the blocks
   }
-  makeLocalAtomicsPlain(*function);
-
-  // Read only now: the simplification would have deleted these loads as unused.
-  builder.SetInsertPoint(prologue->getTerminator());
-  WorkItemLoopInputs loops;
-  loops.prologue = prologue;
-  loops.privateMemory =
-      parameters.groupPointer(offsetof(WorkGroupParams, privateMemory), "private");
-  for (unsigned dim = 0; dim < 3; ++dim)
-    loops.localSize[dim] = parameters.dimension(
-        builder, group, offsetof(WorkGroupParams, localSize), builder.getInt32(dim), "local.size");
-  loops.barrier = module.getFunction("__kiln_work_group_barrier");
-  loops.localId = module.getFunction("__kiln_local_id");
-  loops.simdWidth = result.simdWidth;
-  result.privateBytesPerSimdGroup = formWorkItemLoops(*function, loops);
-  replaceGroupPrimitives(module, *function, parameters);
-  replacePrintfReservations(module, *function, launch);
-  lowerAddressSpaceQueries(*function, [&] {
-    builder.SetInsertPoint(prologue->getTerminator());
-    AddressSpaceRegions regions;
-    // Loaded again: the simplification deleted the first load where nothing used it.
-    regions.localMemory =
-        parameters.groupPointer(offsetof(WorkGroupParams, localMemory), "local.memory");
-    regions.localMemorySize =
-        parameters.launchSize(offsetof(LaunchParams, localMemorySize), "local.memory.size");
-    regions.privateMemory = loops.privateMemory;
-    regions.privateMemorySize =
-        parameters.launchSize(offsetof(LaunchParams, privateMemorySize), "private.memory.size");
-    regions.stackBase = parameters.groupPointer(offsetof(WorkGroupParams, stackBase), "stack");
-    regions.stackSize = parameters.groupSize(offsetof(WorkGroupParams, stackSize), "stack.size");
-    return regions;
-  });
+  if (result.simdWidth > 1) {
+    // A second copy for work-groups that fill every SIMD group: the lanes' mask is a constant
+    // there, so masked loads and stores become plain ones.
+    ValueToValueMapTy map;
+    Function *full = CloneFunction(function, map);
+    full->setName(fullGroupsFunctionName(info.name));
+    assumeEveryLaneActive(*full);
+    finishWorkGroupFunction(module, *full, result.simdWidth);
+    result.fullGroupsFunction = full;
+  }
+  result.privateBytesPerSimdGroup = finishWorkGroupFunction(module, *function, result.simdWidth);
   return result;
 }
 

@@ -26,10 +26,14 @@ struct GeneratedWorkGroup {
   std::string notVectorized;
   /// Storage per SIMD group in WorkGroupParams::privateMemory.
   uint64_t privateBytesPerSimdGroup = 0;
+  /// For a vectorized kernel, the same function for work-groups whose size along dimension 0 is
+  /// a multiple of simdWidth (every lane of every SIMD group active: no masked memory accesses).
+  llvm::Function *fullGroupsFunction = nullptr;
 };
 
-/// The symbol of a kernel's work-group function.
+/// The symbol of a kernel's work-group function, and of its version for full SIMD groups.
 std::string workGroupFunctionName(const std::string &kernelName);
+std::string fullGroupsFunctionName(const std::string &kernelName);
 
 /// Builds the work-group function of `kernel` in `module`, which has already been retargeted
 /// to the host (module_preparation.hpp), running `simdWidth` work-items at a time in the lanes

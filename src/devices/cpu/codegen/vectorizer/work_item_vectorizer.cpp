@@ -23,6 +23,8 @@ using vectorizer::ShapeSeeds;
 
 /// The name of the vectorizer's "some lane is active" placeholder; widening removes its calls.
 constexpr const char *kAnyLaneName = "kiln.vectorizer.any_lane";
+/// Marks the mask of the SIMD group's active lanes (and, after widening, its vector form).
+constexpr const char *kActiveLanesMark = "kiln.vectorizer.active_lanes";
 
 Error failure(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
@@ -55,7 +57,9 @@ Value *emitActiveLanes(Function &function, ShapeSeeds seeds) {
       module.getOrInsertFunction("__kiln_local_size", builder.getInt64Ty(), builder.getInt32Ty());
   Value *id = builder.CreateCall(seeds.localId, {builder.getInt32(0)}, "lane.local.id");
   Value *size = builder.CreateCall(localSize, {builder.getInt32(0)}, "lane.local.size");
-  return builder.CreateICmpULT(id, size, "lane.active");
+  auto *active = cast<Instruction>(builder.CreateICmpULT(id, size, "lane.active"));
+  active->setMetadata(kActiveLanesMark, MDNode::get(function.getContext(), {}));
+  return active;
 }
 
 Error vectorizeCopy(Function &copy, unsigned width, TargetMachine &machine, ShapeSeeds seeds) {
@@ -126,6 +130,18 @@ WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width,
   if (seeds.localId->use_empty())
     seeds.localId->eraseFromParent();
   return result;
+}
+
+void assumeEveryLaneActive(Function &function) {
+  SmallVector<Instruction *, 2> masks;
+  for (BasicBlock &block : function)
+    for (Instruction &instruction : block)
+      if (instruction.getMetadata(kActiveLanesMark))
+        masks.push_back(&instruction);
+  for (Instruction *mask : masks) {
+    mask->replaceAllUsesWith(Constant::getAllOnesValue(mask->getType()));
+    mask->eraseFromParent();
+  }
 }
 
 } // namespace kiln::cpu

@@ -33,4 +33,9 @@ struct WorkItemVectorization {
 WorkItemVectorization vectorizeWorkItems(llvm::Function &function, unsigned width,
                                          llvm::TargetMachine &machine);
 
+/// Specializes a vectorized function for work-groups whose SIMD groups are all full: the mask
+/// of active lanes becomes the constant "every lane", which the optimizer then folds into the
+/// masked loads, stores, gathers and scatters.
+void assumeEveryLaneActive(llvm::Function &function);
+
 } // namespace kiln::cpu
