@@ -137,9 +137,7 @@ private:
     std::map<std::string, JitKernel> generated;
     VectorizerSettings vectorizer = VectorizerSettings::fromEnvironment();
     for (const compiler::KernelInfo &kernel : info.kernels) {
-      unsigned simdWidth = 1;
-      if (optimize && vectorizer.enabled)
-        simdWidth = vectorizer.width ? vectorizer.width : defaultSimdWidth(**module, **machine);
+      unsigned simdWidth = optimize && vectorizer.enabled ? vectorizer.width : 1; // 0: automatic
       Expected<GeneratedWorkGroup> function =
           buildWorkGroupFunction(**module, kernel, **machine, simdWidth);
       if (!function)
@@ -214,20 +212,11 @@ private:
     return static_cast<uint32_t>(std::max<uint64_t>(1, bits / 32));
   }
 
-  /// The SIMD group of the work-item vectorizer: the 32-bit lanes of the target's preferred
-  /// vectors.
-  static unsigned defaultSimdWidth(Module &module, TargetMachine &machine) {
-    for (Function &function : module)
-      if (!function.isDeclaration())
-        return std::max<unsigned>(2, loopVectorizerWidth(function, machine));
-    return 8;
-  }
-
   /// KILN_VECTORIZE_REPORT: one line per kernel on stderr, the only output Kiln writes unasked
   /// for... because it was asked for.
   static void reportVectorization(const std::string &kernel, unsigned requested,
                                   const GeneratedWorkGroup &result) {
-    if (requested <= 1)
+    if (requested == 1)
       errs() << "kiln: kernel '" << kernel << "': not vectorized (vectorization is off)\n";
     else if (result.simdWidth > 1)
       errs() << "kiln: kernel '" << kernel << "': vectorized, " << result.simdWidth

@@ -406,7 +406,7 @@ Expected<GeneratedWorkGroup> buildWorkGroupFunction(Module &module,
   markLocalAtomics(*function);
   GeneratedWorkGroup result;
   result.function = function;
-  if (simdWidth > 1) {
+  if (simdWidth != 1) {
     WorkItemVectorization vectorized = vectorizeWorkItems(*function, simdWidth, machine);
     result.simdWidth = vectorized.width;
     result.notVectorized = std::move(vectorized.notVectorized);

@@ -37,7 +37,8 @@ std::string fullGroupsFunctionName(const std::string &kernelName);
 
 /// Builds the work-group function of `kernel` in `module`, which has already been retargeted
 /// to the host (module_preparation.hpp), running `simdWidth` work-items at a time in the lanes
-/// of vectors where the kernel allows it (1: one at a time).
+/// of vectors where the kernel allows it (1: one at a time; 0: as many as suit the kernel and
+/// the target, see vectorizeWorkItems).
 llvm::Expected<GeneratedWorkGroup> buildWorkGroupFunction(llvm::Module &module,
                                                           const compiler::KernelInfo &kernel,
                                                           llvm::TargetMachine &machine,

@@ -4,8 +4,10 @@
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/vectorizer/control_linearization.hpp"
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
+#include "devices/cpu/codegen/vectorizer/register_pressure.hpp"
 #include "devices/cpu/codegen/vectorizer/vector_shape.hpp"
 
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -62,7 +64,24 @@ Value *emitActiveLanes(Function &function, ShapeSeeds seeds) {
   return active;
 }
 
-Error vectorizeCopy(Function &copy, unsigned width, TargetMachine &machine, ShapeSeeds seeds) {
+/// The automatic width (see vectorizeWorkItems).
+unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes,
+                     TargetMachine &machine) {
+  TargetTransformInfo target = machine.getTargetTransformInfo(function);
+  unsigned bits =
+      target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+  unsigned base = std::max(4u, bits / 32);
+  unsigned registers = target.getNumberOfRegisters(target.getRegisterClassForType(true));
+  unsigned budget = std::max(4u, registers * 3 / 4); // the rest for temporaries
+  unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
+  unsigned factor = 1;
+  while (factor < 4 && base * factor * 2 <= 64 && pressure * factor * 2 <= budget)
+    factor *= 2;
+  return base * factor;
+}
+
+Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &machine,
+                                 ShapeSeeds seeds) {
   if (copy.getEntryBlock().getSingleSuccessor() == nullptr)
     return failure("internal: the prologue does not lead to one body block");
   EliminateUnreachableBlocks(copy);
@@ -74,13 +93,15 @@ Error vectorizeCopy(Function &copy, unsigned width, TargetMachine &machine, Shap
   if (!control)
     return control.takeError();
   vectorizer::ShapeAnalysis shapes(copy, seeds);
+  if (width == 0)
+    width = chooseWidth(copy, shapes, machine);
   if (Error error = vectorizer::widenInstructions(copy, shapes, *control, seeds, width))
     return error;
   std::string problems;
   raw_string_ostream stream(problems);
   if (verifyFunction(copy, &stream))
     return failure("internal: the vectorized code is invalid: " + problems);
-  return Error::success();
+  return width;
 }
 
 /// Replaces `function`'s body by `copy`'s and deletes `copy`.
@@ -118,12 +139,12 @@ WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width,
 
   ValueToValueMapTy map;
   Function *copy = CloneFunction(&function, map);
-  if (Error error = vectorizeCopy(*copy, width, machine, seeds)) {
-    result.notVectorized = toString(std::move(error));
-    discard(*copy);
-  } else {
+  if (Expected<unsigned> lanes = vectorizeCopy(*copy, width, machine, seeds)) {
     adoptBody(function, *copy);
-    result.width = width;
+    result.width = *lanes;
+  } else {
+    result.notVectorized = toString(lanes.takeError());
+    discard(*copy);
   }
   if (seeds.anyLane->use_empty())
     seeds.anyLane->eraseFromParent();

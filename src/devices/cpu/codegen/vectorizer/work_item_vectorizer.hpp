@@ -29,7 +29,10 @@ struct WorkItemVectorization {
 };
 
 /// `function`'s entry block is the work-group prologue (uniform code that holds the allocas);
-/// the rest is the work-item body.
+/// the rest is the work-item body. `width` is the SIMD group's lanes, or 0 to choose them from
+/// the target and the kernel: the lanes of the target's preferred vectors, times 2 or 4 when the
+/// kernel's varying values leave room in the vector registers for more (more independent
+/// vectors hide the latency of dependent arithmetic), at most 64.
 WorkItemVectorization vectorizeWorkItems(llvm::Function &function, unsigned width,
                                          llvm::TargetMachine &machine);
 
