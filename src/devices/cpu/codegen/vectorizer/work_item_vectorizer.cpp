@@ -64,9 +64,17 @@ Value *emitActiveLanes(Function &function, ShapeSeeds seeds) {
   return active;
 }
 
+bool callsBarrier(const Function &function, ShapeSeeds seeds) {
+  for (const BasicBlock &block : function)
+    for (const Instruction &instruction : block)
+      if (auto *call = dyn_cast<CallBase>(&instruction); call && seeds.isBarrier(*call))
+        return true;
+  return false;
+}
+
 /// The automatic width (see vectorizeWorkItems).
 unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes,
-                     TargetMachine &machine) {
+                     TargetMachine &machine, ShapeSeeds seeds) {
   TargetTransformInfo target = machine.getTargetTransformInfo(function);
   unsigned bits =
       target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
@@ -74,8 +82,11 @@ unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes
   unsigned registers = target.getNumberOfRegisters(target.getRegisterClassForType(true));
   unsigned budget = std::max(4u, registers * 3 / 4); // the rest for temporaries
   unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
+  // Kernels that cooperate through barriers usually run small tiles (16 x 16, 8 x 8): a SIMD
+  // group wider than the work-group's first dimension would leave lanes idle.
   unsigned factor = 1;
-  while (factor < 4 && base * factor * 2 <= 64 && pressure * factor * 2 <= budget)
+  while (!callsBarrier(function, seeds) && factor < 4 && base * factor * 2 <= 64 &&
+         pressure * factor * 2 <= budget)
     factor *= 2;
   return base * factor;
 }
@@ -94,7 +105,7 @@ Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &
     return control.takeError();
   vectorizer::ShapeAnalysis shapes(copy, seeds);
   if (width == 0)
-    width = chooseWidth(copy, shapes, machine);
+    width = chooseWidth(copy, shapes, machine, seeds);
   if (Error error = vectorizer::widenInstructions(copy, shapes, *control, seeds, width))
     return error;
   std::string problems;

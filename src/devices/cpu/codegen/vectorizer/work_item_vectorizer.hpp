@@ -32,7 +32,7 @@ struct WorkItemVectorization {
 /// the rest is the work-item body. `width` is the SIMD group's lanes, or 0 to choose them from
 /// the target and the kernel: the lanes of the target's preferred vectors, times 2 or 4 when the
 /// kernel's varying values leave room in the vector registers for more (more independent
-/// vectors hide the latency of dependent arithmetic), at most 64.
+/// vectors hide the latency of dependent arithmetic) and it has no barrier, at most 64.
 WorkItemVectorization vectorizeWorkItems(llvm::Function &function, unsigned width,
                                          llvm::TargetMachine &machine);
 
