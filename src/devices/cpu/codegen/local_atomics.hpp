@@ -19,8 +19,8 @@ namespace kiln::cpu {
 /// (whose pointers no longer show where they come from) in between.
 void markLocalAtomics(llvm::Function &function);
 
-/// Turns the marked atomic loads, stores, read-modify-writes and compare-exchanges in `function` whose
-/// pointer points into local memory into plain accesses. Mark them once everything is inlined
+/// Turns the marked atomic loads, stores, read-modify-writes and compare-exchanges in `function`
+/// whose pointer points into local memory into plain accesses. Mark them once everything is inlined
 /// and simplified, before full optimization (see namedAddressSpaceOf).
 void makeLocalAtomicsPlain(llvm::Function &function);
 
