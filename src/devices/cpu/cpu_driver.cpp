@@ -163,6 +163,9 @@ public:
     uint64_t simdGroupsAlongX = (range.local[0] + kernel_.simdWidth - 1) / kernel_.simdWidth;
     params_.privateMemorySize =
         simdGroupsAlongX * range.local[1] * range.local[2] * kernel_.privateBytesPerSimdGroup;
+    // Chosen once per launch: only the last work-group along dimension 0 may be narrower.
+    enqueuedWidthFunction_ = functionForWidth(range.local[0]);
+    edgeWidthFunction_ = functionForWidth(range.global[0] % range.local[0]);
   }
 
   void run(size_t begin, size_t end, unsigned worker) override {
@@ -192,9 +195,8 @@ public:
         group.localSize[dim] =
             std::min(params_.enqueuedLocalSize[dim], params_.globalSize[dim] - first);
       }
-      bool fullSimdGroups =
-          kernel_.fullGroupsFunction && group.localSize[0] % kernel_.simdWidth == 0;
-      (fullSimdGroups ? kernel_.fullGroupsFunction : kernel_.function)(&params_, &group);
+      bool enqueuedWidth = group.localSize[0] == params_.enqueuedLocalSize[0];
+      (enqueuedWidth ? enqueuedWidthFunction_ : edgeWidthFunction_)(&params_, &group);
     }
   }
 
@@ -207,6 +209,13 @@ public:
   }
 
 private:
+  /// The work-group function for groups `width` work-items wide along dimension 0: the one
+  /// without masked lanes when every SIMD group is full.
+  WorkGroupFunction functionForWidth(uint64_t width) const {
+    bool full = kernel_.fullGroupsFunction && width % kernel_.simdWidth == 0;
+    return full ? kernel_.fullGroupsFunction : kernel_.function;
+  }
+
   std::shared_ptr<Command> command_;
   std::vector<WorkerScratch> &scratch_;
   KernelLaunch &launch_;
@@ -214,6 +223,8 @@ private:
   const JitKernel &kernel_;
   std::unique_ptr<PrintfOutput> printf_; // for kernels that call printf
   LaunchParams params_{};
+  WorkGroupFunction enqueuedWidthFunction_ = nullptr;
+  WorkGroupFunction edgeWidthFunction_ = nullptr; // the last, narrower group of dimension 0
   std::atomic<bool> started_{false};
   std::atomic<bool> failed_{false};
 };

@@ -1,6 +1,8 @@
 //===- work_group_function.cpp - A kernel as a work-group function -------===//
 #include "devices/cpu/codegen/work_group_function.hpp"
 
+#include "devices/cpu/codegen/codegen_error.hpp"
+
 #include "compiler/llvm/printf_lowering.hpp"
 #include "compiler/llvm/spir_address_spaces.hpp"
 #include "devices/cpu/codegen/address_space_queries.hpp"
@@ -25,10 +27,6 @@ namespace {
 
 /// How many rounds of inlining a kernel may need; more means recursion, which OpenCL C forbids.
 constexpr unsigned kMaxInliningRounds = 64;
-
-Error failure(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 /// Emits the prologue's reads of the launch and work-group parameters.
 class ParameterReader {
@@ -77,8 +75,8 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
                                                 const compiler::KernelInfo &info, Value *block,
                                                 Value *localMemory) {
   if (kernel.arg_size() != info.args.size())
-    return failure("kernel '" + info.name + "' has " + Twine(kernel.arg_size()) +
-                   " parameters but its metadata describes " + Twine(info.args.size()));
+    return codegenError("kernel '" + info.name + "' has " + Twine(kernel.arg_size()) +
+                        " parameters but its metadata describes " + Twine(info.args.size()));
   SmallVector<Value *, 8> values;
   for (Argument &parameter : kernel.args()) {
     const compiler::KernelArgInfo &arg = info.args[parameter.getArgNo()];
@@ -102,9 +100,9 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
       value = parameter.hasByValAttr() ? slot : builder.CreateAlignedLoad(type, slot, Align(1));
       break;
     default:
-      return failure("kernel '" + info.name +
-                     "' has an argument of a kind the CPU device "
-                     "does not support yet (image, sampler, pipe or queue)");
+      return codegenError("kernel '" + info.name +
+                          "' has an argument of a kind the CPU device "
+                          "does not support yet (image, sampler, pipe or queue)");
     }
     if (value->getType() != type)
       value = builder.CreatePointerBitCastOrAddrSpaceCast(value, type);
@@ -124,14 +122,14 @@ Error inlineEverything(Function &function) {
     if (calls.empty())
       return Error::success();
     if (round == kMaxInliningRounds)
-      return failure("recursion is not supported (function '" +
-                     calls.front()->getCalledFunction()->getName() + "')");
+      return codegenError("recursion is not supported (function '" +
+                          calls.front()->getCalledFunction()->getName() + "')");
     for (CallBase *call : calls) {
       InlineFunctionInfo info;
       InlineResult result = InlineFunction(*call, info);
       if (!result.isSuccess())
-        return failure("cannot inline '" + call->getCalledFunction()->getName() +
-                       "': " + result.getFailureReason());
+        return codegenError("cannot inline '" + call->getCalledFunction()->getName() +
+                            "': " + result.getFailureReason());
     }
   }
 }
@@ -172,9 +170,9 @@ Error placeLocalVariables(Module &module, Function &function, IRBuilder<> &prolo
     offset += layout.getTypeAllocSize(variable->getValueType());
   }
   if (offset > info.staticLocalMemSize)
-    return failure("kernel '" + info.name + "' needs " + Twine(offset) +
-                   " bytes of __local variables but the front end reported " +
-                   Twine(info.staticLocalMemSize));
+    return codegenError("kernel '" + info.name + "' needs " + Twine(offset) +
+                        " bytes of __local variables but the front end reported " +
+                        Twine(info.staticLocalMemSize));
   return Error::success();
 }
 
@@ -359,7 +357,7 @@ Expected<GeneratedWorkGroup> buildWorkGroupFunction(Module &module,
                                                     TargetMachine &machine, unsigned simdWidth) {
   Function *kernel = module.getFunction(info.name);
   if (kernel == nullptr || kernel->isDeclaration())
-    return failure("the program has no kernel '" + info.name + "'");
+    return codegenError("the program has no kernel '" + info.name + "'");
 
   LLVMContext &context = module.getContext();
   Type *pointer = PointerType::get(context, 0);

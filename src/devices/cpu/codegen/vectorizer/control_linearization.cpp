@@ -1,6 +1,8 @@
 //===- control_linearization.cpp - Divergent control flow as masks --------===//
 #include "devices/cpu/codegen/vectorizer/control_linearization.hpp"
 
+#include "devices/cpu/codegen/codegen_error.hpp"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -15,10 +17,6 @@ using namespace llvm;
 
 namespace kiln::cpu::vectorizer {
 namespace {
-
-Error failure(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 /// A block, or a whole loop seen from the region around it.
 struct Node {
@@ -65,9 +63,7 @@ public:
       return top.takeError();
     if (Error error = checkConvergentCalls(*top, true))
       return error;
-    BasicBlock *entry = &function_.getEntryBlock();
     linearizeRegion(*top, activeLanes_);
-    (void)entry;
     applyTerminatorPlans();
     return std::move(result_);
   }
@@ -87,7 +83,7 @@ private:
         Instruction *terminator = block.getTerminator();
         if (isa<SwitchInst>(terminator) || isa<IndirectBrInst>(terminator) ||
             isa<CallBrInst>(terminator) || isa<InvokeInst>(terminator))
-          return failure("a multi-way branch");
+          return codegenError("a multi-way branch");
         auto *branch = dyn_cast<BranchInst>(terminator);
         if (branch == nullptr || !branch->isConditional() ||
             shapes.shape(branch->getCondition()).isUniform())
@@ -187,7 +183,7 @@ private:
         auto found = marks.find(next.first());
         if (found != marks.end()) {
           if (found->second == Mark::Active)
-            return failure("irreducible control flow");
+            return codegenError("irreducible control flow");
           continue;
         }
         if (Error error = visit(next))
@@ -248,7 +244,7 @@ private:
     region.loop = loop;
     if (loop) {
       if (!loop->getLoopPreheader() || !loop->getLoopLatch() || !loop->hasDedicatedExits())
-        return failure("a loop not in simplified form");
+        return codegenError("a loop not in simplified form");
       BasicBlock *exiting = loop->getExitingBlock();
       BasicBlock *exit = loop->getUniqueExitBlock();
       if (exiting && exit && loops_.getLoopFor(exiting) == loop && !divergent_.count(exiting)) {
@@ -290,7 +286,7 @@ private:
         continue;
       for (Instruction &instruction : *node.block)
         if (auto *call = dyn_cast<CallBase>(&instruction); call && seeds_.isBarrier(*call))
-          return failure("a barrier or other convergent call in divergent control flow");
+          return codegenError("a barrier or other convergent call in divergent control flow");
     }
     return Error::success();
   }
@@ -309,11 +305,10 @@ private:
     return builder.CreateSelect(mask, condition, builder.getFalse(), "mask.and");
   }
 
-  /// Linearizes `region`'s nodes under `entryMask`; returns the first and last blocks of the
-  /// chain (the last one's terminator is left to the caller).
-  std::pair<BasicBlock *, BasicBlock *> linearizeRegion(const Region &region, Value *entryMask) {
+  /// Linearizes `region`'s nodes under `entryMask` into one chain that starts at the region's
+  /// entry block; returns the chain's last block (its terminator is left to the caller).
+  BasicBlock *linearizeRegion(const Region &region, Value *entryMask) {
     BasicBlock *previousLast = nullptr;
-    BasicBlock *first = nullptr;
     for (const Node &node : region.order) {
       bool isEntry = node == region.order.front();
       auto [nodeFirst, nodeLast] = node.loop
@@ -323,11 +318,9 @@ private:
         result_.fullBlocks.insert(node.block);
       if (previousLast)
         chain(previousLast, nodeFirst);
-      else
-        first = nodeFirst;
       previousLast = nodeLast;
     }
-    return {first, previousLast};
+    return previousLast;
   }
 
   /// Sets `from`'s terminator to fall through to `to`, unless a plan already keeps a uniform
@@ -454,8 +447,7 @@ private:
       states.push_back(std::move(state));
     }
 
-    auto [first, last] = linearizeRegion(region, live);
-    (void)first;
+    BasicBlock *last = linearizeRegion(region, live);
     builder.SetInsertPoint(last->getTerminator());
     Value *liveNext = nullptr;
     for (const EdgeRecord &record : incoming_[header])
@@ -514,8 +506,7 @@ private:
     plans_[exiting] = {branch->getCondition(), exitOnTrue ? done : nullptr,
                        exitOnTrue ? nullptr : done};
 
-    auto [first, last] = linearizeRegion(region, entryMask);
-    (void)first;
+    BasicBlock *last = linearizeRegion(region, entryMask);
     incoming_.erase(header); // the back edge: every lane that entered goes round
     retargetPhis(header, latch, last);
     chain(last, header);

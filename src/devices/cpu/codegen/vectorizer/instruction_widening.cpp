@@ -1,6 +1,8 @@
 //===- instruction_widening.cpp - One work-item's code for W lanes --------===//
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
 
+#include "devices/cpu/codegen/codegen_error.hpp"
+
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/IRBuilder.h"
@@ -12,10 +14,6 @@ using namespace llvm;
 
 namespace kiln::cpu::vectorizer {
 namespace {
-
-Error failure(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 class Widener {
 public:
@@ -48,8 +46,8 @@ public:
       instruction->dropAllReferences();
     for (Instruction *instruction : replaced_)
       if (!instruction->use_empty())
-        return failure(Twine("internal: a scalar '") + instruction->getOpcodeName() +
-                       "' is still used after widening");
+        return codegenError(Twine("internal: a scalar '") + instruction->getOpcodeName() +
+                            "' is still used after widening");
     for (Instruction *instruction : replaced_)
       instruction->eraseFromParent();
     return Error::success();
@@ -194,8 +192,8 @@ private:
       return widenAlloca(*alloca);
     if (auto *branch = dyn_cast<BranchInst>(&instruction)) {
       if (branch->isConditional() && shapeOf(branch->getCondition()).isVarying())
-        return failure("internal: a divergent branch survived linearization (in '" +
-                       branch->getParent()->getName() + "')");
+        return codegenError("internal: a divergent branch survived linearization (in '" +
+                            branch->getParent()->getName() + "')");
       return Error::success();
     }
     if (instruction.isTerminator())
@@ -215,7 +213,7 @@ private:
     if (auto *phi = dyn_cast<PHINode>(&instruction)) {
       Type *type = widen(phi->getType());
       if (type == nullptr)
-        return failure("a varying value of type that has no vector form");
+        return codegenError("a varying value of type that has no vector form");
       PHINode *vector =
           PHINode::Create(type, phi->getNumIncomingValues(), phi->getName(), phi->getIterator());
       phis_.push_back({phi, vector});
@@ -227,7 +225,7 @@ private:
         isa<FreezeInst>(instruction) || isa<GetElementPtrInst>(instruction) ||
         isa<ExtractValueInst>(instruction) || isa<InsertValueInst>(instruction))
       return widenElementwise(instruction);
-    return failure(Twine("a varying '") + instruction.getOpcodeName() + "' instruction");
+    return codegenError(Twine("a varying '") + instruction.getOpcodeName() + "' instruction");
   }
 
   /// The same operation on vectors: uniform operands stay scalar where the instruction allows
@@ -235,7 +233,7 @@ private:
   Error widenElementwise(Instruction &instruction) {
     Type *type = widen(instruction.getType());
     if (type == nullptr)
-      return failure("a varying value of type that has no vector form");
+      return codegenError("a varying value of type that has no vector form");
     auto *gep = dyn_cast<GetElementPtrInst>(&instruction);
     SmallVector<Value *, 4> operands; // computed first: they must come before the vector form
     for (unsigned index = 0; index < instruction.getNumOperands(); ++index) {
@@ -247,7 +245,7 @@ private:
         keepScalar = shapeOf(operand).isUniform();
       if (isa<ExtractValueInst>(instruction) || isa<InsertValueInst>(instruction))
         if (operand->getType()->isAggregateType() && !shapeOf(operand).isVarying())
-          return failure("a uniform aggregate in a varying one");
+          return codegenError("a uniform aggregate in a varying one");
       operands.push_back(keepScalar ? operand : vectorOf(operand));
     }
     Instruction *vector = instruction.clone();
@@ -263,7 +261,7 @@ private:
   Error widenAlloca(AllocaInst &alloca) {
     auto *count = dyn_cast<ConstantInt>(alloca.getArraySize());
     if (count == nullptr)
-      return failure("a variable-length private array");
+      return codegenError("a variable-length private array");
     // Lane l's copy sits at l * (the alloca's size): the strided shape of the alloca.
     Type *copy = ArrayType::get(alloca.getAllocatedType(), count->getZExtValue());
     auto *copies = new AllocaInst(ArrayType::get(copy, width_), alloca.getAddressSpace(), nullptr,
@@ -308,7 +306,7 @@ private:
         return Error::success();
       }
       if (type->isAggregateType())
-        return failure("an aggregate load where not every lane runs");
+        return codegenError("an aggregate load where not every lane runs");
       unsigned lanes = type->isVectorTy() ? cast<FixedVectorType>(type)->getNumElements() : 1;
       Type *vectorType = type->isVectorTy() ? type : FixedVectorType::get(type, 1);
       Value *enabled = builder.CreateVectorSplat(lanes, anyLane(builder, mask));
@@ -324,7 +322,7 @@ private:
       return perLane(load, mask);
     Type *vectorType = widen(type);
     if (vectorType == nullptr || type->isAggregateType() || type->isVectorTy())
-      return failure("a varying load of a type that has no vector form");
+      return codegenError("a varying load of a type that has no vector form");
     Value *lanes = vectorOf(mask);
     Value *zero = Constant::getNullValue(vectorType);
     Value *vector =
@@ -437,13 +435,13 @@ private:
     Type *type = instruction.getType();
     Type *vectorType = type->isVoidTy() ? nullptr : widen(type);
     if (!type->isVoidTy() && vectorType == nullptr)
-      return failure(Twine("a varying '") + instruction.getOpcodeName() +
-                     "' whose result has no vector form");
+      return codegenError(Twine("a varying '") + instruction.getOpcodeName() +
+                          "' whose result has no vector form");
     for (const Use &operand : instruction.operands())
       if (!shapeOf(operand.get()).isUniform() && widen(operand->getType()) == nullptr &&
           !isa<Function>(operand.get()))
-        return failure(Twine("a varying '") + instruction.getOpcodeName() +
-                       "' whose operands have no vector form");
+        return codegenError(Twine("a varying '") + instruction.getOpcodeName() +
+                            "' whose operands have no vector form");
     Value *result = vectorType ? Constant::getNullValue(vectorType) : nullptr;
     Value *laneMasks = mask ? vectorOf(mask) : nullptr;
     // The operands' vectors, before any block is split: each lane's copy extracts from them.

@@ -108,10 +108,12 @@ Shape ShapeAnalysis::transfer(const Instruction &instruction) const {
       return size && !size->isScalable() ? Shape::strided(int64_t(size->getFixedValue()))
                                          : Shape::varying();
     }
-    if (auto *load = dyn_cast<LoadInst>(&instruction))
-      return shape(load->getPointerOperand()).isUniform() ? Shape::uniform()
-             : shape(load->getPointerOperand()).isKnown() ? Shape::varying()
-                                                          : Shape::unknown();
+    if (auto *load = dyn_cast<LoadInst>(&instruction)) {
+      Shape address = shape(load->getPointerOperand());
+      if (!address.isKnown())
+        return Shape::unknown();
+      return address.isUniform() ? Shape::uniform() : Shape::varying();
+    }
     if (isa<AtomicRMWInst>(instruction) || isa<AtomicCmpXchgInst>(instruction))
       return Shape::varying();
     if (auto *call = dyn_cast<CallBase>(&instruction))

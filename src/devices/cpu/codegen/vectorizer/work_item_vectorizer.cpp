@@ -1,6 +1,8 @@
 //===- work_item_vectorizer.cpp - Work-items in the lanes of vectors ------===//
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 
+#include "devices/cpu/codegen/codegen_error.hpp"
+
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/vectorizer/control_linearization.hpp"
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
@@ -27,10 +29,6 @@ using vectorizer::ShapeSeeds;
 constexpr const char *kAnyLaneName = "kiln.vectorizer.any_lane";
 /// Marks the mask of the SIMD group's active lanes (and, after widening, its vector form).
 constexpr const char *kActiveLanesMark = "kiln.vectorizer.active_lanes";
-
-Error failure(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 /// One return block for the whole function, so that it can run last.
 void mergeReturns(Function &function) {
@@ -85,8 +83,8 @@ unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes
   // Kernels that cooperate through barriers usually run small tiles (16 x 16, 8 x 8): a SIMD
   // group wider than the work-group's first dimension would leave lanes idle.
   unsigned factor = 1;
-  while (!callsBarrier(function, seeds) && factor < 4 && base * factor * 2 <= 64 &&
-         pressure * factor * 2 <= budget)
+  bool widen = !callsBarrier(function, seeds);
+  while (widen && factor < 4 && base * factor * 2 <= 64 && pressure * factor * 2 <= budget)
     factor *= 2;
   return base * factor;
 }
@@ -94,7 +92,7 @@ unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes
 Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &machine,
                                  ShapeSeeds seeds) {
   if (copy.getEntryBlock().getSingleSuccessor() == nullptr)
-    return failure("internal: the prologue does not lead to one body block");
+    return codegenError("internal: the prologue does not lead to one body block");
   EliminateUnreachableBlocks(copy);
   mergeReturns(copy);
   prepareForVectorization(copy, machine);
@@ -111,7 +109,7 @@ Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &
   std::string problems;
   raw_string_ostream stream(problems);
   if (verifyFunction(copy, &stream))
-    return failure("internal: the vectorized code is invalid: " + problems);
+    return codegenError("internal: the vectorized code is invalid: " + problems);
   return width;
 }
 
