@@ -1,12 +1,11 @@
 //===- work_group_function.cpp - A kernel as a work-group function -------===//
 #include "devices/cpu/codegen/work_group_function.hpp"
 
-#include "devices/cpu/codegen/codegen_error.hpp"
-
 #include "compiler/llvm/printf_lowering.hpp"
 #include "compiler/llvm/spir_address_spaces.hpp"
 #include "devices/cpu/codegen/address_space_queries.hpp"
 #include "devices/cpu/codegen/barrier_regions.hpp"
+#include "devices/cpu/codegen/codegen_error.hpp"
 #include "devices/cpu/codegen/local_atomics.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"

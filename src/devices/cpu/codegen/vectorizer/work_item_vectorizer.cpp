@@ -2,7 +2,6 @@
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 
 #include "devices/cpu/codegen/codegen_error.hpp"
-
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/vectorizer/control_linearization.hpp"
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
