@@ -18,7 +18,7 @@ cl_int submitCommand(const EnqueueTarget &target, cl_command_type type, CommandP
   // The event starts with the application's reference; the command holds its own.
   Event *event = createObject<Event>(*target.queue, type);
   Ref<Event> held(event);
-  auto command = std::make_shared<Command>(held, std::move(payload));
+  std::shared_ptr<Command> command = Command::make(held, std::move(payload));
   switch (ordering) {
   case CommandOrdering::Normal:
     target.queue->enqueue(command, target.waitList);

@@ -37,9 +37,9 @@ struct KernelLaunch {
   const DeviceKernel *deviceKernel = nullptr;
   /// The argument block, buffers already replaced by their addresses and __local arguments by
   /// their offsets into the work-group's local memory.
-  std::vector<std::byte> args;
-  std::vector<Ref<MemObject>> memObjects; // the buffers the arguments name
-  size_t localMemorySize = 0;             // per work-group: the kernel's own plus the arguments
+  LaunchArgumentBlock args;
+  LaunchMemObjects memObjects; // the buffers the arguments name
+  size_t localMemorySize = 0;  // per work-group: the kernel's own plus the arguments
   NDRange range;
 };
 
@@ -93,6 +93,12 @@ using CommandPayload = std::variant<KernelLaunch, ReadBuffer, WriteBuffer, CopyB
 
 class Command : public std::enable_shared_from_this<Command> {
 public:
+  /// A new command; its memory (and that of its shared_ptr) comes from the recycled blocks.
+  static std::shared_ptr<Command> make(Ref<Event> event, CommandPayload payload) {
+    return std::allocate_shared<Command>(RecyclingAllocator<Command>(), std::move(event),
+                                         std::move(payload));
+  }
+
   Command(Ref<Event> event, CommandPayload payload)
       : event_(std::move(event)), payload_(std::move(payload)) {}
 

@@ -3,6 +3,7 @@
 #include "runtime/command.hpp"
 #include "runtime/context.hpp"
 #include "runtime/queue.hpp"
+#include "runtime/spin_wait.hpp"
 
 #include <chrono>
 
@@ -34,7 +35,8 @@ int timeIndexForStatus(cl_int status) {
 Event::Event(Queue &queue, cl_command_type type)
     : context_(&queue.context()), queue_(&queue), type_(type), profiling_(queue.profilingEnabled()),
       status_(CL_QUEUED) {
-  times_[0] = monotonicNanoseconds();
+  if (profiling_)
+    times_[0] = monotonicNanoseconds();
 }
 
 Event::Event(Context &context)
@@ -42,34 +44,28 @@ Event::Event(Context &context)
 
 Event::~Event() = default;
 
-cl_int Event::status() const {
-  std::lock_guard lock(mutex_);
-  return status_;
-}
-
 void Event::setStatus(cl_int status) {
   // Keep this event alive while callbacks run: one of them may release it.
   Ref<Event> self(this);
-  std::vector<Dependent> dependents;
+  DependentList dependents;
+  std::vector<PendingCallback> dueCallbacks;
   {
     std::lock_guard lock(mutex_);
-    bool isLater = status < status_ && status_ > CL_COMPLETE;
+    cl_int current = status_.load(std::memory_order_relaxed);
+    bool isLater = status < current && current > CL_COMPLETE;
     if (!isLater)
       return;
-    cl_ulong now = monotonicNanoseconds();
-    // Statuses may be skipped (a command can go straight from queued to complete): give the
-    // skipped profiling points the same time so they stay ordered.
-    for (int index = timeIndexForStatus(status_) + 1; index <= timeIndexForStatus(status); ++index)
-      times_[index] = now;
-    if (status <= CL_COMPLETE)
-      times_[4] = now;
-    status_ = status;
+    if (profiling_)
+      recordTimes(current, status);
+    status_.store(status, std::memory_order_release);
     if (status <= CL_COMPLETE) {
       dependents.swap(dependents_);
       finished_.notify_all();
     }
+    takeCallbacksReached(status, dueCallbacks);
   }
-  runCallbacksReached(status);
+  for (const PendingCallback &pending : dueCallbacks)
+    pending.callback(this, status < 0 ? status : pending.type, pending.userData);
   if (status <= CL_COMPLETE) {
     for (Dependent &dependent : dependents)
       dependent.command->dependencyFinished(status, dependent.propagatesErrors);
@@ -78,21 +74,25 @@ void Event::setStatus(cl_int status) {
   }
 }
 
-void Event::runCallbacksReached(cl_int status) {
-  std::vector<PendingCallback> due;
-  {
-    std::lock_guard lock(mutex_);
-    // Callback types are CL_SUBMITTED (2), CL_RUNNING (1) and CL_COMPLETE (0): a status reaches
-    // every type at or above it; an error reaches all of them.
-    std::erase_if(callbacks_, [&](const PendingCallback &pending) {
-      if (pending.type < status)
-        return false;
-      due.push_back(pending);
-      return true;
-    });
-  }
-  for (const PendingCallback &pending : due)
-    pending.callback(this, status < 0 ? status : pending.type, pending.userData);
+void Event::recordTimes(cl_int previous, cl_int status) {
+  cl_ulong now = monotonicNanoseconds();
+  // Statuses may be skipped (a command can go straight from queued to complete): give the
+  // skipped profiling points the same time so they stay ordered.
+  for (int index = timeIndexForStatus(previous) + 1; index <= timeIndexForStatus(status); ++index)
+    times_[index] = now;
+  if (status <= CL_COMPLETE)
+    times_[4] = now;
+}
+
+void Event::takeCallbacksReached(cl_int status, std::vector<PendingCallback> &due) {
+  // Callback types are CL_SUBMITTED (2), CL_RUNNING (1) and CL_COMPLETE (0): a status reaches
+  // every type at or above it; an error reaches all of them.
+  std::erase_if(callbacks_, [&](const PendingCallback &pending) {
+    if (pending.type < status)
+      return false;
+    due.push_back(pending);
+    return true;
+  });
 }
 
 bool Event::setUserStatus(cl_int status) {
@@ -107,14 +107,16 @@ bool Event::setUserStatus(cl_int status) {
 }
 
 cl_int Event::wait() const {
-  std::unique_lock lock(mutex_);
-  finished_.wait(lock, [&] { return status_ <= CL_COMPLETE; });
-  return status_;
+  if (!spinUntil([&] { return isFinished(); })) {
+    std::unique_lock lock(mutex_.underlying());
+    finished_.wait(lock, [&] { return isFinished(); });
+  }
+  return status();
 }
 
 bool Event::addDependent(const std::shared_ptr<Command> &command, bool propagatesErrors) {
   std::lock_guard lock(mutex_);
-  if (status_ <= CL_COMPLETE)
+  if (isFinished())
     return false;
   dependents_.push_back({command, propagatesErrors});
   return true;
@@ -124,7 +126,7 @@ void Event::addCallback(cl_int callbackType, Callback callback, void *userData) 
   cl_int current;
   {
     std::lock_guard lock(mutex_);
-    current = status_;
+    current = status();
     if (current > callbackType) {
       callbacks_.push_back({callbackType, callback, userData});
       return;

@@ -2,12 +2,14 @@
 // times, and the commands waiting for it.
 #pragma once
 
+#include "runtime/adaptive_mutex.hpp"
+#include "runtime/block_recycler.hpp"
 #include "runtime/object.hpp"
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 namespace kiln {
@@ -21,6 +23,8 @@ cl_ulong monotonicNanoseconds();
 
 class Event : public Object<_cl_event, ObjectKind::Event>, public RefCounted<Event> {
 public:
+  KILN_RECYCLED_ALLOCATION()
+
   using Callback = void(CL_CALLBACK *)(cl_event, cl_int, void *);
 
   /// The event of a command enqueued on `queue`.
@@ -33,7 +37,8 @@ public:
   Queue *queue() const { return queue_.get(); }
   cl_command_type commandType() const { return type_; }
   bool isUserEvent() const { return type_ == CL_COMMAND_USER; }
-  cl_int status() const;
+  /// Lock-free: waiters poll it.
+  cl_int status() const { return status_.load(std::memory_order_acquire); }
 
   /// True once the status is CL_COMPLETE or an error.
   bool isFinished() const { return status() <= CL_COMPLETE; }
@@ -46,7 +51,8 @@ public:
   /// clSetUserEventStatus: false when the status was already set.
   bool setUserStatus(cl_int status);
 
-  /// Blocks until the event finishes; returns its final status.
+  /// Waits until the event finishes (polling for a short while, then blocking); returns its
+  /// final status.
   cl_int wait() const;
 
   /// Has `command` told (Command::dependencyFinished) when this event finishes. Returns false,
@@ -61,8 +67,6 @@ public:
   cl_ulong profilingTime(cl_profiling_info point) const;
 
 private:
-  void advance(cl_int status);
-
   struct Dependent {
     std::shared_ptr<Command> command;
     bool propagatesErrors;
@@ -73,18 +77,22 @@ private:
     void *userData;
   };
 
-  void runCallbacksReached(cl_int status);
+  /// Profiling: the times of the points from `previous` (exclusive) to `status`.
+  void recordTimes(cl_int previous, cl_int status);
+  /// Moves the callbacks that `status` reaches into `due` (under mutex_).
+  void takeCallbacksReached(cl_int status, std::vector<PendingCallback> &due);
 
   Ref<Context> context_;
   Ref<Queue> queue_;
   cl_command_type type_;
   bool profiling_ = false;
 
-  mutable std::mutex mutex_;
-  mutable std::condition_variable finished_;
-  cl_int status_;
+  mutable AdaptiveMutex mutex_;
+  mutable std::condition_variable finished_; // waits on mutex_.underlying()
+  std::atomic<cl_int> status_;               // written under mutex_, read by anyone
   bool userStatusSet_ = false;
-  std::vector<Dependent> dependents_;
+  using DependentList = std::vector<Dependent, RecyclingAllocator<Dependent>>;
+  DependentList dependents_;
   std::vector<PendingCallback> callbacks_;
   std::array<cl_ulong, 5> times_{}; // queued, submit, start, end, complete
 };

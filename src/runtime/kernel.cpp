@@ -52,7 +52,7 @@ bool Kernel::allArgsSet() const {
   return true;
 }
 
-size_t Kernel::layOutLocalMemory(std::vector<std::byte> *block) const {
+size_t Kernel::layOutLocalMemory(std::byte *block) const {
   size_t total = info_.staticLocalMemSize;
   for (size_t index = 0; index < args_.size(); ++index) {
     if (info_.args[index].kind != compiler::ArgKind::LocalPointer)
@@ -61,16 +61,17 @@ size_t Kernel::layOutLocalMemory(std::vector<std::byte> *block) const {
         (total + kLocalArgumentAlignment - 1) / kLocalArgumentAlignment * kLocalArgumentAlignment;
     if (block != nullptr) {
       uint64_t offset = total;
-      std::memcpy(block->data() + info_.args[index].blockOffset, &offset, sizeof offset);
+      std::memcpy(block + info_.args[index].blockOffset, &offset, sizeof offset);
     }
     total += args_[index].localSize;
   }
   return total;
 }
 
-cl_int Kernel::launchArgs(std::vector<std::byte> &block, std::vector<Ref<MemObject>> &memObjects,
+cl_int Kernel::launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjects,
                           size_t &localMemorySize) const {
-  block = argBlock_;
+  block.assign(argBlock_.begin(), argBlock_.end());
+  memObjects.reserve(args_.size());
   for (size_t index = 0; index < args_.size(); ++index) {
     compiler::ArgKind kind = info_.args[index].kind;
     if (kind != compiler::ArgKind::GlobalPointer && kind != compiler::ArgKind::ConstantPointer)
@@ -84,7 +85,7 @@ cl_int Kernel::launchArgs(std::vector<std::byte> &block, std::vector<Ref<MemObje
     if (memory)
       memObjects.push_back(std::move(memory));
   }
-  localMemorySize = layOutLocalMemory(&block);
+  localMemorySize = layOutLocalMemory(block.data());
   return CL_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compiler/program_info.hpp"
+#include "runtime/block_recycler.hpp"
 #include "runtime/object.hpp"
 #include "runtime/weak_ref.hpp"
 
@@ -21,6 +22,11 @@ class Program;
 /// Alignment of each __local argument inside a work-group's local memory: enough for any
 /// OpenCL C type (long16, double16).
 inline constexpr size_t kLocalArgumentAlignment = 128;
+
+/// A launch's copy of the arguments, and the buffers it holds: allocated per launch, so they
+/// come from the recycled blocks.
+using LaunchArgumentBlock = std::vector<std::byte, RecyclingAllocator<std::byte>>;
+using LaunchMemObjects = std::vector<Ref<MemObject>, RecyclingAllocator<Ref<MemObject>>>;
 
 /// A kernel's code on one device, and the device program it lives in (kept alive with it).
 struct DeviceKernelCode {
@@ -69,13 +75,13 @@ public:
   /// used (the launch holds them from now on) and `localMemorySize` with the bytes of local
   /// memory one work-group needs. CL_INVALID_KERNEL_ARGS when a buffer argument has been
   /// released since it was set.
-  cl_int launchArgs(std::vector<std::byte> &block, std::vector<Ref<MemObject>> &memObjects,
+  cl_int launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjects,
                     size_t &localMemorySize) const;
 
 private:
   /// Places __local arguments after the kernel's own __local variables; writes their offsets
   /// into `block` when given. Returns the total size.
-  size_t layOutLocalMemory(std::vector<std::byte> *block) const;
+  size_t layOutLocalMemory(std::byte *block) const;
 
   struct ArgState {
     bool isSet = false;

@@ -20,6 +20,10 @@ Platform &Platform::get() {
   return *platform;
 }
 
+BlockRecycler &BlockRecycler::commands() {
+  return Platform::get().commandMemory_;
+}
+
 Platform::Platform() {
   version_ = std::string("OpenCL 3.0 Kiln ") + kilnVersion();
   extensions_ = "cl_khr_icd cl_khr_extended_versioning";

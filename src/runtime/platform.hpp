@@ -2,6 +2,7 @@
 // only describes the devices; compilers and worker threads start on first real use.
 #pragma once
 
+#include "runtime/block_recycler.hpp"
 #include "runtime/object.hpp"
 
 #include <memory>
@@ -35,6 +36,7 @@ public:
   ~Platform();
 
 private:
+  friend class BlockRecycler;
   Platform();
   void loadCompiler();
 
@@ -48,6 +50,7 @@ private:
   std::once_flag compilerLoaded_;
   CompilerServices *compiler_ = nullptr;
   std::string compilerError_;
+  BlockRecycler commandMemory_;
 };
 
 /// Kiln's version, as in CL_DRIVER_VERSION.

@@ -61,6 +61,19 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
 }
 
 void Queue::finish() {
+  if (isInOrder()) {
+    // Each command starts only after the one before it has finished (Event::setStatus marks an
+    // event finished before it tells its dependents), so the newest finishes last.
+    Ref<Event> newest;
+    {
+      std::lock_guard lock(mutex_);
+      if (unfinished_.empty())
+        return;
+      newest = unfinished_.back();
+    }
+    newest->wait();
+    return;
+  }
   std::vector<Ref<Event>> pending;
   {
     std::lock_guard lock(mutex_);

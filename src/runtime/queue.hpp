@@ -1,10 +1,10 @@
 // cl_command_queue: orders the commands enqueued on one device.
 #pragma once
 
+#include "runtime/adaptive_mutex.hpp"
 #include "runtime/object.hpp"
 
 #include <memory>
-#include <mutex>
 #include <span>
 #include <vector>
 
@@ -59,7 +59,7 @@ private:
   cl_command_queue_properties properties_;
   std::vector<cl_queue_properties> propertyList_;
 
-  std::mutex mutex_;
+  AdaptiveMutex mutex_;
   std::vector<Ref<Event>> unfinished_; // enqueued and not yet finished, oldest first
   Ref<Event> lastBarrier_;             // out-of-order: what later commands wait for
 };

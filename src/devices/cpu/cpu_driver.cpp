@@ -277,10 +277,12 @@ public:
       }
       // Several chunks per worker balance uneven work-groups; not so many that claiming costs.
       size_t chunk = std::max<size_t>(1, groups / (size_t{workers.workerCount()} * 4));
-      workers.submit(std::make_shared<KernelLaunchJob>(std::move(command), scratch_, groups, chunk,
-                                                       info_.printfBufferSize));
+      workers.submit(std::allocate_shared<KernelLaunchJob>(RecyclingAllocator<KernelLaunchJob>(),
+                                                           std::move(command), scratch_, groups,
+                                                           chunk, info_.printfBufferSize));
     } else {
-      workers.submit(std::make_shared<HostCommandJob>(std::move(command)));
+      workers.submit(std::allocate_shared<HostCommandJob>(RecyclingAllocator<HostCommandJob>(),
+                                                          std::move(command)));
     }
   }
 

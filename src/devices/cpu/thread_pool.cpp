@@ -1,27 +1,10 @@
 #include "devices/cpu/thread_pool.hpp"
 
-#include <algorithm>
-#include <chrono>
+#include "runtime/spin_wait.hpp"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
+#include <algorithm>
 
 namespace kiln::cpu {
-namespace {
-
-void cpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#else
-  std::this_thread::yield();
-#endif
-}
-
-/// How long an idle worker polls for new work before it sleeps.
-constexpr auto kSpinTime = std::chrono::microseconds(50);
-
-} // namespace
 
 ParallelJob::ParallelJob(size_t itemCount, size_t chunkSize)
     : itemCount_(itemCount), chunkSize_(std::max<size_t>(1, chunkSize)) {}
@@ -55,13 +38,21 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::submit(std::shared_ptr<ParallelJob> job) {
-  bool many = job->itemCount() > 1;
+  size_t items = job->itemCount();
+  bool wakeSleepers;
   {
     std::lock_guard lock(mutex_);
     jobs_.push_back(std::move(job));
     queuedJobs_.store(jobs_.size(), std::memory_order_release);
+    // A worker about to look at the queue (polling, or finishing a job) looks under the lock
+    // before it sleeps, so it takes a one-item job without a wake-up: waking a sleeper would
+    // cost a system call here and a context switch there. Jobs of more items wake everyone.
+    bool someoneLooking = lookingForWork_.load(std::memory_order_relaxed) != 0;
+    wakeSleepers = sleepers_ != 0 && (items > 1 || !someoneLooking);
   }
-  if (many)
+  if (!wakeSleepers)
+    return;
+  if (items > 1)
     wake_.notify_all();
   else
     wake_.notify_one();
@@ -77,30 +68,59 @@ std::shared_ptr<ParallelJob> ThreadPool::frontJobLocked() {
   return jobs_.empty() ? nullptr : jobs_.front();
 }
 
-std::shared_ptr<ParallelJob> ThreadPool::waitForJob() {
-  auto spinUntil = std::chrono::steady_clock::now() + kSpinTime;
-  while (queuedJobs_.load(std::memory_order_acquire) == 0 &&
-         std::chrono::steady_clock::now() < spinUntil) {
-    for (int i = 0; i < 64; ++i)
-      cpuRelax();
-  }
+std::shared_ptr<ParallelJob> ThreadPool::waitForJob(bool alreadyLooking) {
+  if (!alreadyLooking)
+    lookingForWork_.fetch_add(1, std::memory_order_relaxed);
+  // One worker at a time polls; the others sleep at once, so idle workers never crowd out the
+  // threads doing real work on a machine with as many workers as cores.
+  bool polling = !pollerActive_.exchange(true, std::memory_order_relaxed);
+  auto stopPolling = [&] {
+    if (polling)
+      pollerActive_.store(false, std::memory_order_relaxed);
+    polling = false;
+  };
   std::unique_lock lock(mutex_);
   for (;;) {
-    if (stopping_)
-      return nullptr;
-    if (std::shared_ptr<ParallelJob> job = frontJobLocked())
+    std::shared_ptr<ParallelJob> job = stopping_ ? nullptr : frontJobLocked();
+    if (job || stopping_) {
+      stopPolling();
+      lookingForWork_.fetch_sub(1, std::memory_order_relaxed);
       return job;
+    }
+    if (polling) {
+      // frontJobLocked() dropped the finished jobs: any job counted now is new.
+      lock.unlock();
+      if (!spinUntil([&] { return queuedJobs_.load(std::memory_order_acquire) != 0; }))
+        stopPolling();
+      lock.lock();
+      continue;
+    }
+    // Stop counting as looking in the same critical section as the last look (see submit).
+    lookingForWork_.fetch_sub(1, std::memory_order_relaxed);
+    ++sleepers_;
     wake_.wait(lock);
+    --sleepers_;
+    lookingForWork_.fetch_add(1, std::memory_order_relaxed);
   }
 }
 
 void ThreadPool::workerLoop(unsigned index) {
-  while (std::shared_ptr<ParallelJob> job = waitForJob()) {
+  bool looking = false;
+  while (std::shared_ptr<ParallelJob> job = waitForJob(looking)) {
+    looking = false;
     size_t begin, end;
     while (job->claim(begin, end)) {
       job->run(begin, end, index);
-      if (job->complete(end - begin))
+      if (job->complete(end - begin)) {
+        // The next command often arrives as soon as this one is reported finished: count as
+        // looking for work from now on, so that it is not handed to a sleeping worker. (The
+        // application's event callbacks run in finished(); one that blocked on another command
+        // would be undefined behaviour by the specification of clSetEventCallback.)
+        lookingForWork_.fetch_add(1, std::memory_order_relaxed);
+        looking = true;
         job->finished();
+        break; // every item is done
+      }
     }
   }
 }

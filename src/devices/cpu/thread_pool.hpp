@@ -1,7 +1,11 @@
 // A persistent pool of worker threads, one per core, that share jobs made of many items (the
 // work-groups of an NDRange). Workers claim items in chunks from an atomic counter, so handing
-// out work takes no lock; they spin briefly before sleeping so back-to-back launches start fast.
+// out work takes no lock; one idle worker polls briefly before sleeping, so back-to-back launches
+// start without a wake-up.
 #pragma once
+
+#include "runtime/adaptive_mutex.hpp"
+#include "runtime/block_recycler.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -55,13 +59,17 @@ public:
 private:
   void workerLoop(unsigned index);
   /// The oldest job with items left to claim, waiting for one; null when stopping.
-  std::shared_ptr<ParallelJob> waitForJob();
+  /// `alreadyLooking`: the caller already counts in lookingForWork_.
+  std::shared_ptr<ParallelJob> waitForJob(bool alreadyLooking);
   std::shared_ptr<ParallelJob> frontJobLocked();
 
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::shared_ptr<ParallelJob>> jobs_;
-  std::atomic<size_t> queuedJobs_{0}; // read without the lock while spinning
+  AdaptiveMutex mutex_;
+  std::condition_variable_any wake_;
+  std::deque<std::shared_ptr<ParallelJob>, RecyclingAllocator<std::shared_ptr<ParallelJob>>> jobs_;
+  std::atomic<size_t> queuedJobs_{0};       // read without the lock while spinning
+  std::atomic<bool> pollerActive_{false};   // a worker is polling queuedJobs_
+  std::atomic<unsigned> lookingForWork_{0}; // workers that will look at jobs_ before sleeping
+  unsigned sleepers_ = 0;                   // workers blocked on wake_ (under mutex_)
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };
