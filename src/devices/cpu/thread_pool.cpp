@@ -79,14 +79,17 @@ std::shared_ptr<ParallelJob> ThreadPool::waitForJob(bool alreadyLooking) {
       pollerActive_.store(false, std::memory_order_relaxed);
     polling = false;
   };
+  auto found = [&](std::shared_ptr<ParallelJob> job) {
+    stopPolling();
+    lookingForWork_.fetch_sub(1, std::memory_order_relaxed);
+    return job;
+  };
   std::unique_lock lock(mutex_);
   for (;;) {
-    std::shared_ptr<ParallelJob> job = stopping_ ? nullptr : frontJobLocked();
-    if (job || stopping_) {
-      stopPolling();
-      lookingForWork_.fetch_sub(1, std::memory_order_relaxed);
-      return job;
-    }
+    if (stopping_)
+      return found(nullptr);
+    if (std::shared_ptr<ParallelJob> job = frontJobLocked())
+      return found(std::move(job));
     if (polling) {
       // frontJobLocked() dropped the finished jobs: any job counted now is new.
       lock.unlock();
