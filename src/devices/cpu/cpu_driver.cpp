@@ -7,6 +7,7 @@
 #include "devices/cpu/kernel_jit.hpp"
 #include "devices/cpu/thread_pool.hpp"
 #include "devices/cpu/thread_stack.hpp"
+#include "devices/cpu/work_group_code_cache.hpp"
 #include "runtime/command.hpp"
 #include "runtime/kernel.hpp"
 #include "runtime/memory.hpp"
@@ -25,12 +26,17 @@ namespace {
 static_assert(kLocalMemoryAlignment == kLocalArgumentAlignment,
               "the runtime and the CPU work-group ABI must agree on __local alignment");
 
+class CpuProgram;
+
 class CpuKernel final : public DeviceKernel {
 public:
-  /// `printfCalls`: the program's printf call sites, which outlive the kernel.
-  CpuKernel(const JitKernel &code, const compiler::KernelInfo &info, size_t maxWorkGroupSize,
+  /// `program` owns the kernel; `printfCalls`: the program's printf call sites, which outlive
+  /// the kernel.
+  CpuKernel(CpuProgram &program, size_t index, uint32_t preferredMultiple,
+            const compiler::KernelInfo &info, size_t maxWorkGroupSize,
             const std::vector<compiler::PrintfCallSite> &printfCalls)
-      : code_(code), maxWorkGroupSize_(maxWorkGroupSize),
+      : program_(program), index_(index), preferredMultiple_(preferredMultiple),
+        maxWorkGroupSize_(maxWorkGroupSize),
         printfCalls_(info.usesPrintf ? &printfCalls : nullptr) {
     if (info.requiredWorkGroupSize[0] != 0)
       maxWorkGroupSize_ = info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] *
@@ -41,31 +47,37 @@ public:
     DeviceKernelInfo result;
     result.maxWorkGroupSize = maxWorkGroupSize_;
     // A group smaller than the vector (reqd_work_group_size) fills only that many lanes.
-    result.preferredWorkGroupSizeMultiple =
-        std::min<size_t>(code_.preferredMultiple, maxWorkGroupSize_);
-    result.privateMemSize = code_.stackBytes;
+    result.preferredWorkGroupSizeMultiple = std::min<size_t>(preferredMultiple_, maxWorkGroupSize_);
     return result;
   }
 
-  const JitKernel &code() const { return code_; }
+  /// The work-group function for work-groups of `shape`, compiled on its first use. Null, with
+  /// `error` set, when it cannot be compiled.
+  const WorkGroupCode *code(const WorkGroupShape &shape, std::string &error) const;
+
   /// The program's printf call sites when the kernel calls printf, else null.
   const std::vector<compiler::PrintfCallSite> *printfCalls() const { return printfCalls_; }
 
 private:
-  const JitKernel &code_;
+  CpuProgram &program_;
+  size_t index_; // in the program's ProgramInfo
+  uint32_t preferredMultiple_;
   size_t maxWorkGroupSize_;
   const std::vector<compiler::PrintfCallSite> *printfCalls_;
+  mutable WorkGroupCodeCache codes_;
 };
 
 class CpuProgram final : public DeviceProgram {
 public:
-  CpuProgram(std::unique_ptr<JitProgram> code, const compiler::ProgramInfo &info,
-             size_t maxWorkGroupSize)
-      : code_(std::move(code)), printfCalls_(info.printfCalls) {
-    for (const compiler::KernelInfo &kernel : info.kernels)
-      if (const JitKernel *jit = code_->kernel(kernel.name))
-        kernels_.emplace(kernel.name,
-                         std::make_unique<CpuKernel>(*jit, kernel, maxWorkGroupSize, printfCalls_));
+  CpuProgram(PreparedProgram prepared, const compiler::ProgramInfo &info, size_t maxWorkGroupSize)
+      : prepared_(std::move(prepared)), info_(info) {
+    for (size_t index = 0; index < info.kernels.size(); ++index) {
+      uint32_t multiple =
+          index < prepared_.preferredMultiples.size() ? prepared_.preferredMultiples[index] : 1;
+      kernels_.emplace(info.kernels[index].name,
+                       std::make_unique<CpuKernel>(*this, index, multiple, info.kernels[index],
+                                                   maxWorkGroupSize, info_.printfCalls));
+    }
   }
 
   const DeviceKernel *kernel(std::string_view name) const override {
@@ -73,11 +85,44 @@ public:
     return found == kernels_.end() ? nullptr : found->second.get();
   }
 
+  /// Compiles kernel number `kernel` for work-groups of `shape`.
+  bool specialize(size_t kernel, const WorkGroupShape &shape, WorkGroupCode &code,
+                  std::string &error) {
+    JitProgram *jit = this->jit(error);
+    return jit != nullptr && jit->specialize(kernel, shape, code, error);
+  }
+
 private:
-  std::unique_ptr<JitProgram> code_;
-  std::vector<compiler::PrintfCallSite> printfCalls_;
+  /// The JIT side of the program, made when a kernel first runs (a program loaded from the
+  /// on-disk cache needs no LLVM before that).
+  JitProgram *jit(std::string &error) {
+    std::lock_guard lock(jitMutex_);
+    if (!jit_) {
+      CompilerServices *services = Platform::get().compiler(error);
+      if (services == nullptr)
+        return nullptr;
+      jit_ = services->cpuJit().load(prepared_, info_);
+    }
+    return jit_.get();
+  }
+
+  PreparedProgram prepared_;
+  compiler::ProgramInfo info_;
+  std::mutex jitMutex_;
+  std::unique_ptr<JitProgram> jit_;
   std::map<std::string, std::unique_ptr<CpuKernel>, std::less<>> kernels_;
 };
+
+const WorkGroupCode *CpuKernel::code(const WorkGroupShape &shape, std::string &error) const {
+  if (const WorkGroupCode *code = codes_.findRecent(shape))
+    return code;
+  return codes_.findOrCompile(
+      shape,
+      [this](const WorkGroupShape &wanted, WorkGroupCode &code, std::string &failure) {
+        return program_.specialize(index_, wanted, code, failure);
+      },
+      error);
+}
 
 /// Work-groups in each dimension (the last one of a dimension may be partial).
 std::array<uint64_t, 3> groupsPerDimension(const NDRange &range) {
@@ -136,15 +181,55 @@ private:
   PrintfBuffer buffer_;
 };
 
+/// The work-group functions of one launch: a work-group's index in `byEdges` has bit `dim` set
+/// when the group is the last, narrower one of dimension `dim` (non-uniform work-groups).
+struct LaunchCode {
+  std::array<const WorkGroupCode *, 8> byEdges{};
+  /// Bytes of WorkGroupParams::privateMemory the largest of them needs.
+  uint64_t privateMemorySize = 0;
+
+  /// Finds (or compiles) the functions the launch of `range` needs. False, with `error` set,
+  /// when one cannot be compiled.
+  bool find(const CpuKernel &kernel, const NDRange &range, std::string &error) {
+    std::array<uint64_t, 3> edge;
+    unsigned edges = 0;
+    for (unsigned dim = 0; dim < 3; ++dim) {
+      edge[dim] = range.global[dim] % range.local[dim];
+      if (edge[dim] != 0)
+        edges |= 1u << dim;
+    }
+    for (unsigned index = 0; index < byEdges.size(); ++index) {
+      if ((index & ~edges) != 0)
+        continue; // no such work-groups
+      WorkGroupShape shape;
+      shape.zeroOffset = true;
+      for (unsigned dim = 0; dim < 3; ++dim) {
+        shape.enqueuedLocalSize[dim] = range.local[dim];
+        shape.localSize[dim] = (index >> dim & 1) != 0 ? edge[dim] : range.local[dim];
+        shape.zeroOffset = shape.zeroOffset && range.offset[dim] == 0;
+      }
+      const WorkGroupCode *code = kernel.code(shape, error);
+      if (code == nullptr)
+        return false;
+      byEdges[index] = code;
+      uint64_t simdGroupsAlongX = (shape.localSize[0] + code->simdWidth - 1) / code->simdWidth;
+      privateMemorySize =
+          std::max(privateMemorySize, simdGroupsAlongX * shape.localSize[1] * shape.localSize[2] *
+                                          code->privateBytesPerSimdGroup);
+    }
+    return true;
+  }
+};
+
 /// An NDRange: one item per work-group.
 class KernelLaunchJob final : public ParallelJob {
 public:
   KernelLaunchJob(std::shared_ptr<Command> command, std::vector<WorkerScratch> &scratch,
-                  size_t groupCount, size_t chunkSize, size_t printfBufferSize)
+                  const LaunchCode &code, size_t groupCount, size_t chunkSize,
+                  size_t printfBufferSize)
       : ParallelJob(groupCount, chunkSize), command_(std::move(command)), scratch_(scratch),
         launch_(std::get<KernelLaunch>(command_->payload())),
-        deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)),
-        kernel_(deviceKernel_.code()) {
+        deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)), code_(code) {
     if (deviceKernel_.printfCalls() != nullptr) {
       printf_ = std::make_unique<PrintfOutput>(printfBufferSize);
       params_.printfBuffer = printf_->buffer();
@@ -160,12 +245,7 @@ public:
       params_.numGroups[dim] = groups[dim];
     }
     params_.localMemorySize = launch_.localMemorySize;
-    uint64_t simdGroupsAlongX = (range.local[0] + kernel_.simdWidth - 1) / kernel_.simdWidth;
-    params_.privateMemorySize =
-        simdGroupsAlongX * range.local[1] * range.local[2] * kernel_.privateBytesPerSimdGroup;
-    // Chosen once per launch: only the last work-group along dimension 0 may be narrower.
-    enqueuedWidthFunction_ = functionForWidth(range.local[0]);
-    edgeWidthFunction_ = functionForWidth(range.global[0] % range.local[0]);
+    params_.privateMemorySize = code_.privateMemorySize;
   }
 
   void run(size_t begin, size_t end, unsigned worker) override {
@@ -188,15 +268,17 @@ public:
     group.stackSize = scratch.stack->size;
     for (size_t linear = begin; linear < end; ++linear) {
       size_t rest = linear;
+      unsigned edges = 0;
       for (int dim = 0; dim < 3; ++dim) {
         group.groupId[dim] = rest % params_.numGroups[dim];
         rest /= params_.numGroups[dim];
         uint64_t first = group.groupId[dim] * params_.enqueuedLocalSize[dim];
         group.localSize[dim] =
             std::min(params_.enqueuedLocalSize[dim], params_.globalSize[dim] - first);
+        if (group.localSize[dim] != params_.enqueuedLocalSize[dim])
+          edges |= 1u << dim;
       }
-      bool enqueuedWidth = group.localSize[0] == params_.enqueuedLocalSize[0];
-      (enqueuedWidth ? enqueuedWidthFunction_ : edgeWidthFunction_)(&params_, &group);
+      code_.byEdges[edges]->function(&params_, &group);
     }
   }
 
@@ -209,22 +291,13 @@ public:
   }
 
 private:
-  /// The work-group function for groups `width` work-items wide along dimension 0: the one
-  /// without masked lanes when every SIMD group is full.
-  WorkGroupFunction functionForWidth(uint64_t width) const {
-    bool full = kernel_.fullGroupsFunction && width % kernel_.simdWidth == 0;
-    return full ? kernel_.fullGroupsFunction : kernel_.function;
-  }
-
   std::shared_ptr<Command> command_;
   std::vector<WorkerScratch> &scratch_;
   KernelLaunch &launch_;
   const CpuKernel &deviceKernel_;
-  const JitKernel &kernel_;
+  LaunchCode code_;
   std::unique_ptr<PrintfOutput> printf_; // for kernels that call printf
   LaunchParams params_{};
-  WorkGroupFunction enqueuedWidthFunction_ = nullptr;
-  WorkGroupFunction edgeWidthFunction_ = nullptr; // the last, narrower group of dimension 0
   std::atomic<bool> started_{false};
   std::atomic<bool> failed_{false};
 };
@@ -260,10 +333,10 @@ public:
     CompilerServices *services = Platform::get().compiler(error);
     if (services == nullptr)
       return nullptr;
-    std::unique_ptr<JitProgram> code = services->cpuJit().compile(module, info, optimize, error);
-    if (!code)
+    PreparedProgram prepared;
+    if (!services->cpuJit().prepare(module, info, optimize, prepared, error))
       return nullptr;
-    return std::make_unique<CpuProgram>(std::move(code), info, info_.maxWorkGroupSize);
+    return std::make_unique<CpuProgram>(std::move(prepared), info, info_.maxWorkGroupSize);
   }
 
   void submit(std::shared_ptr<Command> command) override {
@@ -275,11 +348,19 @@ public:
         command->complete(CL_COMPLETE);
         return;
       }
+      LaunchCode code;
+      std::string error;
+      if (!code.find(static_cast<const CpuKernel &>(*launch->deviceKernel), launch->range, error)) {
+        // The kernel was prepared at build, so this is rare: out of memory, or an internal
+        // error of the code generator.
+        command->complete(CL_OUT_OF_RESOURCES);
+        return;
+      }
       // Several chunks per worker balance uneven work-groups; not so many that claiming costs.
       size_t chunk = std::max<size_t>(1, groups / (size_t{workers.workerCount()} * 4));
       workers.submit(std::allocate_shared<KernelLaunchJob>(RecyclingAllocator<KernelLaunchJob>(),
-                                                           std::move(command), scratch_, groups,
-                                                           chunk, info_.printfBufferSize));
+                                                           std::move(command), scratch_, code,
+                                                           groups, chunk, info_.printfBufferSize));
     } else {
       workers.submit(std::allocate_shared<HostCommandJob>(RecyclingAllocator<HostCommandJob>(),
                                                           std::move(command)));

@@ -1,50 +1,71 @@
-// Turns a linked program module into native work-group functions for the host CPU. The
-// interface is free of LLVM types; the implementation (codegen/) lives in libkiln-compiler.so.
+// Turns a linked program module into native work-group functions for the host CPU, in two
+// steps: at build, each kernel is prepared (inlined into one function that reads its arguments,
+// simplified); at enqueue, the prepared kernel is specialized on the shape of the work-groups it
+// runs (work_group_shape.hpp), vectorized and compiled. The interface is free of LLVM types; the
+// implementation (codegen/) lives in libkiln-compiler.so.
 #pragma once
 
 #include "compiler/frontend.hpp"
 #include "devices/cpu/work_group_abi.hpp"
+#include "devices/cpu/work_group_shape.hpp"
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kiln::cpu {
 
-struct JitKernel {
+/// What a build leaves for the launches: plain data, so that the on-disk cache can keep it and
+/// a later process can use it without loading LLVM until a kernel first runs.
+struct PreparedProgram {
+  /// LLVM bitcode: one prepared work-group function per kernel, plus the program's globals.
+  compiler::Bitcode module;
+  /// Whether the program is optimized (not built with -cl-opt-disable).
+  bool optimize = true;
+  /// The work-item vectorizer's lanes as requested at build: 1 for none, 0 for the automatic
+  /// choice, else a width forced with KILN_SIMD_WIDTH.
+  uint32_t requestedSimdWidth = 0;
+  /// Print what the vectorizer does with each specialization (KILN_VECTORIZE_REPORT at build).
+  bool reportVectorization = false;
+  /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, per kernel in ProgramInfo's order: a local
+  /// size along dimension 0 that is a multiple of it leaves no SIMD lane idle.
+  std::vector<uint32_t> preferredMultiples;
+};
+
+/// A kernel's work-group function for one shape of work-group.
+struct WorkGroupCode {
   WorkGroupFunction function = nullptr;
-  /// The same for work-groups whose size along dimension 0 is a multiple of simdWidth (no lane
-  /// ever masked off); null when the kernel is not vectorized.
-  WorkGroupFunction fullGroupsFunction = nullptr;
+  /// Work-items of dimension 0 the function runs together in the lanes of vectors (1: none).
+  uint32_t simdWidth = 1;
   /// Bytes of storage the function needs in WorkGroupParams::privateMemory per SIMD group
   /// (simdWidth work-items of dimension 0, the rest of a row included).
   uint64_t privateBytesPerSimdGroup = 0;
-  /// Bytes of stack the function itself uses per work-group (CL_KERNEL_PRIVATE_MEM_SIZE).
-  uint64_t stackBytes = 0;
-  /// Work-items of dimension 0 the function runs together in the lanes of vectors: the work-item
-  /// vectorizer's SIMD group (1 when the kernel was not vectorized).
-  uint32_t simdWidth = 1;
-  /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: simdWidth, or for a kernel left scalar the
-  /// lanes LLVM's loop vectorizer would use on its work-item loops.
-  uint32_t preferredMultiple = 1;
 };
 
-/// Native code for the kernels of one program; it stays loaded as long as this object lives.
+/// The native code of one program's kernels, compiled one specialization at a time; the code
+/// stays loaded as long as this object lives.
 class JitProgram {
 public:
   virtual ~JitProgram() = default;
-  /// Null when the program has no kernel of that name.
-  virtual const JitKernel *kernel(std::string_view name) const = 0;
+  /// Compiles kernel number `kernel` (ProgramInfo's order) for work-groups of `shape`. Thread
+  /// safe. On failure returns false and sets `error`.
+  virtual bool specialize(size_t kernel, const WorkGroupShape &shape, WorkGroupCode &code,
+                          std::string &error) = 0;
 };
 
 class KernelJit {
 public:
   virtual ~KernelJit() = default;
-  /// Compiles every kernel of `module` (a linked executable). On failure returns null and sets
+  /// Prepares every kernel of `module` (a linked executable), reading the vectorizer's settings
+  /// from the environment. On failure (a kernel the CPU cannot run) returns false and sets
   /// `error`.
-  virtual std::unique_ptr<JitProgram> compile(const compiler::Bitcode &module,
-                                              const compiler::ProgramInfo &info, bool optimize,
-                                              std::string &error) = 0;
+  virtual bool prepare(const compiler::Bitcode &module, const compiler::ProgramInfo &info,
+                       bool optimize, PreparedProgram &prepared, std::string &error) = 0;
+  /// The program ready for specialization. Cheap: nothing is compiled until a kernel runs.
+  virtual std::unique_ptr<JitProgram> load(const PreparedProgram &prepared,
+                                           const compiler::ProgramInfo &info) = 0;
   /// The host CPU as LLVM names it (e.g. "znver4"), for device queries and cache keys.
   virtual std::string hostCpuName() = 0;
 };

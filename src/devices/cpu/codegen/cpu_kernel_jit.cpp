@@ -9,8 +9,13 @@
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/work_group_function.hpp"
 
+#include "compiler/llvm/spir_address_spaces.hpp"
+#include "devices/cpu/codegen/codegen_error.hpp"
+#include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -67,66 +72,277 @@ struct VectorizerSettings {
   }
 };
 
+/// The host as the JIT's target, at the optimization level of the program.
+Expected<std::unique_ptr<TargetMachine>> hostMachine(orc::JITTargetMachineBuilder &builder,
+                                                     bool optimize) {
+  builder.setCodeGenOptLevel(optimize ? CodeGenOptLevel::Aggressive : CodeGenOptLevel::None);
+  return builder.createTargetMachine();
+}
+
+Expected<std::unique_ptr<Module>> parseModule(const compiler::Bitcode &bitcode,
+                                              LLVMContext &context) {
+  MemoryBufferRef buffer(StringRef(reinterpret_cast<const char *>(bitcode.data()), bitcode.size()),
+                         "program");
+  return parseBitcodeFile(buffer, context);
+}
+
+compiler::Bitcode writeModule(const Module &module) {
+  SmallVector<char, 0> bytes;
+  raw_svector_ostream stream(bytes);
+  WriteBitcodeToFile(module, stream);
+  return compiler::Bitcode(bytes.begin(), bytes.end());
+}
+
+/// Returns true (with the verifier's report) when `module` is broken.
+bool verifyModuleText(const Module &module, std::string &problems) {
+  raw_string_ostream stream(problems);
+  return verifyModule(module, &stream);
+}
+
+/// Leaves in the prepared module only the work-group functions and what they use. Program-scope
+/// variables get names of their own and external linkage: every specialization of every kernel
+/// refers to the one definition the program's JIT holds (its globals module).
+void keepOnlyWorkGroupFunctions(Module &module, const SmallPtrSetImpl<Function *> &prepared) {
+  for (Function &function : module)
+    if (!function.isDeclaration() && !prepared.contains(&function))
+      function.deleteBody(); // inlined into the work-group functions
+  for (Function &function : make_early_inc_range(module))
+    if (function.isDeclaration() && function.use_empty())
+      function.eraseFromParent();
+  unsigned index = 0;
+  for (GlobalVariable &variable : make_early_inc_range(module.globals())) {
+    variable.removeDeadConstantUsers();
+    if (variable.use_empty() && variable.getAddressSpace() == compiler::spir::kLocalAddressSpace) {
+      variable.eraseFromParent(); // placed in the work-group's local memory
+      continue;
+    }
+    if (!variable.hasInitializer())
+      continue;
+    variable.setName("__kiln_program_variable." + Twine(index++));
+    variable.setLinkage(GlobalValue::ExternalLinkage);
+    variable.setVisibility(GlobalValue::DefaultVisibility);
+  }
+}
+
+/// The program's variables, defined once for all its specializations.
+void keepOnlyVariables(Module &module) {
+  for (Function &function : module)
+    function.deleteBody();
+  for (Function &function : make_early_inc_range(module))
+    function.eraseFromParent();
+}
+
+/// Leaves `kept` as the module's only function body. Read-only variables stay defined, so that
+/// the optimizer sees their contents; the others become references to the globals module.
+void isolateWorkGroupFunction(Module &module, Function &kept) {
+  for (Function &function : module)
+    if (&function != &kept && !function.isDeclaration())
+      function.deleteBody();
+  for (GlobalVariable &variable : module.globals()) {
+    if (!variable.hasInitializer())
+      continue;
+    if (variable.isConstant()) {
+      variable.setLinkage(GlobalValue::InternalLinkage);
+    } else {
+      variable.setInitializer(nullptr);
+      variable.setLinkage(GlobalValue::ExternalLinkage);
+    }
+  }
+}
+
+/// Kernels call C math functions (through the builtins and the backend's lowering of
+/// intrinsics), memcpy and the like, and compiler runtime helpers. They are bound to the
+/// functions this library was linked against, never looked up among the process's global
+/// symbols: the application may not have loaded libm at all.
+Error defineHostSymbols(orc::LLJIT &jit) {
+  size_t count = 0;
+  const KilnHostSymbol *symbols = kiln_host_symbols(&count);
+  orc::SymbolMap map;
+  for (const KilnHostSymbol &symbol : ArrayRef(symbols, count))
+    map[jit.mangleAndIntern(symbol.name)] = {orc::ExecutorAddr::fromPtr(symbol.address),
+                                             JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+  return jit.getMainJITDylib().define(orc::absoluteSymbols(std::move(map)));
+}
+
+/// The lanes of 32-bit elements in the vectors the loop vectorizer uses for `function`'s
+/// work-item loops (the target's preferred vector width, not always its widest registers).
+uint32_t loopVectorizerWidth(const Function &function, TargetMachine &machine) {
+  TargetTransformInfo target = machine.getTargetTransformInfo(function);
+  uint64_t bits =
+      target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+  return static_cast<uint32_t>(std::max<uint64_t>(1, bits / 32));
+}
+
+std::string describeShape(const WorkGroupShape &shape) {
+  return std::to_string(shape.localSize[0]) + "x" + std::to_string(shape.localSize[1]) + "x" +
+         std::to_string(shape.localSize[2]);
+}
+
+/// KILN_VECTORIZE_REPORT: one line per specialization on stderr, the only output Kiln writes
+/// unasked for... because it was asked for.
+void reportVectorization(const std::string &kernel, const WorkGroupShape &shape, unsigned requested,
+                         const SpecializedWorkGroup &result) {
+  errs() << "kiln: kernel '" << kernel << "', work-groups of " << describeShape(shape) << ": ";
+  if (requested == 1)
+    errs() << "not vectorized (vectorization is off)\n";
+  else if (result.simdWidth > 1)
+    errs() << "vectorized, " << result.simdWidth << " work-items per SIMD group\n";
+  else
+    errs() << "not vectorized: " << result.notVectorized << "\n";
+}
+
 class CpuJitProgram final : public JitProgram {
 public:
-  CpuJitProgram(std::unique_ptr<orc::LLJIT> jit,
-                std::map<std::string, JitKernel, std::less<>> kernels)
-      : jit_(std::move(jit)), kernels_(std::move(kernels)) {}
-
-  const JitKernel *kernel(std::string_view name) const override {
-    auto found = kernels_.find(name);
-    return found == kernels_.end() ? nullptr : &found->second;
+  CpuJitProgram(const PreparedProgram &prepared, const compiler::ProgramInfo &info)
+      : prepared_(prepared) {
+    for (const compiler::KernelInfo &kernel : info.kernels)
+      kernelNames_.push_back(kernel.name);
   }
 
-private:
-  std::unique_ptr<orc::LLJIT> jit_; // owns the code the function pointers point into
-  std::map<std::string, JitKernel, std::less<>> kernels_;
-};
-
-class CpuKernelJit final : public KernelJit {
-public:
-  std::unique_ptr<JitProgram> compile(const compiler::Bitcode &bitcode,
-                                      const compiler::ProgramInfo &info, bool optimize,
-                                      std::string &error) override {
-    initializeNativeTarget();
-    std::unique_ptr<JitProgram> program;
+  bool specialize(size_t kernel, const WorkGroupShape &shape, WorkGroupCode &code,
+                  std::string &error) override {
+    if (kernel >= kernelNames_.size()) {
+      error = "internal error: no kernel number " + std::to_string(kernel);
+      return false;
+    }
+    std::lock_guard lock(mutex_);
     std::string fatal;
+    bool compiled = false;
     // Code generation runs guarded, like the front end: an LLVM fatal error or crash on some
-    // unusual kernel fails the build instead of ending the application.
+    // unusual kernel fails the launch instead of ending the application.
     bool finished = compiler::runGuarded(
         [&] {
-          Expected<std::unique_ptr<JitProgram>> compiled = compileProgram(bitcode, info, optimize);
-          if (compiled)
-            program = std::move(*compiled);
-          else
-            error = message(compiled.takeError());
+          Expected<WorkGroupCode> result = compileSpecialization(kernel, shape);
+          if (result) {
+            code = *result;
+            compiled = true;
+          } else {
+            error = message(result.takeError());
+          }
         },
         fatal);
     if (!finished)
       error = fatal;
-    return program;
+    return finished && compiled;
+  }
+
+private:
+  /// The JIT and the program's variables, made for the first specialization.
+  Error start() {
+    if (jit_)
+      return Error::success();
+    initializeNativeTarget();
+    Expected<orc::JITTargetMachineBuilder> builder = orc::JITTargetMachineBuilder::detectHost();
+    if (!builder)
+      return builder.takeError();
+    Expected<std::unique_ptr<TargetMachine>> machine = hostMachine(*builder, prepared_.optimize);
+    if (!machine)
+      return machine.takeError();
+    Expected<std::unique_ptr<orc::LLJIT>> jit =
+        orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*builder)).create();
+    if (!jit)
+      return jit.takeError();
+    // Errors come back from the lookups; ORC's default reporter would print them too.
+    (*jit)->getExecutionSession().setErrorReporter(
+        [](Error error) { consumeError(std::move(error)); });
+    if (Error error = defineHostSymbols(**jit))
+      return error;
+
+    auto context = std::make_unique<LLVMContext>();
+    Expected<std::unique_ptr<Module>> variables = parseModule(prepared_.module, *context);
+    if (!variables)
+      return variables.takeError();
+    keepOnlyVariables(**variables);
+    if (!(*variables)->global_empty())
+      if (Error error =
+              (*jit)->addIRModule(orc::ThreadSafeModule(std::move(*variables), std::move(context))))
+        return error;
+    machine_ = std::move(*machine);
+    jit_ = std::move(*jit);
+    return Error::success();
+  }
+
+  Expected<WorkGroupCode> compileSpecialization(size_t kernel, const WorkGroupShape &shape) {
+    if (Error error = start())
+      return error;
+    const std::string &name = kernelNames_[kernel];
+    auto context = std::make_unique<LLVMContext>();
+    Expected<std::unique_ptr<Module>> module = parseModule(prepared_.module, *context);
+    if (!module)
+      return module.takeError();
+    Function *function = (*module)->getFunction(workGroupFunctionName(name));
+    if (function == nullptr || function->isDeclaration())
+      return codegenError("internal error: kernel '" + name + "' was not prepared");
+    isolateWorkGroupFunction(**module, *function);
+    Expected<SpecializedWorkGroup> specialized =
+        specializeWorkGroupFunction(*function, shape, *machine_, prepared_.requestedSimdWidth);
+    if (!specialized)
+      return specialized.takeError();
+    if (prepared_.reportVectorization)
+      reportVectorization(name, shape, prepared_.requestedSimdWidth, *specialized);
+    std::string symbol = workGroupFunctionName(name) + "." + std::to_string(serial_++);
+    function->setName(symbol);
+    if (std::string problems; verifyModuleText(**module, problems))
+      return codegenError("internal error: invalid work-group code: " + problems);
+    optimizeModule(**module, *machine_, prepared_.optimize);
+    if (std::getenv("KILN_PRINT_IR") != nullptr)
+      (*module)->print(errs(), nullptr);
+    if (Error error =
+            jit_->addIRModule(orc::ThreadSafeModule(std::move(*module), std::move(context))))
+      return error;
+    Expected<orc::ExecutorAddr> address = jit_->lookup(symbol);
+    if (!address)
+      return address.takeError();
+    WorkGroupCode code;
+    code.function = address->toPtr<WorkGroupFunction>();
+    code.simdWidth = specialized->simdWidth;
+    code.privateBytesPerSimdGroup = specialized->privateBytesPerSimdGroup;
+    return code;
+  }
+
+  PreparedProgram prepared_;
+  std::vector<std::string> kernelNames_;
+  std::mutex mutex_; // one specialization at a time
+  std::unique_ptr<TargetMachine> machine_;
+  std::unique_ptr<orc::LLJIT> jit_; // owns the code the function pointers point into
+  unsigned serial_ = 0;
+};
+
+class CpuKernelJit final : public KernelJit {
+public:
+  bool prepare(const compiler::Bitcode &bitcode, const compiler::ProgramInfo &info, bool optimize,
+               PreparedProgram &prepared, std::string &error) override {
+    initializeNativeTarget();
+    std::string fatal;
+    bool finished = compiler::runGuarded(
+        [&] {
+          if (Error failure = prepareProgram(bitcode, info, optimize, prepared))
+            error = message(std::move(failure));
+        },
+        fatal);
+    if (!finished)
+      error = fatal;
+    return finished && error.empty();
+  }
+
+  std::unique_ptr<JitProgram> load(const PreparedProgram &prepared,
+                                   const compiler::ProgramInfo &info) override {
+    return std::make_unique<CpuJitProgram>(prepared, info);
   }
 
   std::string hostCpuName() override { return sys::getHostCPUName().str(); }
 
 private:
-  Expected<std::unique_ptr<JitProgram>> compileProgram(const compiler::Bitcode &bitcode,
-                                                       const compiler::ProgramInfo &info,
-                                                       bool optimize) {
-    auto context = std::make_unique<LLVMContext>();
-    MemoryBufferRef buffer(
-        StringRef(reinterpret_cast<const char *>(bitcode.data()), bitcode.size()), "program");
-    Expected<std::unique_ptr<Module>> module = parseBitcodeFile(buffer, *context);
+  static Error prepareProgram(const compiler::Bitcode &bitcode, const compiler::ProgramInfo &info,
+                              bool optimize, PreparedProgram &prepared) {
+    LLVMContext context;
+    Expected<std::unique_ptr<Module>> module = parseModule(bitcode, context);
     if (!module)
       return module.takeError();
-
-    Expected<orc::JITTargetMachineBuilder> machineBuilder =
-        orc::JITTargetMachineBuilder::detectHost();
-    if (!machineBuilder)
-      return machineBuilder.takeError();
-    machineBuilder->setCodeGenOptLevel(optimize ? CodeGenOptLevel::Aggressive
-                                                : CodeGenOptLevel::None);
-    Expected<std::unique_ptr<TargetMachine>> machine = machineBuilder->createTargetMachine();
+    Expected<orc::JITTargetMachineBuilder> builder = orc::JITTargetMachineBuilder::detectHost();
+    if (!builder)
+      return builder.takeError();
+    Expected<std::unique_ptr<TargetMachine>> machine = hostMachine(*builder, optimize);
     if (!machine)
       return machine.takeError();
 
@@ -134,101 +350,30 @@ private:
       return error;
     retargetModuleToHost(**module, (*machine)->getTargetTriple(), (*machine)->createDataLayout());
     guardIntegerDivisions(**module);
-    std::map<std::string, JitKernel> generated;
     VectorizerSettings vectorizer = VectorizerSettings::fromEnvironment();
+    prepared.optimize = optimize;
+    prepared.requestedSimdWidth = optimize && vectorizer.enabled ? vectorizer.width : 1;
+    prepared.reportVectorization = vectorizer.report;
+    prepared.preferredMultiples.clear();
+    SmallPtrSet<Function *, 8> functions;
     for (const compiler::KernelInfo &kernel : info.kernels) {
-      unsigned simdWidth = optimize && vectorizer.enabled ? vectorizer.width : 1; // 0: automatic
-      Expected<GeneratedWorkGroup> function =
-          buildWorkGroupFunction(**module, kernel, **machine, simdWidth);
+      Expected<Function *> function = prepareWorkGroupFunction(**module, kernel, **machine);
       if (!function)
         return function.takeError();
-      if (vectorizer.report)
-        reportVectorization(kernel.name, simdWidth, *function);
-      JitKernel &entry = generated[kernel.name];
-      entry.privateBytesPerSimdGroup = function->privateBytesPerSimdGroup;
-      entry.simdWidth = function->simdWidth;
-      entry.preferredMultiple = function->simdWidth > 1 ? function->simdWidth
-                                : optimize ? loopVectorizerWidth(*function->function, **machine)
-                                           : 1;
+      functions.insert(*function);
+      uint32_t multiple = prepared.requestedSimdWidth;
+      if (multiple == 0)
+        multiple = preferredSimdWidth(**function, **machine);
+      else if (multiple == 1)
+        multiple = optimize ? loopVectorizerWidth(**function, **machine) : 1;
+      prepared.preferredMultiples.push_back(multiple);
     }
+    keepOnlyWorkGroupFunctions(**module, functions);
     if (std::string problems; verifyModuleText(**module, problems))
       return createStringError(inconvertibleErrorCode(),
-                               "internal error: invalid work-group code: " + problems);
-    optimizeModule(**module, **machine, optimize);
-    if (std::getenv("KILN_PRINT_IR") != nullptr)
-      (*module)->print(errs(), nullptr);
-
-    Expected<std::unique_ptr<orc::LLJIT>> jit =
-        orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machineBuilder)).create();
-    if (!jit)
-      return jit.takeError();
-    // Errors come back from the lookups below; ORC's default reporter would print them too.
-    (*jit)->getExecutionSession().setErrorReporter(
-        [](Error error) { consumeError(std::move(error)); });
-    if (Error error = defineHostSymbols(**jit))
-      return error;
-    if (Error error =
-            (*jit)->addIRModule(orc::ThreadSafeModule(std::move(*module), std::move(context))))
-      return error;
-
-    std::map<std::string, JitKernel, std::less<>> kernels;
-    for (const compiler::KernelInfo &kernel : info.kernels) {
-      Expected<orc::ExecutorAddr> address = (*jit)->lookup(workGroupFunctionName(kernel.name));
-      if (!address)
-        return address.takeError();
-      JitKernel entry = generated[kernel.name];
-      entry.function = address->toPtr<WorkGroupFunction>();
-      if (entry.simdWidth > 1) {
-        Expected<orc::ExecutorAddr> full = (*jit)->lookup(fullGroupsFunctionName(kernel.name));
-        if (!full)
-          return full.takeError();
-        entry.fullGroupsFunction = full->toPtr<WorkGroupFunction>();
-      }
-      kernels.emplace(kernel.name, entry);
-    }
-    return std::make_unique<CpuJitProgram>(std::move(*jit), std::move(kernels));
-  }
-
-  /// Kernels call C math functions (through the builtins and the backend's lowering of
-  /// intrinsics), memcpy and the like, and compiler runtime helpers. They are bound to the
-  /// functions this library was linked against, never looked up among the process's global
-  /// symbols: the application may not have loaded libm at all.
-  static Error defineHostSymbols(orc::LLJIT &jit) {
-    size_t count = 0;
-    const KilnHostSymbol *symbols = kiln_host_symbols(&count);
-    orc::SymbolMap map;
-    for (const KilnHostSymbol &symbol : ArrayRef(symbols, count))
-      map[jit.mangleAndIntern(symbol.name)] = {orc::ExecutorAddr::fromPtr(symbol.address),
-                                               JITSymbolFlags::Exported | JITSymbolFlags::Callable};
-    return jit.getMainJITDylib().define(orc::absoluteSymbols(std::move(map)));
-  }
-
-  /// The lanes of 32-bit elements in the vectors the loop vectorizer uses for `function`'s
-  /// work-item loops (the target's preferred vector width, not always its widest registers).
-  static uint32_t loopVectorizerWidth(const Function &function, TargetMachine &machine) {
-    TargetTransformInfo target = machine.getTargetTransformInfo(function);
-    uint64_t bits =
-        target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
-    return static_cast<uint32_t>(std::max<uint64_t>(1, bits / 32));
-  }
-
-  /// KILN_VECTORIZE_REPORT: one line per kernel on stderr, the only output Kiln writes unasked
-  /// for... because it was asked for.
-  static void reportVectorization(const std::string &kernel, unsigned requested,
-                                  const GeneratedWorkGroup &result) {
-    if (requested == 1)
-      errs() << "kiln: kernel '" << kernel << "': not vectorized (vectorization is off)\n";
-    else if (result.simdWidth > 1)
-      errs() << "kiln: kernel '" << kernel << "': vectorized, " << result.simdWidth
-             << " work-items per SIMD group\n";
-    else
-      errs() << "kiln: kernel '" << kernel << "': not vectorized: " << result.notVectorized << "\n";
-  }
-
-  /// Returns true (with the verifier's report) when `module` is broken.
-  static bool verifyModuleText(const Module &module, std::string &problems) {
-    raw_string_ostream stream(problems);
-    return verifyModule(module, &stream);
+                               "internal error: invalid prepared code: " + problems);
+    prepared.module = writeModule(**module);
+    return Error::success();
   }
 };
 

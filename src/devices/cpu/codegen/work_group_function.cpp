@@ -300,10 +300,37 @@ void replacePrintfReservations(Module &module, Function &function, Value *launch
   }
 }
 
+/// Replaces the calls of the work-item primitives that `shape` determines by constants: the
+/// local and enqueued sizes, and the global offset when it is zero. Calls with a dimension that
+/// is not a constant keep reading the parameters (replaceGroupPrimitives).
+void substituteShapeConstants(Module &module, Function &function, const WorkGroupShape &shape) {
+  auto substitute = [&](const char *name, auto valueOf) {
+    Function *primitive = module.getFunction(name);
+    if (primitive == nullptr)
+      return;
+    for (User *user : make_early_inc_range(primitive->users())) {
+      auto *call = dyn_cast<CallInst>(user);
+      auto *dim = call ? dyn_cast<ConstantInt>(call->getArgOperand(0)) : nullptr;
+      if (dim == nullptr || call->getFunction() != &function || dim->getZExtValue() >= 3)
+        continue;
+      call->replaceAllUsesWith(ConstantInt::get(call->getType(), valueOf(dim->getZExtValue())));
+      call->eraseFromParent();
+    }
+  };
+  substitute("__kiln_local_size", [&](uint64_t dim) { return shape.localSize[dim]; });
+  substitute("__kiln_enqueued_local_size",
+             [&](uint64_t dim) { return shape.enqueuedLocalSize[dim]; });
+  if (shape.zeroOffset)
+    substitute("__kiln_global_offset", [](uint64_t) { return uint64_t{0}; });
+}
+
 /// The steps after vectorization: work-item loops, then the primitives and the printf and
 /// address-space queries replaced by reads of the launch and work-group parameters. Returns the
 /// bytes of private storage per SIMD group.
-uint64_t finishWorkGroupFunction(Module &module, Function &function, unsigned simdWidth) {
+uint64_t finishWorkGroupFunction(Module &module, Function &function, const WorkGroupShape &shape,
+                                 unsigned simdWidth) {
+  // Again: vectorization asks for the local size to mask the lanes past the group's end.
+  substituteShapeConstants(module, function, shape);
   makeLocalAtomicsPlain(function);
   BasicBlock *prologue = &function.getEntryBlock();
   Value *launch = function.getArg(0);
@@ -315,8 +342,7 @@ uint64_t finishWorkGroupFunction(Module &module, Function &function, unsigned si
   loops.privateMemory =
       parameters.groupPointer(offsetof(WorkGroupParams, privateMemory), "private");
   for (unsigned dim = 0; dim < 3; ++dim)
-    loops.localSize[dim] = parameters.dimension(
-        builder, group, offsetof(WorkGroupParams, localSize), builder.getInt32(dim), "local.size");
+    loops.localSize[dim] = builder.getInt64(shape.localSize[dim]);
   loops.barrier = module.getFunction("__kiln_work_group_barrier");
   loops.localId = module.getFunction("__kiln_local_id");
   loops.simdWidth = simdWidth;
@@ -347,13 +373,8 @@ std::string workGroupFunctionName(const std::string &kernelName) {
   return "__kiln_wg_" + kernelName;
 }
 
-std::string fullGroupsFunctionName(const std::string &kernelName) {
-  return workGroupFunctionName(kernelName) + ".full";
-}
-
-Expected<GeneratedWorkGroup> buildWorkGroupFunction(Module &module,
-                                                    const compiler::KernelInfo &info,
-                                                    TargetMachine &machine, unsigned simdWidth) {
+Expected<Function *> prepareWorkGroupFunction(Module &module, const compiler::KernelInfo &info,
+                                              TargetMachine &machine) {
   Function *kernel = module.getFunction(info.name);
   if (kernel == nullptr || kernel->isDeclaration())
     return codegenError("the program has no kernel '" + info.name + "'");
@@ -401,24 +422,35 @@ Expected<GeneratedWorkGroup> buildWorkGroupFunction(Module &module,
   // generic space with the code generator's own casts (only the full optimization does).
   foldAddressSpaceQueries(*function);
   markLocalAtomics(*function);
-  GeneratedWorkGroup result;
-  result.function = function;
+  return function;
+}
+
+Expected<SpecializedWorkGroup> specializeWorkGroupFunction(Function &function,
+                                                           const WorkGroupShape &shape,
+                                                           TargetMachine &machine,
+                                                           unsigned simdWidth) {
+  Module &module = *function.getParent();
+  substituteShapeConstants(module, function, shape);
+  SpecializedWorkGroup result;
+  result.function = &function;
+  if (simdWidth == 0 && shape.localSize[0] == 1) {
+    simdWidth = 1; // no work-items side by side along dimension 0
+    result.notVectorized = "the work-groups are one work-item wide along dimension 0";
+  }
   if (simdWidth != 1) {
-    WorkItemVectorization vectorized = vectorizeWorkItems(*function, simdWidth, machine);
+    WorkItemVectorization vectorized =
+        vectorizeWorkItems(function, simdWidth, machine, shape.localSize[0]);
     result.simdWidth = vectorized.width;
     result.notVectorized = std::move(vectorized.notVectorized);
   }
   if (result.simdWidth > 1) {
-    // A second copy for work-groups that fill every SIMD group: the lanes' mask is a constant
-    // there, so masked loads and stores become plain ones.
-    ValueToValueMapTy map;
-    Function *full = CloneFunction(function, map);
-    full->setName(fullGroupsFunctionName(info.name));
-    assumeEveryLaneActive(*full);
-    finishWorkGroupFunction(module, *full, result.simdWidth);
-    result.fullGroupsFunction = full;
+    if (shape.localSize[0] % result.simdWidth == 0)
+      assumeEveryLaneActive(function); // every SIMD group is full
+    else
+      separateFullSimdGroups(function);
   }
-  result.privateBytesPerSimdGroup = finishWorkGroupFunction(module, *function, result.simdWidth);
+  result.privateBytesPerSimdGroup =
+      finishWorkGroupFunction(module, function, shape, result.simdWidth);
   return result;
 }
 

@@ -3,12 +3,14 @@
 // Builds `__kiln_wg_<kernel>(const LaunchParams *, const WorkGroupParams *)`, the function the
 // CPU runtime calls once per work-group (devices/cpu/work_group_abi.hpp): a prologue that loads
 // the arguments and the group's parameters, then the kernel, fully inlined, turned into loops
-// over the work-items (barrier_regions.hpp).
+// over the work-items (barrier_regions.hpp). It is built in two steps: prepared once per build,
+// then specialized at enqueue on the shape of the work-groups it runs.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "compiler/program_info.hpp"
+#include "devices/cpu/work_group_shape.hpp"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -18,7 +20,8 @@
 
 namespace kiln::cpu {
 
-struct GeneratedWorkGroup {
+/// A kernel's work-group function specialized for one shape of work-group.
+struct SpecializedWorkGroup {
   llvm::Function *function = nullptr;
   /// Work-items of dimension 0 that run together in the lanes of vectors (1: not vectorized).
   unsigned simdWidth = 1;
@@ -26,22 +29,25 @@ struct GeneratedWorkGroup {
   std::string notVectorized;
   /// Storage per SIMD group in WorkGroupParams::privateMemory.
   uint64_t privateBytesPerSimdGroup = 0;
-  /// For a vectorized kernel, the same function for work-groups whose size along dimension 0 is
-  /// a multiple of simdWidth (every lane of every SIMD group active: no masked memory accesses).
-  llvm::Function *fullGroupsFunction = nullptr;
 };
 
-/// The symbol of a kernel's work-group function, and of its version for full SIMD groups.
+/// The symbol of a kernel's prepared work-group function.
 std::string workGroupFunctionName(const std::string &kernelName);
-std::string fullGroupsFunctionName(const std::string &kernelName);
 
-/// Builds the work-group function of `kernel` in `module`, which has already been retargeted
-/// to the host (module_preparation.hpp), running `simdWidth` work-items at a time in the lanes
-/// of vectors where the kernel allows it (1: one at a time; 0: as many as suit the kernel and
-/// the target, see vectorizeWorkItems).
-llvm::Expected<GeneratedWorkGroup> buildWorkGroupFunction(llvm::Module &module,
+/// Builds the prepared work-group function of `kernel` in `module`, which has already been
+/// retargeted to the host (module_preparation.hpp): a prologue that reads the arguments, then
+/// the kernel fully inlined and simplified, still one work-item's code.
+llvm::Expected<llvm::Function *> prepareWorkGroupFunction(llvm::Module &module,
                                                           const compiler::KernelInfo &kernel,
-                                                          llvm::TargetMachine &machine,
-                                                          unsigned simdWidth);
+                                                          llvm::TargetMachine &machine);
+
+/// Turns the prepared function `function` into the work-group function for work-groups of
+/// `shape`: the shape's sizes become constants, `simdWidth` work-items run at a time in the
+/// lanes of vectors where the kernel allows it (1: one at a time; 0: as many as suit the kernel,
+/// the target and the shape, see vectorizeWorkItems), and the body becomes work-item loops.
+llvm::Expected<SpecializedWorkGroup> specializeWorkGroupFunction(llvm::Function &function,
+                                                                 const WorkGroupShape &shape,
+                                                                 llvm::TargetMachine &machine,
+                                                                 unsigned simdWidth);
 
 } // namespace kiln::cpu

@@ -61,35 +61,36 @@ Value *emitActiveLanes(Function &function, ShapeSeeds seeds) {
   return active;
 }
 
-bool callsBarrier(const Function &function, ShapeSeeds seeds) {
-  for (const BasicBlock &block : function)
-    for (const Instruction &instruction : block)
-      if (auto *call = dyn_cast<CallBase>(&instruction); call && seeds.isBarrier(*call))
-        return true;
-  return false;
-}
-
-/// The automatic width (see vectorizeWorkItems).
-unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes,
-                     TargetMachine &machine, ShapeSeeds seeds) {
+/// The lanes of the target's preferred vectors of 32-bit elements, at least 4.
+unsigned baseWidth(Function &function, TargetMachine &machine) {
   TargetTransformInfo target = machine.getTargetTransformInfo(function);
   unsigned bits =
       target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
-  unsigned base = std::max(4u, bits / 32);
+  return std::max(4u, bits / 32);
+}
+
+/// The automatic width (see vectorizeWorkItems) for work-groups `localSizeX` work-items wide.
+unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes,
+                     TargetMachine &machine, uint64_t localSizeX) {
+  TargetTransformInfo target = machine.getTargetTransformInfo(function);
+  unsigned base = baseWidth(function, machine);
   unsigned registers = target.getNumberOfRegisters(target.getRegisterClassForType(true));
   unsigned budget = std::max(4u, registers * 3 / 4); // the rest for temporaries
   unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
-  // Kernels that cooperate through barriers usually run small tiles (16 x 16, 8 x 8): a SIMD
-  // group wider than the work-group's first dimension would leave lanes idle.
-  unsigned factor = 1;
-  bool widen = !callsBarrier(function, seeds);
-  while (widen && factor < 4 && base * factor * 2 <= 64 && pressure * factor * 2 <= budget)
-    factor *= 2;
-  return base * factor;
+  unsigned widest = base;
+  while (widest < base * 4 && widest * 2 <= 64 && pressure * (widest / base) * 2 <= budget)
+    widest *= 2;
+  // Lanes past the end of the work-group idle: the widest width that divides the group's size
+  // leaves none; otherwise no wider than the group (a 16 x 16 tile in 64 lanes would run a
+  // quarter full).
+  for (unsigned width = widest; width >= base; width /= 2)
+    if (localSizeX % width == 0)
+      return width;
+  return static_cast<unsigned>(std::clamp<uint64_t>(bit_ceil(localSizeX), 2, widest));
 }
 
 Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &machine,
-                                 ShapeSeeds seeds) {
+                                 ShapeSeeds seeds, uint64_t localSizeX) {
   if (copy.getEntryBlock().getSingleSuccessor() == nullptr)
     return codegenError("internal: the prologue does not lead to one body block");
   EliminateUnreachableBlocks(copy);
@@ -102,7 +103,7 @@ Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &
     return control.takeError();
   vectorizer::ShapeAnalysis shapes(copy, seeds);
   if (width == 0)
-    width = chooseWidth(copy, shapes, machine, seeds);
+    width = chooseWidth(copy, shapes, machine, localSizeX);
   if (Error error = vectorizer::widenInstructions(copy, shapes, *control, seeds, width))
     return error;
   std::string problems;
@@ -130,8 +131,8 @@ void discard(Function &copy) {
 
 } // namespace
 
-WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width,
-                                         TargetMachine &machine) {
+WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width, TargetMachine &machine,
+                                         uint64_t localSizeX) {
   WorkItemVectorization result;
   Module &module = *function.getParent();
   LLVMContext &context = module.getContext();
@@ -147,7 +148,7 @@ WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width,
 
   ValueToValueMapTy map;
   Function *copy = CloneFunction(&function, map);
-  if (Expected<unsigned> lanes = vectorizeCopy(*copy, width, machine, seeds)) {
+  if (Expected<unsigned> lanes = vectorizeCopy(*copy, width, machine, seeds, localSizeX)) {
     adoptBody(function, *copy);
     result.width = *lanes;
   } else {
@@ -161,6 +162,10 @@ WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width,
   return result;
 }
 
+unsigned preferredSimdWidth(Function &function, TargetMachine &machine) {
+  return baseWidth(function, machine);
+}
+
 void assumeEveryLaneActive(Function &function) {
   SmallVector<Instruction *, 2> masks;
   for (BasicBlock &block : function)
@@ -171,6 +176,56 @@ void assumeEveryLaneActive(Function &function) {
     mask->replaceAllUsesWith(Constant::getAllOnesValue(mask->getType()));
     mask->eraseFromParent();
   }
+}
+
+void separateFullSimdGroups(Function &function) {
+  Function *barrier = function.getParent()->getFunction("__kiln_work_group_barrier");
+  if (barrier != nullptr && any_of(barrier->users(), [&](User *user) {
+        auto *call = dyn_cast<CallBase>(user);
+        return call && call->getFunction() == &function;
+      }))
+    return; // each barrier must stay one call that every SIMD group reaches
+  Module &module = *function.getParent();
+  Type *i64 = Type::getInt64Ty(module.getContext());
+  Type *i32 = Type::getInt32Ty(module.getContext());
+  FunctionCallee localId = module.getOrInsertFunction("__kiln_local_id", i64, i32);
+  FunctionCallee localSize = module.getOrInsertFunction("__kiln_local_size", i64, i32);
+  unsigned width = 0;
+  for (BasicBlock &block : function)
+    for (Instruction &instruction : block)
+      if (instruction.getMetadata(kActiveLanesMark))
+        if (auto *vector = dyn_cast<FixedVectorType>(instruction.getType()))
+          width = vector->getNumElements();
+  if (width == 0)
+    return;
+
+  // The full copy's body joins the function; its prologue is the function's own.
+  BasicBlock *prologue = &function.getEntryBlock();
+  BasicBlock *partialBody = prologue->getSingleSuccessor();
+  ValueToValueMapTy map;
+  Function *full = CloneFunction(&function, map);
+  assumeEveryLaneActive(*full);
+  for (Instruction &instruction : *prologue)
+    if (Value *copy = map.lookup(&instruction))
+      copy->replaceAllUsesWith(&instruction);
+  for (Argument &argument : function.args())
+    map.lookup(&argument)->replaceAllUsesWith(&argument);
+  BasicBlock *fullPrologue = &full->getEntryBlock();
+  BasicBlock *fullBody = fullPrologue->getSingleSuccessor();
+  fullPrologue->eraseFromParent();
+  function.splice(function.end(), full);
+  full->eraseFromParent();
+
+  // Each SIMD group runs the full body unless it reaches past the work-group's end.
+  LLVMContext &context = function.getContext();
+  auto *choose = BasicBlock::Create(context, "simd.group", &function, partialBody);
+  prologue->getTerminator()->replaceUsesOfWith(partialBody, choose);
+  IRBuilder<> builder(choose);
+  Value *first = builder.CreateCall(localId, {builder.getInt32(0)}, "simd.group.first");
+  Value *size = builder.CreateCall(localSize, {builder.getInt32(0)}, "simd.group.limit");
+  Value *isFull =
+      builder.CreateICmpULE(builder.CreateAdd(first, builder.getInt64(width)), size, "simd.full");
+  builder.CreateCondBr(isFull, fullBody, partialBody);
 }
 
 } // namespace kiln::cpu

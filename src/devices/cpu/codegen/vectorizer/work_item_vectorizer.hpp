@@ -30,15 +30,27 @@ struct WorkItemVectorization {
 
 /// `function`'s entry block is the work-group prologue (uniform code that holds the allocas);
 /// the rest is the work-item body. `width` is the SIMD group's lanes, or 0 to choose them from
-/// the target and the kernel: the lanes of the target's preferred vectors, times 2 or 4 when the
-/// kernel's varying values leave room in the vector registers for more (more independent
-/// vectors hide the latency of dependent arithmetic) and it has no barrier, at most 64.
+/// the target, the kernel and the work-groups' size along dimension 0, `localSizeX`: the lanes
+/// of the target's preferred vectors, times 2 or 4 when the kernel's varying values leave room
+/// in the vector registers for more (more independent vectors hide the latency of dependent
+/// arithmetic), at most 64; then the widest of those that divides `localSizeX`, or, when none
+/// does, no wider than the group.
 WorkItemVectorization vectorizeWorkItems(llvm::Function &function, unsigned width,
-                                         llvm::TargetMachine &machine);
+                                         llvm::TargetMachine &machine, uint64_t localSizeX);
+
+/// The SIMD width the automatic choice starts from: a local size along dimension 0 that is a
+/// multiple of it leaves no lane idle (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE).
+unsigned preferredSimdWidth(llvm::Function &function, llvm::TargetMachine &machine);
 
 /// Specializes a vectorized function for work-groups whose SIMD groups are all full: the mask
 /// of active lanes becomes the constant "every lane", which the optimizer then folds into the
 /// masked loads, stores, gathers and scatters.
 void assumeEveryLaneActive(llvm::Function &function);
+
+/// For work-groups whose size along dimension 0 is not a multiple of the SIMD width: gives the
+/// vectorized `function` a second copy of its body in which every lane is active, run by each
+/// SIMD group that lies wholly inside the work-group, so that only the last one pays for masks.
+/// Kernels with barriers keep one body (every SIMD group must reach the same barrier calls).
+void separateFullSimdGroups(llvm::Function &function);
 
 } // namespace kiln::cpu

@@ -1,0 +1,27 @@
+// What a work-group function is specialized on when a kernel is enqueued: the size of the
+// work-groups it runs and whether the NDRange has an offset. Plain data shared by the CPU
+// runtime, which picks the shape of each work-group, and the code generator, which turns the
+// shape's sizes into constants.
+#pragma once
+
+#include <array>
+#include <compare>
+#include <cstdint>
+
+namespace kiln::cpu {
+
+struct WorkGroupShape {
+  /// The size of the work-groups the function runs (get_local_size). Every work-group of an
+  /// NDRange has the enqueued size except the last one of a dimension whose global size is not
+  /// a multiple of it (non-uniform work-groups): those get a function of their own.
+  std::array<uint64_t, 3> localSize{1, 1, 1};
+  /// The NDRange's local size (get_enqueued_local_size).
+  std::array<uint64_t, 3> enqueuedLocalSize{1, 1, 1};
+  /// The global offset is zero in every dimension (the usual case: clEnqueueNDRangeKernel
+  /// without an offset), so get_global_id needs no addition.
+  bool zeroOffset = true;
+
+  friend auto operator<=>(const WorkGroupShape &, const WorkGroupShape &) = default;
+};
+
+} // namespace kiln::cpu
