@@ -1,15 +1,13 @@
 #include "compiler/llvm/builtin_library.hpp"
 
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Support/Error.h"
 
 // What src/builtins/embed_builtins.S provides: the pieces' bytes, and for each piece the offsets
 // of its first byte and of the byte after it.
 extern "C" const uint8_t kiln_builtins_bitcode[];
 extern "C" const uint64_t kiln_builtin_piece_offsets[][2];
 extern "C" const uint64_t kiln_builtin_piece_count;
+extern "C" const char kiln_builtin_symbols[];
+extern "C" const uint64_t kiln_builtin_symbol_offsets[][2];
 
 namespace kiln::compiler {
 
@@ -23,20 +21,16 @@ BuiltinLibrary::BuiltinLibrary() {
     auto [begin, end] = kiln_builtin_piece_offsets[index];
     pieces_.emplace_back(kiln_builtins_bitcode + begin, end - begin);
   }
-  // The symbols come from the pieces' module-level records; no function body is read.
-  llvm::LLVMContext context;
-  for (size_t index = 0; index < pieces_.size(); ++index) {
-    llvm::Expected<std::unique_ptr<llvm::Module>> module =
-        llvm::getLazyBitcodeModule(piece(index), context, /*ShouldLazyLoadMetadata=*/true);
-    if (!module) {
-      // A piece that cannot be read defines nothing; the link then reports its symbols as
-      // undefined. (The build checks every piece, so this means a damaged binary.)
-      llvm::consumeError(module.takeError());
-      continue;
+  // The names each piece defines were listed when the library was built.
+  for (uint64_t index = 0; index < kiln_builtin_piece_count; ++index) {
+    auto [begin, end] = kiln_builtin_symbol_offsets[index];
+    llvm::StringRef names(kiln_builtin_symbols + begin, end - begin);
+    while (!names.empty()) {
+      auto [name, rest] = names.split('\n');
+      if (!name.empty())
+        definedIn_.try_emplace(name, index);
+      names = rest;
     }
-    for (const llvm::GlobalValue &value : (*module)->global_values())
-      if (!value.isDeclaration() && !value.hasLocalLinkage())
-        definedIn_.try_emplace(value.getName(), index);
   }
 }
 
