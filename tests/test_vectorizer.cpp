@@ -203,6 +203,10 @@ TEST_F(VectorizerTest, UniformLoopsAroundDivergentLoops) {
     expected[i] = total;
   }
   EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, 257, 257 <= maxGroup() ? 257 : 1)));
+  // The automatic choice leaves this kernel scalar (its divergent loop gathers): force the
+  // vectorizer to check that it handles the pattern.
+  ScopedEnvironment forced("KILN_SIMD_WIDTH", "16");
+  EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, 257, 257 <= maxGroup() ? 257 : 1)));
 }
 
 // ---------------------------------------------------------------------------------------------
