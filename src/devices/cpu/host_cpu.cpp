@@ -1,6 +1,7 @@
 #include "devices/cpu/host_cpu.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sched.h>
@@ -85,7 +86,15 @@ void readCpuid(HostCpu &cpu) {
 
   // The OS must save the wide registers too (XGETBV), not only the CPU support them.
   bool osAvx = false, osAvx512 = false;
+  char word[12];
+  auto sign = [&](unsigned value) {
+    std::snprintf(word, sizeof word, "%08x.", value);
+    cpu.featureSignature += word;
+  };
   if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+    sign(eax); // family, model, stepping
+    sign(ecx);
+    sign(edx);
     cpu.hasFma = ecx & bit_FMA;
     cpu.hasF16c = ecx & bit_F16C;
     if ((ecx & bit_OSXSAVE) && (ecx & bit_AVX)) {
@@ -93,9 +102,17 @@ void readCpuid(HostCpu &cpu) {
       __asm__("xgetbv" : "=a"(xcrLow), "=d"(xcrHigh) : "c"(0));
       osAvx = (xcrLow & 0x6) == 0x6;
       osAvx512 = (xcrLow & 0xe6) == 0xe6;
+      sign(xcrLow);
     }
   }
+  if (__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx)) {
+    sign(ecx);
+    sign(edx);
+  }
   if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) {
+    sign(ebx);
+    sign(ecx);
+    sign(edx);
     if (osAvx512 && (ebx & bit_AVX512F))
       cpu.vectorBits = 512;
     else if (osAvx && (ebx & bit_AVX2))

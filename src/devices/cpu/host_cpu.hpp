@@ -20,6 +20,10 @@ struct HostCpu {
   unsigned vectorBits = 128;
   bool hasFma = false;
   bool hasF16c = false;
+  /// The processor's model and feature flags as CPUID and XGETBV report them (hex words): the
+  /// code generator targets exactly these, so code compiled on a host with another signature
+  /// must not be reused (the on-disk program cache keys on it).
+  std::string featureSignature;
 };
 
 /// Reads the host's description (cheap: a few CPUID instructions and sysconf calls).
