@@ -4,6 +4,7 @@
 
 #include "runtime/block_recycler.hpp"
 #include "runtime/object.hpp"
+#include "runtime/program_cache.hpp"
 
 #include <memory>
 #include <mutex>
@@ -38,6 +39,8 @@ public:
   /// the library this process runs). Empty when either has none: the cache is then off.
   const std::string &buildIdentity();
 
+  ProgramCache &programCache() { return programCache_; }
+
   ~Platform();
 
 private:
@@ -57,6 +60,7 @@ private:
   std::string compilerError_;
   std::once_flag buildIdentityRead_;
   std::string buildIdentity_;
+  ProgramCache programCache_;
   BlockRecycler commandMemory_;
 };
 
