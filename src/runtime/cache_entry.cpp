@@ -1,10 +1,10 @@
 #include "runtime/cache_entry.hpp"
 
 #include "compiler/program_info_serialization.hpp"
+#include "runtime/xxh3.hpp"
 
 #include <algorithm>
 #include <cstring>
-#include <xxhash.h>
 
 namespace kiln {
 namespace {
@@ -62,7 +62,7 @@ std::vector<std::byte> encodeCacheEntry(const CacheKey &key, const CachedProgram
   out.reserve(sizeof header + material.size() + payload.size());
   out.insert(out.end(), material.begin(), material.end());
   out.insert(out.end(), payload.begin(), payload.end());
-  header.checksum = XXH3_64bits(out.data() + sizeof header, out.size() - sizeof header);
+  header.checksum = xxh3Checksum64(std::span(out).subspan(sizeof header));
   std::memcpy(out.data(), &header, sizeof header);
   return out;
 }
@@ -79,7 +79,7 @@ std::optional<CachedProgram> decodeCacheEntry(std::span<const std::byte> bytes,
       header.formatVersion != kFormatVersion || header.reserved != 0 ||
       header.keySize != material.size() || body.size() < material.size() ||
       header.payloadSize != body.size() - material.size() ||
-      XXH3_64bits(body.data(), body.size()) != header.checksum ||
+      xxh3Checksum64(body) != header.checksum ||
       !std::equal(material.begin(), material.end(), body.begin()))
     return std::nullopt;
   return decodePayload(body.subspan(material.size()));
