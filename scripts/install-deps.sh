@@ -12,6 +12,8 @@ packages=(
   opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
   # vector math with known error bounds
   libsleef-dev
+  # hashing for the on-disk program cache
+  libxxhash-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # the CPU peer used in side-by-side comparisons

@@ -1,9 +1,18 @@
 #include "cl_test.hpp"
 
 #include <bit>
+#include <cstdlib>
 #include <thread>
 
 namespace cltest {
+namespace {
+
+// Kiln's on-disk program cache stays off in the suite unless the environment asks for it: the
+// tests never write to the user's cache, and each of their builds really compiles. The cache's
+// own tests turn it on in folders of their own.
+const bool cacheOffUnlessAsked = setenv("KILN_CACHE", "0", /*overwrite=*/0) == 0;
+
+} // namespace
 
 std::string errorName(cl_int code) {
   switch (code) {

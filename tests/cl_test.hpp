@@ -15,8 +15,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -427,6 +429,32 @@ bool eventually(const std::function<bool()> &condition,
 /// happen yet" checks).
 bool staysFalse(const std::function<bool()> &condition,
                 std::chrono::milliseconds duration = std::chrono::milliseconds(100));
+
+/// Sets (or, with no value, unsets) an environment variable for the builds in one scope: Kiln
+/// reads its switches (the vectorizer's, the on-disk cache's) at each clBuildProgram.
+class ScopedEnvironment {
+public:
+  ScopedEnvironment(const char *name, std::optional<std::string> value) : name_(name) {
+    if (const char *old = std::getenv(name))
+      previous_ = old;
+    if (value)
+      setenv(name, value->c_str(), 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnvironment() {
+    if (previous_)
+      setenv(name_, previous_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  ScopedEnvironment(const ScopedEnvironment &) = delete;
+  ScopedEnvironment &operator=(const ScopedEnvironment &) = delete;
+
+private:
+  const char *name_;
+  std::optional<std::string> previous_;
+};
 
 /// A user event that gates commands. If the test has not set its status by the time it goes out
 /// of scope (a failed assertion returned early), it is set to an error so that no command stays

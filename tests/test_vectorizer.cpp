@@ -17,32 +17,6 @@ using namespace cltest;
 
 namespace {
 
-/// Sets an environment variable for the builds in one scope (Kiln reads the vectorizer's
-/// switches at each clBuildProgram).
-class ScopedEnvironment {
-public:
-  ScopedEnvironment(const char *name, std::optional<std::string> value) : name_(name) {
-    if (const char *old = std::getenv(name))
-      previous_ = old;
-    if (value)
-      setenv(name, value->c_str(), 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedEnvironment() {
-    if (previous_)
-      setenv(name_, previous_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-  ScopedEnvironment(const ScopedEnvironment &) = delete;
-  ScopedEnvironment &operator=(const ScopedEnvironment &) = delete;
-
-private:
-  const char *name_;
-  std::optional<std::string> previous_;
-};
-
 class VectorizerTest : public ClTest {
 protected:
   size_t maxGroup() { return deviceInfo<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE); }

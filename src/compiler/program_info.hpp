@@ -1,5 +1,7 @@
 // What a compiled program tells the runtime about its kernels. Plain data, no LLVM types: it
 // crosses from the compiler library (libkiln-compiler.so) into the runtime (libkiln.so).
+// The on-disk program cache stores it (compiler/program_info_serialization.cpp): a new field
+// must be written and read there too, with that file's format version bumped.
 #pragma once
 
 #include "runtime/icd_handles.hpp"

@@ -5,9 +5,12 @@
 #include "compiler/frontend.hpp"
 #include "runtime/device_info.hpp"
 
+#include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kiln {
 
@@ -33,6 +36,9 @@ public:
   virtual ~DeviceProgram() = default;
   /// Null when the program has no kernel of that name.
   virtual const DeviceKernel *kernel(std::string_view name) const = 0;
+
+  /// The device's compiled form for the on-disk cache; empty when it cannot be cached.
+  virtual std::vector<std::byte> serialize() const { return {}; }
 };
 
 class DeviceDriver {
@@ -49,6 +55,21 @@ public:
   virtual std::unique_ptr<DeviceProgram> loadProgram(const compiler::Bitcode &module,
                                                      const compiler::ProgramInfo &info,
                                                      bool optimize, std::string &error) = 0;
+
+  /// Loads what DeviceProgram::serialize() returned, for the executable `module` and `info`,
+  /// from the on-disk cache. Null when it cannot (the default): the caller then calls
+  /// loadProgram, as when nothing was cached.
+  virtual std::unique_ptr<DeviceProgram> loadSerializedProgram(std::span<const std::byte> bytes,
+                                                               const compiler::Bitcode &module,
+                                                               const compiler::ProgramInfo &info,
+                                                               bool optimize) {
+    return nullptr;
+  }
+
+  /// What decides this device's code besides the module and its build options, for the keys of
+  /// the on-disk cache (e.g. the host CPU's name and features, and settings that change the
+  /// generated code). Default: empty.
+  virtual std::string codeIdentity() const { return {}; }
 
   /// Runs a command whose dependencies have all completed. The driver calls
   /// Command::markRunning() when it starts and Command::complete() when it is done, from any

@@ -2,6 +2,7 @@
 
 #include "compiler/compiler_library.hpp"
 #include "devices/cpu/cpu_driver.hpp"
+#include "runtime/build_id.hpp"
 #include "runtime/device.hpp"
 
 #include <cstdlib>
@@ -9,8 +10,13 @@
 
 namespace kiln {
 
+// Both from CMake: the project's version and LLVM_PACKAGE_VERSION.
 const char *kilnVersion() {
-  return "0.1.0";
+  return KILN_VERSION;
+}
+
+const char *llvmVersion() {
+  return KILN_LLVM_VERSION;
 }
 
 Platform &Platform::get() {
@@ -46,11 +52,26 @@ std::string libraryFolder() {
   return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
+std::string compilerLibraryPath() {
+  const char *override = std::getenv("KILN_COMPILER_LIBRARY");
+  return override != nullptr ? override : libraryFolder() + "libkiln-compiler.so";
+}
+
 } // namespace
 
+const std::string &Platform::buildIdentity() {
+  std::call_once(buildIdentityRead_, [this] {
+    std::string kiln = loadedBuildId(reinterpret_cast<void *>(&kilnVersion));
+    std::string compiler = readBuildId(compilerLibraryPath());
+    if (!kiln.empty() && !compiler.empty())
+      buildIdentity_ = kiln + " " + compiler;
+  });
+  return buildIdentity_;
+}
+
 void Platform::loadCompiler() {
-  const char *override = std::getenv("KILN_COMPILER_LIBRARY");
-  std::string path = override != nullptr ? override : libraryFolder() + "libkiln-compiler.so";
+  buildIdentity(); // before the library is loaded: see buildIdentity()
+  std::string path = compilerLibraryPath();
   // RTLD_LOCAL keeps LLVM's symbols out of the global scope, away from any other LLVM the
   // application has loaded. Never closed: LLVM does not support being unloaded and reloaded.
   void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -4,6 +4,7 @@
 
 #include "runtime/block_recycler.hpp"
 #include "runtime/object.hpp"
+#include "runtime/program_cache.hpp"
 
 #include <memory>
 #include <mutex>
@@ -33,6 +34,13 @@ public:
   /// loaded.
   CompilerServices *compiler(std::string &error);
 
+  /// What identifies the code of this Kiln in on-disk cache keys: the GNU build IDs of
+  /// libkiln.so as loaded and of libkiln-compiler.so (read before it is loaded, so it describes
+  /// the library this process runs). Empty when either has none: the cache is then off.
+  const std::string &buildIdentity();
+
+  ProgramCache &programCache() { return programCache_; }
+
   ~Platform();
 
 private:
@@ -50,10 +58,16 @@ private:
   std::once_flag compilerLoaded_;
   CompilerServices *compiler_ = nullptr;
   std::string compilerError_;
+  std::once_flag buildIdentityRead_;
+  std::string buildIdentity_;
+  ProgramCache programCache_;
   BlockRecycler commandMemory_;
 };
 
 /// Kiln's version, as in CL_DRIVER_VERSION.
 const char *kilnVersion();
+
+/// The version of the LLVM that libkiln-compiler.so was built with (known without loading it).
+const char *llvmVersion();
 
 } // namespace kiln

@@ -5,6 +5,7 @@
 #include "runtime/device.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/platform.hpp"
+#include "runtime/source_build_key.hpp"
 
 namespace kiln {
 
@@ -66,6 +67,40 @@ void loadExecutable(Device &device, Program::DeviceBuild &result) {
   appendLog(result.log, "error: code generation failed: " + error);
 }
 
+/// Links the compiled `object` into an executable and makes its device code.
+void linkExecutable(compiler::Frontend &frontend, Device &device,
+                    const compiler::BuildOptions &parsed, const compiler::Bitcode &object,
+                    Program::DeviceBuild &result) {
+  const compiler::Bitcode *inputs[] = {&object};
+  compiler::LinkResult link = frontend.link(inputs, parsed, device.driver().compilerTarget());
+  appendLog(result.log, link.log);
+  if (link.success) {
+    result.module = std::move(link.module);
+    result.info = std::move(link.info);
+    loadExecutable(device, result);
+  }
+}
+
+/// Fills `result` from the cache entry of `key`; false on a miss. With the entry's device code
+/// when the device can load it, otherwise by making the device code from the cached module.
+bool loadCached(ProgramCache &cache, const CacheKey &key, Device &device,
+                Program::DeviceBuild &result) {
+  std::optional<CachedProgram> cached = cache.load(key);
+  if (!cached)
+    return false;
+  result.log = std::move(cached->log);
+  result.module = std::move(cached->module);
+  result.info = std::move(cached->info);
+  if (!cached->deviceCode.empty())
+    result.loaded = device.driver().loadSerializedProgram(cached->deviceCode, result.module,
+                                                          result.info, result.optimize);
+  if (result.loaded)
+    result.succeed(CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+  else
+    loadExecutable(device, result);
+  return true;
+}
+
 } // namespace
 
 template <typename Step>
@@ -89,8 +124,7 @@ bool Program::forEachDevice(const std::vector<Device *> &devices, const std::str
     result.optimize = !parsed.optimizationsDisabled;
     result.uniformWorkGroups = parsed.requiresUniformWorkGroups();
     result.status = CL_BUILD_ERROR;
-    if (compiler::Frontend *frontend = frontendOrLog(result.log))
-      step(*frontend, *device, previous, result);
+    step(*device, previous, result);
     allSucceeded = allSucceeded && result.status == CL_BUILD_SUCCESS;
     std::lock_guard lock(mutex_);
     buildFor(device) = std::move(result);
@@ -101,11 +135,12 @@ bool Program::forEachDevice(const std::vector<Device *> &devices, const std::str
 cl_int Program::build(const std::vector<Device *> &devices, const std::string &options,
                       const compiler::BuildOptions &parsed) {
   bool succeeded = forEachDevice(
-      devices, options, parsed,
-      [&](compiler::Frontend &frontend, Device &device, DeviceBuild &previous,
-          DeviceBuild &result) {
-        const compiler::TargetDescription &target = device.driver().compilerTarget();
-        if (!isFromSource() && previous.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+      devices, options, parsed, [&](Device &device, DeviceBuild &previous, DeviceBuild &result) {
+        if (isFromSource()) {
+          buildFromSource(device, parsed, result);
+          return;
+        }
+        if (previous.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
           // An executable binary needs no compiling: it only becomes this build's result.
           result.module = std::move(previous.module);
           result.info = std::move(previous.info);
@@ -113,34 +148,44 @@ cl_int Program::build(const std::vector<Device *> &devices, const std::string &o
           loadExecutable(device, result);
           return;
         }
-        compiler::Bitcode object = std::move(previous.module);
-        if (isFromSource()) {
-          compiler::CompileResult compile = frontend.compile(source_, {}, parsed, target);
-          appendLog(result.log, compile.log);
-          if (!compile.success)
-            return;
-          object = std::move(compile.module);
-        }
-        const compiler::Bitcode *inputs[] = {&object};
-        compiler::LinkResult link = frontend.link(inputs, parsed, target);
-        appendLog(result.log, link.log);
-        if (link.success) {
-          result.module = std::move(link.module);
-          result.info = std::move(link.info);
-          loadExecutable(device, result);
-        }
+        compiler::Frontend *frontend = frontendOrLog(result.log);
+        if (frontend != nullptr)
+          linkExecutable(*frontend, device, parsed, previous.module, result);
       });
   return succeeded ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+}
+
+void Program::buildFromSource(Device &device, const compiler::BuildOptions &parsed,
+                              DeviceBuild &result) {
+  Platform &platform = Platform::get();
+  std::optional<CacheKey> key =
+      sourceBuildKey(platform.buildIdentity(), source_, result.options, parsed, device.driver());
+  if (key && loadCached(platform.programCache(), *key, device, result))
+    return;
+  compiler::Frontend *frontend = frontendOrLog(result.log);
+  if (frontend == nullptr)
+    return;
+  compiler::CompileResult compile =
+      frontend->compile(source_, {}, parsed, device.driver().compilerTarget());
+  appendLog(result.log, compile.log);
+  if (!compile.success)
+    return;
+  linkExecutable(*frontend, device, parsed, compile.module, result);
+  if (key && result.isExecutable())
+    platform.programCache().store(
+        *key, {result.log, result.module, result.info, result.loaded->serialize()});
 }
 
 cl_int Program::compile(const std::vector<Device *> &devices, const std::string &options,
                         const compiler::BuildOptions &parsed,
                         const std::vector<compiler::SourceHeader> &headers) {
   bool succeeded = forEachDevice(
-      devices, options, parsed,
-      [&](compiler::Frontend &frontend, Device &device, DeviceBuild &, DeviceBuild &result) {
+      devices, options, parsed, [&](Device &device, DeviceBuild &, DeviceBuild &result) {
+        compiler::Frontend *frontend = frontendOrLog(result.log);
+        if (frontend == nullptr)
+          return;
         compiler::CompileResult compile =
-            frontend.compile(source_, headers, parsed, device.driver().compilerTarget());
+            frontend->compile(source_, headers, parsed, device.driver().compilerTarget());
         appendLog(result.log, compile.log);
         if (compile.success) {
           result.module = std::move(compile.module);
@@ -153,8 +198,10 @@ cl_int Program::compile(const std::vector<Device *> &devices, const std::string 
 cl_int Program::link(const std::vector<Device *> &devices, const std::string &options,
                      const compiler::BuildOptions &parsed, const std::vector<Program *> &inputs) {
   bool succeeded = forEachDevice(
-      devices, options, parsed,
-      [&](compiler::Frontend &frontend, Device &device, DeviceBuild &, DeviceBuild &result) {
+      devices, options, parsed, [&](Device &device, DeviceBuild &, DeviceBuild &result) {
+        compiler::Frontend *frontend = frontendOrLog(result.log);
+        if (frontend == nullptr)
+          return;
         // Copies: the inputs may be rebuilt by other threads meanwhile. The link needs full
         // work-groups if the options or any input do.
         result.uniformWorkGroups = parsed.uniformWorkGroupSize;
@@ -168,7 +215,7 @@ cl_int Program::link(const std::vector<Device *> &devices, const std::string &op
         for (const compiler::Bitcode &module : modules)
           modulePointers.push_back(&module);
         compiler::LinkResult link =
-            frontend.link(modulePointers, parsed, device.driver().compilerTarget());
+            frontend->link(modulePointers, parsed, device.driver().compilerTarget());
         appendLog(result.log, link.log);
         if (!link.success)
           return;

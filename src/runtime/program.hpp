@@ -99,11 +99,16 @@ public:
 
 private:
   /// One build step on each device: marks the device's build in progress, gives `step` the
-  /// front end, the device, the previous build and a fresh failed result to fill, and stores
-  /// the result. Returns whether every device succeeded.
+  /// device, the previous build and a fresh failed result to fill, and stores the result.
+  /// Returns whether every device succeeded.
   template <typename Step>
   bool forEachDevice(const std::vector<Device *> &devices, const std::string &options,
                      const compiler::BuildOptions &parsed, Step &&step);
+
+  /// clBuildProgram of the source for one device, through the on-disk cache when it can be:
+  /// a hit needs neither the front end nor the linker (nor, when the device can load its code
+  /// from the cache, the compiler library at all).
+  void buildFromSource(Device &device, const compiler::BuildOptions &parsed, DeviceBuild &result);
 
   const DeviceBuild &buildFor(const Device *device) const;
   DeviceBuild &buildFor(const Device *device);

@@ -1,0 +1,73 @@
+#include "runtime/cache_settings.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <string_view>
+
+namespace kiln {
+namespace {
+
+std::string_view environment(const char *name) {
+  const char *value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+bool turnedOff(std::string_view value) {
+  return value == "0" || value == "off" || value == "false" || value == "no";
+}
+
+/// The cache folder the environment names; empty when there is none.
+std::string cacheDirectory() {
+  if (std::string_view chosen = environment("KILN_CACHE_DIR"); !chosen.empty())
+    return std::string(chosen);
+  // The XDG base directory specification ignores relative paths.
+  if (std::string_view xdg = environment("XDG_CACHE_HOME"); xdg.starts_with('/'))
+    return std::string(xdg) + "/kiln";
+  if (std::string_view home = environment("HOME"); !home.empty())
+    return std::string(home) + "/.cache/kiln";
+  return {};
+}
+
+} // namespace
+
+std::optional<uint64_t> parseCacheSize(const std::string &text) {
+  uint64_t value = 0;
+  const char *end = text.data() + text.size();
+  auto [rest, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || rest == text.data())
+    return std::nullopt;
+  unsigned shift = 0;
+  if (rest != end) {
+    switch (std::toupper(static_cast<unsigned char>(*rest++))) {
+    case 'K':
+      shift = 10;
+      break;
+    case 'M':
+      shift = 20;
+      break;
+    case 'G':
+      shift = 30;
+      break;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (rest != end || value > (UINT64_MAX >> shift))
+    return std::nullopt;
+  return value << shift;
+}
+
+std::optional<CacheSettings> cacheSettingsFromEnvironment() {
+  if (turnedOff(environment("KILN_CACHE")))
+    return std::nullopt;
+  CacheSettings settings;
+  settings.directory = cacheDirectory();
+  if (settings.directory.empty())
+    return std::nullopt;
+  std::string_view size = environment("KILN_CACHE_MAX_SIZE");
+  settings.maxSize = parseCacheSize(std::string(size)).value_or(kDefaultCacheMaxSize);
+  return settings;
+}
+
+} // namespace kiln
