@@ -5,6 +5,7 @@
 #include "devices/cpu/host_commands.hpp"
 #include "devices/cpu/host_cpu.hpp"
 #include "devices/cpu/kernel_jit.hpp"
+#include "devices/cpu/prepared_program_serialization.hpp"
 #include "devices/cpu/thread_pool.hpp"
 #include "devices/cpu/thread_stack.hpp"
 #include "devices/cpu/work_group_code_cache.hpp"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -84,6 +86,8 @@ public:
     auto found = kernels_.find(name);
     return found == kernels_.end() ? nullptr : found->second.get();
   }
+
+  std::vector<std::byte> serialize() const override { return serializePreparedProgram(prepared_); }
 
   /// Compiles kernel number `kernel` for work-groups of `shape`.
   bool specialize(size_t kernel, const WorkGroupShape &shape, WorkGroupCode &code,
@@ -337,6 +341,27 @@ public:
     if (!services->cpuJit().prepare(module, info, optimize, prepared, error))
       return nullptr;
     return std::make_unique<CpuProgram>(std::move(prepared), info, info_.maxWorkGroupSize);
+  }
+
+  std::unique_ptr<DeviceProgram> loadSerializedProgram(std::span<const std::byte> bytes,
+                                                       const compiler::Bitcode &,
+                                                       const compiler::ProgramInfo &info,
+                                                       bool optimize) override {
+    std::optional<PreparedProgram> prepared = parsePreparedProgram(bytes, info.kernels.size());
+    if (!prepared || prepared->optimize != optimize)
+      return nullptr;
+    return std::make_unique<CpuProgram>(std::move(*prepared), info, info_.maxWorkGroupSize);
+  }
+
+  /// The processor's features, which the code generator targets, and the switches that change
+  /// the generated code (read at each build, like the code generator reads them).
+  std::string codeIdentity() const override {
+    std::string identity = host_.brand + "|" + host_.featureSignature;
+    for (const char *name : {"KILN_VECTORIZE", "KILN_SIMD_WIDTH", "KILN_VECTORIZE_REPORT"}) {
+      const char *value = std::getenv(name);
+      identity += std::string("|") + name + "=" + (value ? value : "(unset)");
+    }
+    return identity;
   }
 
   void submit(std::shared_ptr<Command> command) override {
