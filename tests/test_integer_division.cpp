@@ -193,4 +193,44 @@ TEST_F(DivisionTest, UniformAndConstantZeroDivisorsDoNotTrap) {
     ASSERT_EQ(static_cast<cl_int>(i + 7) * 2, result[i]) << "at " << i;
 }
 
+// Unsigned division and remainder by a kernel argument: Kiln's CPU device turns them into a
+// shift and a mask when the argument is a power of two, and divides otherwise.
+TEST_F(DivisionTest, UnsignedDivisionByAnArgumentGivesTheHostsResults) {
+  Kernel kernel = buildKernel(R"(
+    kernel void k(global const uint *in, global uint *quotient, global uint *remainder,
+                  global ulong *wide, uint divisor, ulong wideDivisor) {
+      size_t i = get_global_id(0);
+      quotient[i] = in[i] / divisor;
+      remainder[i] = in[i] % divisor;
+      wide[i] = ((ulong)in[i] * 0x9e3779b97f4a7c15ul) / wideDivisor +
+                ((ulong)in[i] << 20) % wideDivisor;
+    })",
+                              "k");
+  ASSERT_NE(nullptr, kernel.get());
+  constexpr size_t kItems = 1000;
+  std::vector<cl_uint> in = Random(5).values<cl_uint>(kItems);
+  in[0] = 0;
+  in[1] = 0xffffffffu;
+  Mem input = bufferWith(in);
+  Mem quotient = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_uint));
+  Mem remainder = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_uint));
+  Mem wide = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_ulong));
+  for (cl_uint divisor : {1u, 2u, 3u, 8u, 7u, 1024u, 1000u, 0x80000000u, 0xffffffffu}) {
+    cl_ulong wideDivisor = divisor == 3u ? (cl_ulong{1} << 40) : cl_ulong{divisor} * 3;
+    ASSERT_TRUE(setArgs(kernel, input, quotient, remainder, wide, divisor, wideDivisor));
+    ASSERT_TRUE(run1D(kernel, kItems, 100));
+    std::vector<cl_uint> expectedQuotient(kItems), expectedRemainder(kItems);
+    std::vector<cl_ulong> expectedWide(kItems);
+    for (size_t i = 0; i < kItems; ++i) {
+      expectedQuotient[i] = in[i] / divisor;
+      expectedRemainder[i] = in[i] % divisor;
+      expectedWide[i] = (cl_ulong{in[i]} * 0x9e3779b97f4a7c15ull) / wideDivisor +
+                        (cl_ulong{in[i]} << 20) % wideDivisor;
+    }
+    EXPECT_TRUE(equalArrays(expectedQuotient, read<cl_uint>(quotient, kItems))) << divisor;
+    EXPECT_TRUE(equalArrays(expectedRemainder, read<cl_uint>(remainder, kItems))) << divisor;
+    EXPECT_TRUE(equalArrays(expectedWide, read<cl_ulong>(wide, kItems))) << wideDivisor;
+  }
+}
+
 } // namespace
