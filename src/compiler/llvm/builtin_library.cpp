@@ -1,6 +1,5 @@
 #include "compiler/llvm/builtin_library.hpp"
 
-
 // What src/builtins/embed_builtins.S provides: the pieces' bytes, and for each piece the offsets
 // of its first byte and of the byte after it.
 extern "C" const uint8_t kiln_builtins_bitcode[];
