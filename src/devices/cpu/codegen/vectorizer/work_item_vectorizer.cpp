@@ -64,62 +64,80 @@ Value *emitActiveLanes(Function &function, ShapeSeeds seeds) {
   return active;
 }
 
-/// Whether `function` has a loop that work-items leave after different numbers of iterations
-/// and that reads memory at addresses with no fixed stride between work-items (a CSR row, a
-/// linked list). Such a loop usually walks consecutive addresses in each work-item, which the
-/// scalar loop reads in order; in lanes those reads become gathers, and lanes whose work-item
-/// has finished idle until the longest one does. Measured on CSR SpMV (rows of 8 to 40
-/// elements): 3.5 times slower vectorized.
-bool gathersInDivergentLoop(Function &function, ShapeSeeds seeds) {
-  DominatorTree tree(function);
-  LoopInfo loops(tree);
-  vectorizer::ShapeAnalysis shapes(function, seeds);
-  for (Loop *loop : loops.getLoopsInPreorder()) {
-    SmallVector<BasicBlock *, 4> exiting;
-    loop->getExitingBlocks(exiting);
-    bool divergent = any_of(exiting, [&](BasicBlock *block) {
-      auto *branch = dyn_cast<BranchInst>(block->getTerminator());
-      return branch && branch->isConditional() && !shapes.shape(branch->getCondition()).isUniform();
-    });
-    if (!divergent)
-      continue;
-    for (BasicBlock *block : loop->blocks())
-      for (Instruction &instruction : *block)
-        if (auto *load = dyn_cast<LoadInst>(&instruction))
-          if (shapes.shape(load->getPointerOperand()).isVarying())
-            return true;
-  }
-  return false;
-}
+/// What decides whether lanes pay for a kernel: its loops and the shapes of its values, computed
+/// once for both rules below.
+struct ProfitabilityAnalysis {
+  DominatorTree tree;
+  LoopInfo loops;
+  vectorizer::ShapeAnalysis shapes;
 
-/// Whether most of `function`'s memory traffic would be gathers and scatters: loads and stores
-/// at addresses that are neither the same in every lane nor consecutive elements. Each is
-/// weighted by 8 per loop around it. Two kinds of kernel are like that:
-///  - those that compute their addresses (a bitonic sort's compare-and-exchange): about 20%
-///    slower vectorized on a sort of 4M keys;
-///  - those that read and write OpenCL vector types (float4, float16) element by element
-///    across work-items: each component is a strided access of its own. clpeak's bandwidth
-///    kernels read 7 to 12 GB/s in lanes against 30 to 55 one work-item at a time.
-bool mostlyGathersAndScatters(Function &function, ShapeSeeds seeds) {
-  DominatorTree tree(function);
-  LoopInfo loops(tree);
-  vectorizer::ShapeAnalysis shapes(function, seeds);
-  const DataLayout &layout = function.getParent()->getDataLayout();
-  uint64_t scattered = 0, regular = 0;
-  for (BasicBlock &block : drop_begin(function)) { // after the prologue's parameter reads
-    uint64_t weight = uint64_t{1} << (3 * std::min(loops.getLoopDepth(&block), 4u));
-    for (Instruction &instruction : block) {
-      Value *address = getLoadStorePointerOperand(&instruction);
-      if (address == nullptr || isa<AllocaInst>(getUnderlyingObject(address)))
+  ProfitabilityAnalysis(Function &function, ShapeSeeds seeds)
+      : tree(function), loops(tree), shapes(function, seeds) {}
+
+  /// Whether a loop that work-items leave after different numbers of iterations reads memory
+  /// at addresses with no fixed stride between work-items (a CSR row, a linked list). Such a
+  /// loop usually walks consecutive addresses in each work-item, which the scalar loop reads in
+  /// order; in lanes those reads become gathers, and lanes whose work-item has finished idle
+  /// until the longest one does. Measured on CSR SpMV (rows of 8 to 40 elements): 3.5 times
+  /// slower vectorized.
+  bool gathersInDivergentLoop() const {
+    for (Loop *loop : loops.getLoopsInPreorder()) {
+      SmallVector<BasicBlock *, 4> exiting;
+      loop->getExitingBlocks(exiting);
+      bool divergent = any_of(exiting, [&](BasicBlock *block) {
+        auto *branch = dyn_cast<BranchInst>(block->getTerminator());
+        return branch && branch->isConditional() &&
+               !shapes.shape(branch->getCondition()).isUniform();
+      });
+      if (!divergent)
         continue;
-      Type *type = getLoadStoreType(&instruction);
-      vectorizer::Shape shape = shapes.shape(address);
-      bool consecutive =
-          shape.isStrided() && shape.stride() == int64_t(layout.getTypeAllocSize(type));
-      (shape.isUniform() || consecutive ? regular : scattered) += weight;
+      for (BasicBlock *block : loop->blocks())
+        for (Instruction &instruction : *block)
+          if (auto *load = dyn_cast<LoadInst>(&instruction))
+            if (shapes.shape(load->getPointerOperand()).isVarying())
+              return true;
     }
+    return false;
   }
-  return scattered > regular;
+
+  /// Whether most of the memory traffic would be gathers and scatters: loads and stores at
+  /// addresses that are neither the same in every lane nor consecutive elements, each weighted
+  /// by 8 per loop around it. Two kinds of kernel are like that:
+  ///  - those that compute their addresses (a bitonic sort's compare-and-exchange): about 20%
+  ///    slower vectorized on a sort of 4M keys;
+  ///  - those that read and write OpenCL vector types (float4, float16) element by element
+  ///    across work-items: each component is a strided access of its own. clpeak's bandwidth
+  ///    kernels read 7 to 12 GB/s in lanes against 30 to 55 one work-item at a time.
+  bool mostlyGathersAndScatters(Function &function) const {
+    const DataLayout &layout = function.getParent()->getDataLayout();
+    uint64_t scattered = 0, regular = 0;
+    for (BasicBlock &block : drop_begin(function)) { // after the prologue's parameter reads
+      uint64_t weight = uint64_t{1} << (3 * std::min(loops.getLoopDepth(&block), 4u));
+      for (Instruction &instruction : block) {
+        Value *address = getLoadStorePointerOperand(&instruction);
+        if (address == nullptr || isa<AllocaInst>(getUnderlyingObject(address)))
+          continue;
+        Type *type = getLoadStoreType(&instruction);
+        vectorizer::Shape shape = shapes.shape(address);
+        bool consecutive =
+            shape.isStrided() && shape.stride() == int64_t(layout.getTypeAllocSize(type));
+        (shape.isUniform() || consecutive ? regular : scattered) += weight;
+      }
+    }
+    return scattered > regular;
+  }
+};
+
+/// Why `function` runs faster one work-item at a time, or success when lanes pay.
+Error checkLanesPay(Function &function, ShapeSeeds seeds) {
+  ProfitabilityAnalysis analysis(function, seeds);
+  if (analysis.gathersInDivergentLoop())
+    return codegenError("a loop that work-items leave after different numbers of iterations "
+                        "gathers from memory: each work-item's reads are faster in order");
+  if (analysis.mostlyGathersAndScatters(function))
+    return codegenError("most memory accesses would be gathers or scatters (addresses computed "
+                        "per work-item, or the components of vector types)");
+  return Error::success();
 }
 
 /// The lanes of the target's preferred vectors of 32-bit elements, at least 4.
@@ -157,12 +175,9 @@ Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &
   EliminateUnreachableBlocks(copy);
   mergeReturns(copy);
   prepareForVectorization(copy, machine);
-  if (width == 0 && gathersInDivergentLoop(copy, seeds))
-    return codegenError("a loop that work-items leave after different numbers of iterations "
-                        "gathers from memory: each work-item's reads are faster in order");
-  if (width == 0 && mostlyGathersAndScatters(copy, seeds))
-    return codegenError("most memory accesses would be gathers or scatters (addresses computed "
-                        "per work-item, or the components of vector types)");
+  if (width == 0) // a forced width vectorizes whatever it costs
+    if (Error slower = checkLanesPay(copy, seeds))
+      return slower;
   Value *activeLanes = emitActiveLanes(copy, seeds);
   Expected<vectorizer::LinearizedControl> control =
       vectorizer::linearizeControlFlow(copy, seeds, activeLanes);
