@@ -281,6 +281,26 @@ TEST_F(VectorizerTest, GathersAndScattersAtTheEndsOfBuffers) {
   }
 }
 
+TEST_F(VectorizerTest, GridStrideLoopsWithFullAndPartialLaneMasks) {
+  // The loop's lanes are all active until its last trips, which run with some lanes done: its
+  // consecutive loads and stores take the plain path, then the masked one, and must not touch
+  // elements past n (the sanitizer builds check the buffers' ends).
+  const char *source = R"(
+    kernel void one(global const int *in, global int *out, int n) {
+      for (int k = get_global_id(0); k < n; k += get_global_size(0))
+        out[k] = in[k] * 3 + k;
+    })";
+  for (size_t n : {64u, 1000u, 4097u, 10000u}) {
+    std::vector<cl_int> in = sample(n, n + 1);
+    std::vector<cl_int> expected(n);
+    for (size_t k = 0; k < n; ++k)
+      expected[k] = in[k] * 3 + static_cast<cl_int>(k);
+    for (size_t local : {16u, 64u, 256u})
+      EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, 1024, local)))
+          << n << " elements, work-groups of " << local;
+  }
+}
+
 TEST_F(VectorizerTest, PrivateArraysIndexedPerWorkItem) {
   const char *source = R"(
     kernel void one(global const int *in, global int *out, int n) {

@@ -6,6 +6,7 @@
 #include "devices/cpu/codegen/host_symbols.h"
 #include "devices/cpu/codegen/module_preparation.hpp"
 #include "devices/cpu/codegen/opaque_type_lowering.hpp"
+#include "devices/cpu/codegen/full_mask_fast_path.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/work_group_function.hpp"
 
@@ -285,6 +286,8 @@ private:
     if (std::string problems; verifyModuleText(**module, problems))
       return codegenError("internal error: invalid work-group code: " + problems);
     optimizeModule(**module, *machine_, prepared_.optimize);
+    if (prepared_.optimize && specialized->simdWidth > 1)
+      addFullMaskFastPaths(*function);
     if (std::getenv("KILN_PRINT_IR") != nullptr)
       (*module)->print(errs(), nullptr);
     if (Error error =

@@ -1,0 +1,24 @@
+//===- full_mask_fast_path.hpp - Plain loads and stores when every lane is active ===//
+//
+// The vectorizer gives a memory access a lane mask wherever some work-items may be inactive:
+// in divergent loops, under divergent branches, in the last SIMD group of an odd work-group.
+// Usually every lane is active all the same. x86 masked loads and stores cost more than plain
+// ones even then: on AMD's Zen cores a masked load waits for its mask and is not overlapped with
+// the memory misses of the next iterations, which halves a stream's bandwidth or worse. This
+// step gives each masked load and store of consecutive addresses a branch on "the mask is
+// full"; the branch is taken the same way by every iteration in the common case, so it costs a
+// predicted jump.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/IR/Function.h"
+
+namespace kiln::cpu {
+
+/// Gives every `llvm.masked.load` and `llvm.masked.store` of `function` whose mask is not a
+/// constant a path that does a plain load or store when all its lanes are active; returns how
+/// many.
+unsigned addFullMaskFastPaths(llvm::Function &function);
+
+} // namespace kiln::cpu
