@@ -5,6 +5,7 @@
 // built-ins and atomics; every result checked against a host reference.
 #include "cl_test.hpp"
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -980,6 +981,36 @@ TEST_F(NDRangeTest, MathBuiltinsWithinTheSpecifiedAccuracy) {
       if (!close)
         return;
     }
+  }
+}
+
+// rsqrt is two float operations (1/sqrt), which must stay within the specification's 2 ulp
+// on denormals, normals of every exponent and the largest floats, with exact edge cases.
+TEST_F(NDRangeTest, RsqrtIsWithinTwoUlpOverTheWholeFloatRange) {
+  Kernel kernel = buildKernel(R"(
+    kernel void rsqrts(global const float *x, global float *out) {
+      size_t i = get_global_id(0);
+      out[i] = rsqrt(x[i]);
+    })",
+                              "rsqrts");
+  ASSERT_NE(nullptr, kernel.get());
+  std::vector<float> x = {0.0f, -0.0f, INFINITY, -1.0f, -INFINITY, NAN, 1.0f, 4.0f};
+  // Every positive finite float's exponent, with mantissas spread by an odd stride.
+  for (uint32_t bits = 1; bits < 0x7f800000u; bits += 4099)
+    x.push_back(std::bit_cast<float>(bits));
+  Mem xs = bufferWith(x);
+  Mem out = createBuffer(CL_MEM_READ_WRITE, x.size() * sizeof(float));
+  ASSERT_TRUE(setArgs(kernel, xs, out));
+  ASSERT_TRUE(run1D(kernel, x.size()));
+  std::vector<float> result = read<float>(out, x.size());
+  for (size_t index = 0; index < x.size(); ++index) {
+    float expected = static_cast<float>(1.0 / std::sqrt(static_cast<double>(x[index])));
+    float actual = result[index];
+    bool close = std::isnan(expected) ? std::isnan(actual)
+                 : std::isinf(expected) || expected == 0.0f
+                     ? std::bit_cast<uint32_t>(actual) == std::bit_cast<uint32_t>(expected)
+                     : ulpDistance(expected, actual) <= 2;
+    ASSERT_TRUE(close) << "rsqrt(" << x[index] << ") = " << actual << ", expected " << expected;
   }
 }
 
