@@ -2,12 +2,14 @@
 #include "devices/cpu/codegen/cpu_kernel_jit.hpp"
 
 #include "compiler/llvm/fatal_error_guard.hpp"
+#include "devices/cpu/codegen/contiguous_gather_fast_path.hpp"
 #include "devices/cpu/codegen/division_guard.hpp"
+#include "devices/cpu/codegen/full_mask_fast_path.hpp"
 #include "devices/cpu/codegen/host_symbols.h"
 #include "devices/cpu/codegen/module_preparation.hpp"
 #include "devices/cpu/codegen/opaque_type_lowering.hpp"
-#include "devices/cpu/codegen/full_mask_fast_path.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
+#include "devices/cpu/codegen/uniform_division.hpp"
 #include "devices/cpu/codegen/work_group_function.hpp"
 
 #include "compiler/llvm/spir_address_spaces.hpp"
@@ -285,9 +287,12 @@ private:
     function->setName(symbol);
     if (std::string problems; verifyModuleText(**module, problems))
       return codegenError("internal error: invalid work-group code: " + problems);
+    specializePowerOfTwoDivisions(*function);
     optimizeModule(**module, *machine_, prepared_.optimize);
-    if (prepared_.optimize && specialized->simdWidth > 1)
+    if (prepared_.optimize && specialized->simdWidth > 1) {
+      addContiguousGatherFastPaths(*function);
       addFullMaskFastPaths(*function);
+    }
     if (std::getenv("KILN_PRINT_IR") != nullptr)
       (*module)->print(errs(), nullptr);
     if (Error error =

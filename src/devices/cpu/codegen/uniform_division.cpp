@@ -1,6 +1,7 @@
 //===- uniform_division.cpp - Division by a work-group-invariant divisor --===//
 #include "devices/cpu/codegen/uniform_division.hpp"
 
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
@@ -34,33 +35,43 @@ bool isWorkGroupInvariant(const Value *value, const BasicBlock &prologue, unsign
   });
 }
 
-/// if (divisor is a power of two) shift or mask; else divide.
-void branchOnPowerOfTwo(BinaryOperator &division) {
+/// The divisor as one scalar: itself, or the value a vector divisor repeats in every lane.
+Value *scalarDivisor(const BinaryOperator &division) {
+  Value *divisor = division.getOperand(1);
+  return divisor->getType()->isVectorTy() ? getSplatValue(divisor) : divisor;
+}
+
+/// if (divisor is a power of two) shift or mask; else divide. The test is on the scalar divisor,
+/// so it is one branch for all lanes of a vectorized division too.
+void branchOnPowerOfTwo(BinaryOperator &division, Value *divisor) {
   IRBuilder<> builder(&division);
   Value *dividend = division.getOperand(0);
-  Value *divisor = division.getOperand(1);
-  Type *type = division.getType();
+  Type *scalarType = divisor->getType();
   Value *population = builder.CreateUnaryIntrinsic(Intrinsic::ctpop, divisor);
   Value *isPowerOfTwo =
-      builder.CreateICmpEQ(population, ConstantInt::get(type, 1), "divisor.is.pow2");
+      builder.CreateICmpEQ(population, ConstantInt::get(scalarType, 1), "divisor.is.pow2");
   Instruction *thenTerminator = nullptr;
   Instruction *elseTerminator = nullptr;
   SplitBlockAndInsertIfThenElse(isPowerOfTwo, &division, &thenTerminator, &elseTerminator);
   BasicBlock *tail = division.getParent();
 
   builder.SetInsertPoint(thenTerminator);
+  auto asOperand = [&](Value *scalar) {
+    auto *vectorType = dyn_cast<VectorType>(division.getType());
+    return vectorType ? builder.CreateVectorSplat(vectorType->getElementCount(), scalar) : scalar;
+  };
   Value *fast = nullptr;
   if (division.getOpcode() == Instruction::UDiv) {
     Value *shift = builder.CreateBinaryIntrinsic(Intrinsic::cttz, divisor, builder.getTrue());
-    fast = builder.CreateLShr(dividend, shift, division.getName() + ".shift");
+    fast = builder.CreateLShr(dividend, asOperand(shift), division.getName() + ".shift");
   } else {
-    Value *mask = builder.CreateSub(divisor, ConstantInt::get(type, 1));
-    fast = builder.CreateAnd(dividend, mask, division.getName() + ".mask");
+    Value *mask = builder.CreateSub(divisor, ConstantInt::get(scalarType, 1));
+    fast = builder.CreateAnd(dividend, asOperand(mask), division.getName() + ".mask");
   }
   division.moveBefore(elseTerminator->getIterator());
 
   builder.SetInsertPoint(tail, tail->getFirstInsertionPt());
-  PHINode *result = builder.CreatePHI(type, 2, division.getName() + ".result");
+  PHINode *result = builder.CreatePHI(division.getType(), 2, division.getName() + ".result");
   division.replaceAllUsesWith(result);
   result->addIncoming(fast, thenTerminator->getParent());
   result->addIncoming(&division, elseTerminator->getParent());
@@ -74,16 +85,16 @@ unsigned specializePowerOfTwoDivisions(Function &function) {
   for (BasicBlock &block : drop_begin(function))
     for (Instruction &instruction : block) {
       auto *division = dyn_cast<BinaryOperator>(&instruction);
-      if (division == nullptr || !division->getType()->isIntegerTy() ||
+      if (division == nullptr || !division->getType()->isIntOrIntVectorTy() ||
           (division->getOpcode() != Instruction::UDiv &&
            division->getOpcode() != Instruction::URem))
         continue;
-      Value *divisor = division->getOperand(1);
-      if (!isa<Constant>(divisor) && isWorkGroupInvariant(divisor, prologue))
+      Value *divisor = scalarDivisor(*division);
+      if (divisor != nullptr && !isa<Constant>(divisor) && isWorkGroupInvariant(divisor, prologue))
         divisions.push_back(division);
     }
   for (BinaryOperator *division : divisions)
-    branchOnPowerOfTwo(*division);
+    branchOnPowerOfTwo(*division, scalarDivisor(*division));
   return static_cast<unsigned>(divisions.size());
 }
 

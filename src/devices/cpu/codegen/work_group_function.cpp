@@ -8,7 +8,6 @@
 #include "devices/cpu/codegen/codegen_error.hpp"
 #include "devices/cpu/codegen/local_atomics.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
-#include "devices/cpu/codegen/uniform_division.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 #include "devices/cpu/work_group_abi.hpp"
 
@@ -418,7 +417,6 @@ Expected<Function *> prepareWorkGroupFunction(Module &module, const compiler::Ke
   if (Error error = placeLocalVariables(module, *function, builder, localMemory, info))
     return error;
   simplifyKernelBody(*function, machine);
-  specializePowerOfTwoDivisions(*function);
   // Where pointers come from is clearest now: the simplification has put the values the front
   // end keeps in stack slots into registers, and has not yet merged the program's casts to the
   // generic space with the code generator's own casts (only the full optimization does).

@@ -2,6 +2,7 @@
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 
 #include "devices/cpu/codegen/codegen_error.hpp"
+#include "devices/cpu/codegen/computed_address.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/vectorizer/control_linearization.hpp"
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
@@ -103,8 +104,7 @@ struct ProfitabilityAnalysis {
   /// Whether most of the memory traffic would be gathers and scatters: loads and stores at
   /// addresses that are neither the same in every lane nor consecutive elements, each weighted
   /// by 8 per loop around it. Two kinds of kernel are like that:
-  ///  - those that compute their addresses (a bitonic sort's compare-and-exchange): about 20%
-  ///    slower vectorized on a sort of 4M keys;
+  ///  - those that read their addresses from memory (an indirection through an index array);
   ///  - those that read and write OpenCL vector types (float4, float16) element by element
   ///    across work-items: each component is a strided access of its own. clpeak's bandwidth
   ///    kernels read 7 to 12 GB/s in lanes against 30 to 55 one work-item at a time.
@@ -121,7 +121,13 @@ struct ProfitabilityAnalysis {
         vectorizer::Shape shape = shapes.shape(address);
         bool consecutive =
             shape.isStrided() && shape.stride() == int64_t(layout.getTypeAllocSize(type));
-        (shape.isUniform() || consecutive ? regular : scattered) += weight;
+        // Addresses computed from the ids alone get a run-time check that turns them into
+        // vector accesses when they are consecutive (contiguous_gather_fast_path.hpp).
+        bool maybeConsecutive =
+            shape.isVarying() && isComputedWithoutLoads(address, [&](const Value *value) {
+              return shapes.shape(value).isVarying();
+            });
+        (shape.isUniform() || consecutive || maybeConsecutive ? regular : scattered) += weight;
       }
     }
     return scattered > regular;

@@ -1,0 +1,129 @@
+//===- contiguous_gather_fast_path.cpp - Vector loads for gathers that turn out consecutive ===//
+#include "devices/cpu/codegen/contiguous_gather_fast_path.hpp"
+
+#include "devices/cpu/codegen/computed_address.hpp"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace kiln::cpu {
+namespace {
+
+struct LaneAccess {
+  IntrinsicInst *call;
+  bool isGather;
+  Value *pointers; // <N x ptr>
+  Value *mask;
+  Type *elementType;
+  Align alignment;
+};
+
+std::optional<LaneAccess> gatherOrScatter(Instruction &instruction) {
+  auto *call = dyn_cast<IntrinsicInst>(&instruction);
+  if (call == nullptr)
+    return std::nullopt;
+  bool isGather = call->getIntrinsicID() == Intrinsic::masked_gather;
+  if (!isGather && call->getIntrinsicID() != Intrinsic::masked_scatter)
+    return std::nullopt;
+  unsigned pointerOperand = isGather ? 0 : 1;
+  Type *vectorType = isGather ? call->getType() : call->getArgOperand(0)->getType();
+  return LaneAccess{call,
+                    isGather,
+                    call->getArgOperand(pointerOperand),
+                    call->getArgOperand(pointerOperand + 1),
+                    cast<VectorType>(vectorType)->getElementType(),
+                    call->getParamAlign(pointerOperand).valueOrOne()};
+}
+
+/// Whether lane l of `access.pointers` is lane 0's plus l elements.
+Value *lanesAreConsecutive(IRBuilder<> &builder, const LaneAccess &access, Value *first,
+                           uint64_t elementBytes) {
+  unsigned lanes = cast<FixedVectorType>(access.pointers->getType())->getNumElements();
+  SmallVector<Constant *, 64> offsets;
+  for (unsigned lane = 0; lane < lanes; ++lane)
+    offsets.push_back(builder.getInt64(lane * elementBytes));
+  Value *expected =
+      builder.CreateGEP(builder.getInt8Ty(), first, ConstantVector::get(offsets), "consecutive");
+  Value *equal = builder.CreateICmpEQ(access.pointers, expected);
+  Type *bits = builder.getIntNTy(lanes);
+  return builder.CreateICmpEQ(builder.CreateBitCast(equal, bits),
+                              ConstantInt::getAllOnesValue(bits), "lanes.consecutive");
+}
+
+/// Whether the lanes' addresses are a base plus constant offsets (the components of a vector
+/// type in each work-item): their order is known, and not consecutive, or they would not be a
+/// gather.
+bool hasConstantOffsets(const Value *pointers) {
+  const auto *gep = dyn_cast<GetElementPtrInst>(pointers);
+  return gep != nullptr && !gep->getPointerOperandType()->isVectorTy() &&
+         all_of(gep->indices(), [](const Use &index) { return isa<Constant>(index.get()); });
+}
+
+bool isAllLanes(Value *mask) {
+  auto *constant = dyn_cast<Constant>(mask);
+  return constant != nullptr && constant->isAllOnesValue();
+}
+
+void branchOnConsecutiveLanes(const LaneAccess &access, const DataLayout &layout) {
+  IntrinsicInst &call = *access.call;
+  IRBuilder<> builder(&call);
+  Value *first = builder.CreateExtractElement(access.pointers, uint64_t(0));
+  Value *consecutive =
+      lanesAreConsecutive(builder, access, first, layout.getTypeAllocSize(access.elementType));
+  Instruction *thenTerminator = nullptr;
+  Instruction *elseTerminator = nullptr;
+  SplitBlockAndInsertIfThenElse(consecutive, &call, &thenTerminator, &elseTerminator);
+  BasicBlock *tail = call.getParent();
+
+  builder.SetInsertPoint(thenTerminator);
+  Instruction *vector = nullptr;
+  if (access.isGather) {
+    Type *type = call.getType();
+    if (isAllLanes(access.mask))
+      vector = builder.CreateAlignedLoad(type, first, access.alignment);
+    else
+      vector = builder.CreateMaskedLoad(type, first, access.alignment, access.mask,
+                                        call.getArgOperand(2));
+  } else {
+    Value *value = call.getArgOperand(0);
+    if (isAllLanes(access.mask))
+      vector = builder.CreateAlignedStore(value, first, access.alignment);
+    else
+      vector = builder.CreateMaskedStore(value, first, access.alignment, access.mask);
+  }
+  call.moveBefore(elseTerminator->getIterator());
+  if (!access.isGather)
+    return;
+  vector->takeName(&call);
+  builder.SetInsertPoint(tail, tail->getFirstInsertionPt());
+  PHINode *merged = builder.CreatePHI(call.getType(), 2, vector->getName());
+  call.replaceAllUsesWith(merged);
+  merged->addIncoming(vector, vector->getParent());
+  merged->addIncoming(&call, call.getParent());
+}
+
+} // namespace
+
+unsigned addContiguousGatherFastPaths(Function &function) {
+  const DataLayout &layout = function.getParent()->getDataLayout();
+  SmallVector<LaneAccess, 16> accesses;
+  // Scalars are the same in every lane: only the vector operands can break the lanes' order.
+  auto laneValues = [](const Value *value) { return value->getType()->isVectorTy(); };
+  for (Instruction &instruction : instructions(function))
+    if (std::optional<LaneAccess> access = gatherOrScatter(instruction))
+      if (layout.getTypeStoreSize(access->elementType) ==
+              layout.getTypeAllocSize(access->elementType) &&
+          !hasConstantOffsets(access->pointers) &&
+          isComputedWithoutLoads(access->pointers, laneValues))
+        accesses.push_back(*access);
+  for (const LaneAccess &access : accesses)
+    branchOnConsecutiveLanes(access, layout);
+  return accesses.size();
+}
+
+} // namespace kiln::cpu
