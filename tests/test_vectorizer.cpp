@@ -301,6 +301,57 @@ TEST_F(VectorizerTest, GridStrideLoopsWithFullAndPartialLaneMasks) {
   }
 }
 
+TEST_F(VectorizerTest, BitonicSortWithComputedPartnerAddresses) {
+  // The partner index `id / d * 2 * d + id % d` is consecutive across lanes when the distance d
+  // is at least the SIMD width and scattered below it; d is an argument, so only the run-time
+  // check tells, and the division takes its power-of-two path. The distance 3 pass (not a
+  // power of two, not a sort step) checks the division's other path.
+  Kernel kernel = buildKernel(R"(
+    kernel void step(global uint *keys, uint stage, uint distance) {
+      uint id = get_global_id(0);
+      uint low = (id / distance) * 2 * distance + id % distance, high = low + distance;
+      bool ascending = (low & (2u << stage)) == 0;
+      uint a = keys[low], b = keys[high];
+      if ((a > b) == ascending) {
+        keys[low] = b;
+        keys[high] = a;
+      }
+    })",
+                              "step");
+  ASSERT_NE(nullptr, kernel.get());
+  const size_t n = 4096;
+  for (size_t local : {0u, 16u, 64u, 256u}) {
+    Random random(local + 1);
+    std::vector<cl_uint> keys(n);
+    for (cl_uint &key : keys)
+      key = static_cast<cl_uint>(random.next());
+    Mem buffer = bufferWith(keys);
+    for (cl_uint stage = 0; (size_t{2} << stage) <= n; ++stage)
+      for (cl_uint distance = 1u << stage; distance > 0; distance /= 2) {
+        ASSERT_TRUE(setArgs(kernel, buffer, stage, distance));
+        ASSERT_TRUE(run1D(kernel, n / 2, local));
+      }
+    std::vector<cl_uint> sorted = keys;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_TRUE(equalArrays(sorted, read<cl_uint>(buffer, n))) << "work-groups of " << local;
+
+    // One pass with a distance of 3 on the sorted keys, against the same pass on the host.
+    std::vector<cl_uint> expected = sorted;
+    const cl_uint stage = 1, distance = 3;
+    for (cl_uint id = 0; id < n / 2 - distance; ++id) {
+      cl_uint low = (id / distance) * 2 * distance + id % distance, high = low + distance;
+      bool ascending = (low & (2u << stage)) == 0;
+      if (high < n && (expected[low] > expected[high]) == ascending)
+        std::swap(expected[low], expected[high]);
+    }
+    Mem again = bufferWith(sorted);
+    ASSERT_TRUE(setArgs(kernel, again, stage, distance));
+    // Work-items whose pair reaches past the end are left out: n/2 - 3 of them.
+    ASSERT_TRUE(run1D(kernel, n / 2 - distance, 0));
+    EXPECT_TRUE(equalArrays(expected, read<cl_uint>(again, n))) << "distance 3";
+  }
+}
+
 TEST_F(VectorizerTest, PrivateArraysIndexedPerWorkItem) {
   const char *source = R"(
     kernel void one(global const int *in, global int *out, int n) {
