@@ -2,12 +2,12 @@
 #include "devices/cpu/codegen/contiguous_gather_fast_path.hpp"
 
 #include "devices/cpu/codegen/computed_address.hpp"
+#include "devices/cpu/codegen/fast_path_branch.hpp"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -49,10 +49,7 @@ Value *lanesAreConsecutive(IRBuilder<> &builder, const LaneAccess &access, Value
     offsets.push_back(builder.getInt64(lane * elementBytes));
   Value *expected =
       builder.CreateGEP(builder.getInt8Ty(), first, ConstantVector::get(offsets), "consecutive");
-  Value *equal = builder.CreateICmpEQ(access.pointers, expected);
-  Type *bits = builder.getIntNTy(lanes);
-  return builder.CreateICmpEQ(builder.CreateBitCast(equal, bits),
-                              ConstantInt::getAllOnesValue(bits), "lanes.consecutive");
+  return allLanesSet(builder, builder.CreateICmpEQ(access.pointers, expected), "lanes.consecutive");
 }
 
 /// Whether the lanes' addresses are a base plus constant offsets (the components of a vector
@@ -64,47 +61,28 @@ bool hasConstantOffsets(const Value *pointers) {
          all_of(gep->indices(), [](const Use &index) { return isa<Constant>(index.get()); });
 }
 
-bool isAllLanes(Value *mask) {
-  auto *constant = dyn_cast<Constant>(mask);
-  return constant != nullptr && constant->isAllOnesValue();
-}
-
+/// if (lanes consecutive) a vector access, masked unless every lane is on; else the gather or
+/// scatter.
 void branchOnConsecutiveLanes(const LaneAccess &access, const DataLayout &layout) {
   IntrinsicInst &call = *access.call;
   IRBuilder<> builder(&call);
   Value *first = builder.CreateExtractElement(access.pointers, uint64_t(0));
   Value *consecutive =
       lanesAreConsecutive(builder, access, first, layout.getTypeAllocSize(access.elementType));
-  Instruction *thenTerminator = nullptr;
-  Instruction *elseTerminator = nullptr;
-  SplitBlockAndInsertIfThenElse(consecutive, &call, &thenTerminator, &elseTerminator);
-  BasicBlock *tail = call.getParent();
-
-  builder.SetInsertPoint(thenTerminator);
-  Instruction *vector = nullptr;
-  if (access.isGather) {
-    Type *type = call.getType();
-    if (isAllLanes(access.mask))
-      vector = builder.CreateAlignedLoad(type, first, access.alignment);
-    else
-      vector = builder.CreateMaskedLoad(type, first, access.alignment, access.mask,
-                                        call.getArgOperand(2));
-  } else {
+  bool allLanes = isConstantFullMask(access.mask);
+  branchToFastPath(consecutive, call, [&](IRBuilder<> &fast) -> Value * {
+    if (access.isGather) {
+      Type *type = call.getType();
+      if (allLanes)
+        return fast.CreateAlignedLoad(type, first, access.alignment, call.getName() + ".vector");
+      return fast.CreateMaskedLoad(type, first, access.alignment, access.mask,
+                                   call.getArgOperand(2), call.getName() + ".vector");
+    }
     Value *value = call.getArgOperand(0);
-    if (isAllLanes(access.mask))
-      vector = builder.CreateAlignedStore(value, first, access.alignment);
-    else
-      vector = builder.CreateMaskedStore(value, first, access.alignment, access.mask);
-  }
-  call.moveBefore(elseTerminator->getIterator());
-  if (!access.isGather)
-    return;
-  vector->takeName(&call);
-  builder.SetInsertPoint(tail, tail->getFirstInsertionPt());
-  PHINode *merged = builder.CreatePHI(call.getType(), 2, vector->getName());
-  call.replaceAllUsesWith(merged);
-  merged->addIncoming(vector, vector->getParent());
-  merged->addIncoming(&call, call.getParent());
+    if (allLanes)
+      return fast.CreateAlignedStore(value, first, access.alignment);
+    return fast.CreateMaskedStore(value, first, access.alignment, access.mask);
+  });
 }
 
 } // namespace

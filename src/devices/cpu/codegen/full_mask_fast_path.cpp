@@ -1,10 +1,10 @@
 //===- full_mask_fast_path.cpp - Plain loads and stores when every lane is active ===//
 #include "devices/cpu/codegen/full_mask_fast_path.hpp"
 
-#include "llvm/IR/IRBuilder.h"
+#include "devices/cpu/codegen/fast_path_branch.hpp"
+
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -38,41 +38,20 @@ std::optional<MaskedAccess> nonConstantMaskedAccess(Instruction &instruction) {
   return MaskedAccess{call, call->getArgOperand(pointerOperand), mask, alignment};
 }
 
-/// Whether every lane of `mask` is set, as one scalar comparison.
-Value *allLanesSet(IRBuilder<> &builder, Value *mask) {
-  auto *maskType = cast<FixedVectorType>(mask->getType());
-  Type *bits = builder.getIntNTy(maskType->getNumElements());
-  return builder.CreateICmpEQ(builder.CreateBitCast(mask, bits), ConstantInt::getAllOnesValue(bits),
-                              "mask.full");
-}
-
-/// if (mask is full) plain access; else the masked one. A load's two results meet in a phi.
+/// if (mask is full) plain access; else the masked one.
 void branchOnFullMask(const MaskedAccess &access) {
   IntrinsicInst &call = *access.call;
   IRBuilder<> builder(&call);
-  Value *full = allLanesSet(builder, access.mask);
-  Instruction *thenTerminator = nullptr;
-  Instruction *elseTerminator = nullptr;
-  SplitBlockAndInsertIfThenElse(full, &call, &thenTerminator, &elseTerminator);
-  BasicBlock *tail = call.getParent();
-
-  builder.SetInsertPoint(thenTerminator);
-  Instruction *plain = nullptr;
-  bool isLoad = call.getIntrinsicID() == Intrinsic::masked_load;
-  if (isLoad)
-    plain = builder.CreateAlignedLoad(call.getType(), access.pointer, access.alignment,
-                                      call.getName() + ".full");
-  else
-    plain = builder.CreateAlignedStore(call.getArgOperand(0), access.pointer, access.alignment);
-  plain->copyMetadata(call);
-  call.moveBefore(elseTerminator->getIterator());
-  if (!isLoad)
-    return;
-  builder.SetInsertPoint(tail, tail->getFirstInsertionPt());
-  PHINode *merged = builder.CreatePHI(call.getType(), 2, call.getName());
-  call.replaceAllUsesWith(merged);
-  merged->addIncoming(plain, plain->getParent());
-  merged->addIncoming(&call, call.getParent());
+  Value *full = allLanesSet(builder, access.mask, "mask.full");
+  branchToFastPath(full, call, [&](IRBuilder<> &fast) -> Value * {
+    Instruction *plain =
+        call.getIntrinsicID() == Intrinsic::masked_load
+            ? static_cast<Instruction *>(fast.CreateAlignedLoad(
+                  call.getType(), access.pointer, access.alignment, call.getName() + ".full"))
+            : fast.CreateAlignedStore(call.getArgOperand(0), access.pointer, access.alignment);
+    plain->copyMetadata(call);
+    return plain;
+  });
 }
 
 } // namespace

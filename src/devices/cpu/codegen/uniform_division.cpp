@@ -1,11 +1,12 @@
 //===- uniform_division.cpp - Division by a work-group-invariant divisor --===//
 #include "devices/cpu/codegen/uniform_division.hpp"
 
+#include "devices/cpu/codegen/fast_path_branch.hpp"
+
 #include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
-#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -45,36 +46,23 @@ Value *scalarDivisor(const BinaryOperator &division) {
 /// so it is one branch for all lanes of a vectorized division too.
 void branchOnPowerOfTwo(BinaryOperator &division, Value *divisor) {
   IRBuilder<> builder(&division);
-  Value *dividend = division.getOperand(0);
   Type *scalarType = divisor->getType();
   Value *population = builder.CreateUnaryIntrinsic(Intrinsic::ctpop, divisor);
   Value *isPowerOfTwo =
       builder.CreateICmpEQ(population, ConstantInt::get(scalarType, 1), "divisor.is.pow2");
-  Instruction *thenTerminator = nullptr;
-  Instruction *elseTerminator = nullptr;
-  SplitBlockAndInsertIfThenElse(isPowerOfTwo, &division, &thenTerminator, &elseTerminator);
-  BasicBlock *tail = division.getParent();
-
-  builder.SetInsertPoint(thenTerminator);
-  auto asOperand = [&](Value *scalar) {
-    auto *vectorType = dyn_cast<VectorType>(division.getType());
-    return vectorType ? builder.CreateVectorSplat(vectorType->getElementCount(), scalar) : scalar;
-  };
-  Value *fast = nullptr;
-  if (division.getOpcode() == Instruction::UDiv) {
-    Value *shift = builder.CreateBinaryIntrinsic(Intrinsic::cttz, divisor, builder.getTrue());
-    fast = builder.CreateLShr(dividend, asOperand(shift), division.getName() + ".shift");
-  } else {
-    Value *mask = builder.CreateSub(divisor, ConstantInt::get(scalarType, 1));
-    fast = builder.CreateAnd(dividend, asOperand(mask), division.getName() + ".mask");
-  }
-  division.moveBefore(elseTerminator->getIterator());
-
-  builder.SetInsertPoint(tail, tail->getFirstInsertionPt());
-  PHINode *result = builder.CreatePHI(division.getType(), 2, division.getName() + ".result");
-  division.replaceAllUsesWith(result);
-  result->addIncoming(fast, thenTerminator->getParent());
-  result->addIncoming(&division, elseTerminator->getParent());
+  branchToFastPath(isPowerOfTwo, division, [&](IRBuilder<> &fast) -> Value * {
+    auto asOperand = [&](Value *scalar) {
+      auto *vectorType = dyn_cast<VectorType>(division.getType());
+      return vectorType ? fast.CreateVectorSplat(vectorType->getElementCount(), scalar) : scalar;
+    };
+    Value *dividend = division.getOperand(0);
+    if (division.getOpcode() == Instruction::UDiv) {
+      Value *shift = fast.CreateBinaryIntrinsic(Intrinsic::cttz, divisor, fast.getTrue());
+      return fast.CreateLShr(dividend, asOperand(shift), division.getName() + ".shift");
+    }
+    Value *mask = fast.CreateSub(divisor, ConstantInt::get(scalarType, 1));
+    return fast.CreateAnd(dividend, asOperand(mask), division.getName() + ".mask");
+  });
 }
 
 } // namespace
