@@ -1,5 +1,7 @@
 #include "compiler/program_binary.hpp"
 
+#include "runtime/xxh3.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -7,7 +9,7 @@ namespace kiln::compiler {
 namespace {
 
 constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'B', 'I', 'N', '\0'};
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2; // 2: XXH3-64 checksum (was FNV-1a)
 
 struct Header {
   char magic[8];
@@ -16,16 +18,11 @@ struct Header {
   uint32_t targetSize;
   uint32_t optionsSize;
   uint64_t moduleSize;
-  uint64_t checksum; // FNV-1a of everything after the header
+  uint64_t checksum; // XXH3-64 of everything after the header, as the cache entries'
 };
 
-uint64_t fnv1a(std::span<const uint8_t> bytes) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (uint8_t byte : bytes) {
-    hash ^= byte;
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
+uint64_t checksum(std::span<const uint8_t> bytes) {
+  return xxh3Checksum64(std::as_bytes(bytes));
 }
 
 void append(std::vector<uint8_t> &out, const void *data, size_t size) {
@@ -49,7 +46,7 @@ std::vector<uint8_t> serializeProgramBinary(const ProgramBinary &binary) {
   header.targetSize = static_cast<uint32_t>(binary.target.size());
   header.optionsSize = static_cast<uint32_t>(binary.options.size());
   header.moduleSize = binary.module.size();
-  header.checksum = fnv1a(body);
+  header.checksum = checksum(body);
 
   std::vector<uint8_t> out(sizeof header + body.size());
   std::memcpy(out.data(), &header, sizeof header);
@@ -66,7 +63,7 @@ std::optional<ProgramBinary> parseProgramBinary(std::span<const uint8_t> bytes) 
   uint64_t expectedSize = uint64_t{header.targetSize} + header.optionsSize + header.moduleSize;
   if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0 ||
       header.formatVersion != kFormatVersion || expectedSize != body.size() ||
-      fnv1a(body) != header.checksum)
+      checksum(body) != header.checksum)
     return std::nullopt;
   switch (header.binaryType) {
   case CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT:
