@@ -3,6 +3,7 @@
 
 #include "compiler/llvm/fatal_error_guard.hpp"
 #include "devices/cpu/codegen/contiguous_gather_fast_path.hpp"
+#include "devices/cpu/codegen/data_bounded_loops.hpp"
 #include "devices/cpu/codegen/division_guard.hpp"
 #include "devices/cpu/codegen/full_mask_fast_path.hpp"
 #include "devices/cpu/codegen/host_symbols.h"
@@ -288,6 +289,8 @@ private:
     if (std::string problems; verifyModuleText(**module, problems))
       return codegenError("internal error: invalid work-group code: " + problems);
     specializePowerOfTwoDivisions(*function);
+    if (prepared_.optimize)
+      keepDataBoundedLoopsRolled(*function);
     optimizeModule(**module, *machine_, prepared_.optimize);
     if (prepared_.optimize && specialized->simdWidth > 1) {
       addContiguousGatherFastPaths(*function);
