@@ -98,7 +98,8 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
 
   launch.kernel = Ref<Kernel>(self);
   launch.deviceKernel = code;
-  if (cl_int error = self->launchArgs(launch.args, launch.memObjects, launch.localMemorySize))
+  if (cl_int error = self->launchArgs(launch.args, launch.memObjects, launch.localMemorySize,
+                                      launch.writableBufferBytes))
     return error;
   if (launch.localMemorySize > device.info().localMemSize)
     return CL_OUT_OF_RESOURCES;

@@ -38,8 +38,9 @@ struct KernelLaunch {
   /// The argument block, buffers already replaced by their addresses and __local arguments by
   /// their offsets into the work-group's local memory.
   LaunchArgumentBlock args;
-  LaunchMemObjects memObjects; // the buffers the arguments name
-  size_t localMemorySize = 0;  // per work-group: the kernel's own plus the arguments
+  LaunchMemObjects memObjects;      // the buffers the arguments name
+  size_t localMemorySize = 0;       // per work-group: the kernel's own plus the arguments
+  uint64_t writableBufferBytes = 0; // the size of the buffers the kernel may write
   NDRange range;
 };
 

@@ -69,8 +69,9 @@ size_t Kernel::layOutLocalMemory(std::byte *block) const {
 }
 
 cl_int Kernel::launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjects,
-                          size_t &localMemorySize) const {
+                          size_t &localMemorySize, uint64_t &writableBufferBytes) const {
   block.assign(argBlock_.begin(), argBlock_.end());
+  writableBufferBytes = 0;
   memObjects.reserve(args_.size());
   for (size_t index = 0; index < args_.size(); ++index) {
     compiler::ArgKind kind = info_.args[index].kind;
@@ -82,8 +83,14 @@ cl_int Kernel::launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjec
       return CL_INVALID_KERNEL_ARGS;
     void *address = memory ? memory->data() : nullptr;
     std::memcpy(block.data() + info_.args[index].blockOffset, &address, sizeof address);
-    if (memory)
-      memObjects.push_back(std::move(memory));
+    if (!memory)
+      continue;
+    bool readOnly = kind == compiler::ArgKind::ConstantPointer ||
+                    (info_.args[index].typeQualifier & CL_KERNEL_ARG_TYPE_CONST) != 0 ||
+                    (memory->flags() & CL_MEM_READ_ONLY) != 0;
+    if (!readOnly)
+      writableBufferBytes += memory->size();
+    memObjects.push_back(std::move(memory));
   }
   localMemorySize = layOutLocalMemory(block.data());
   return CL_SUCCESS;

@@ -73,10 +73,11 @@ public:
   /// The argument block of a launch: buffers replaced by their addresses and __local arguments
   /// by their offsets into the work-group's local memory. Fills `memObjects` with the buffers
   /// used (the launch holds them from now on) and `localMemorySize` with the bytes of local
-  /// memory one work-group needs. CL_INVALID_KERNEL_ARGS when a buffer argument has been
-  /// released since it was set.
+  /// memory one work-group needs, and `writableBufferBytes` with the total size of the buffers
+  /// the kernel may write (neither a `const` pointer nor a CL_MEM_READ_ONLY buffer).
+  /// CL_INVALID_KERNEL_ARGS when a buffer argument has been released since it was set.
   cl_int launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjects,
-                    size_t &localMemorySize) const;
+                    size_t &localMemorySize, uint64_t &writableBufferBytes) const;
 
 private:
   /// Places __local arguments after the kernel's own __local variables; writes their offsets

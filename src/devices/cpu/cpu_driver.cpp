@@ -15,6 +15,9 @@
 #include "runtime/platform.hpp"
 #include "runtime/printf_formatter.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -194,7 +197,8 @@ struct LaunchCode {
 
   /// Finds (or compiles) the functions the launch of `range` needs. False, with `error` set,
   /// when one cannot be compiled.
-  bool find(const CpuKernel &kernel, const NDRange &range, std::string &error) {
+  bool find(const CpuKernel &kernel, const NDRange &range, bool streamingStores,
+            std::string &error) {
     std::array<uint64_t, 3> edge;
     unsigned edges = 0;
     for (unsigned dim = 0; dim < 3; ++dim) {
@@ -207,6 +211,7 @@ struct LaunchCode {
         continue; // no such work-groups
       WorkGroupShape shape;
       shape.zeroOffset = true;
+      shape.streamingStores = streamingStores;
       for (unsigned dim = 0; dim < 3; ++dim) {
         shape.enqueuedLocalSize[dim] = range.local[dim];
         shape.localSize[dim] = (index >> dim & 1) != 0 ? edge[dim] : range.local[dim];
@@ -225,15 +230,31 @@ struct LaunchCode {
   }
 };
 
+/// The size of output from which a launch's stores stream past the caches: a quarter of the
+/// last-level cache, the point where glibc's memcpy starts to use non-temporal stores (the cache
+/// is shared with other cores, and other data of the application is in it too).
+uint64_t streamingStoreThreshold(const HostCpu &host) {
+  return host.lastLevelCacheBytes != 0 ? host.lastLevelCacheBytes / 4 : UINT64_MAX;
+}
+
+/// Makes the non-temporal stores of the work-groups this thread ran visible to the others
+/// before their completion is reported: they are not ordered with later stores.
+void fenceStreamingStores() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_sfence();
+#endif
+}
+
 /// An NDRange: one item per work-group.
 class KernelLaunchJob final : public ParallelJob {
 public:
   KernelLaunchJob(std::shared_ptr<Command> command, std::vector<WorkerScratch> &scratch,
-                  const LaunchCode &code, size_t groupCount, size_t chunkSize,
+                  const LaunchCode &code, bool streamingStores, size_t groupCount, size_t chunkSize,
                   size_t printfBufferSize)
       : ParallelJob(groupCount, chunkSize), command_(std::move(command)), scratch_(scratch),
         launch_(std::get<KernelLaunch>(command_->payload())),
-        deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)), code_(code) {
+        deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)), code_(code),
+        streamingStores_(streamingStores) {
     if (deviceKernel_.printfCalls() != nullptr) {
       printf_ = std::make_unique<PrintfOutput>(printfBufferSize);
       params_.printfBuffer = printf_->buffer();
@@ -284,6 +305,8 @@ public:
       }
       code_.byEdges[edges]->function(&params_, &group);
     }
+    if (streamingStores_)
+      fenceStreamingStores();
   }
 
   void finished() override {
@@ -300,6 +323,7 @@ private:
   KernelLaunch &launch_;
   const CpuKernel &deviceKernel_;
   LaunchCode code_;
+  bool streamingStores_; // the code may use non-temporal stores (streaming_stores.hpp)
   std::unique_ptr<PrintfOutput> printf_; // for kernels that call printf
   LaunchParams params_{};
   std::atomic<bool> started_{false};
@@ -375,7 +399,9 @@ public:
       }
       LaunchCode code;
       std::string error;
-      if (!code.find(static_cast<const CpuKernel &>(*launch->deviceKernel), launch->range, error)) {
+      bool streamingStores = launch->writableBufferBytes > streamingStoreThreshold(host_);
+      if (!code.find(static_cast<const CpuKernel &>(*launch->deviceKernel), launch->range,
+                     streamingStores, error)) {
         // The kernel was prepared at build, so this is rare: out of memory, or an internal
         // error of the code generator.
         command->complete(CL_OUT_OF_RESOURCES);
@@ -383,9 +409,9 @@ public:
       }
       // Several chunks per worker balance uneven work-groups; not so many that claiming costs.
       size_t chunk = std::max<size_t>(1, groups / (size_t{workers.workerCount()} * 4));
-      workers.submit(std::allocate_shared<KernelLaunchJob>(RecyclingAllocator<KernelLaunchJob>(),
-                                                           std::move(command), scratch_, code,
-                                                           groups, chunk, info_.printfBufferSize));
+      workers.submit(std::allocate_shared<KernelLaunchJob>(
+          RecyclingAllocator<KernelLaunchJob>(), std::move(command), scratch_, code,
+          streamingStores, groups, chunk, info_.printfBufferSize));
     } else {
       workers.submit(std::allocate_shared<HostCommandJob>(RecyclingAllocator<HostCommandJob>(),
                                                           std::move(command)));

@@ -1,7 +1,7 @@
 // What a work-group function is specialized on when a kernel is enqueued: the size of the
-// work-groups it runs and whether the NDRange has an offset. Plain data shared by the CPU
-// runtime, which picks the shape of each work-group, and the code generator, which turns the
-// shape's sizes into constants.
+// work-groups it runs, whether the NDRange has an offset and whether its stores stream. Plain data
+// shared by the CPU runtime, which picks the shape of each work-group, and the code generator,
+// which turns the shape's sizes into constants.
 #pragma once
 
 #include <array>
@@ -20,6 +20,10 @@ struct WorkGroupShape {
   /// The global offset is zero in every dimension (the usual case: clEnqueueNDRangeKernel
   /// without an offset), so get_global_id needs no addition.
   bool zeroOffset = true;
+  /// The buffers the launch writes are larger than the last-level cache: what it stores will
+  /// have been evicted before anyone reads it, so whole-vector stores bypass the caches
+  /// (streaming_stores.hpp).
+  bool streamingStores = false;
 
   friend auto operator<=>(const WorkGroupShape &, const WorkGroupShape &) = default;
 };

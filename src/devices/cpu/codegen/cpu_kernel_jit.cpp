@@ -10,6 +10,7 @@
 #include "devices/cpu/codegen/module_preparation.hpp"
 #include "devices/cpu/codegen/opaque_type_lowering.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
+#include "devices/cpu/codegen/streaming_stores.hpp"
 #include "devices/cpu/codegen/uniform_division.hpp"
 #include "devices/cpu/codegen/work_group_function.hpp"
 
@@ -185,14 +186,17 @@ std::string describeShape(const WorkGroupShape &shape) {
 /// KILN_VECTORIZE_REPORT: one line per specialization on stderr, the only output Kiln writes
 /// unasked for... because it was asked for.
 void reportVectorization(const std::string &kernel, const WorkGroupShape &shape, unsigned requested,
-                         const SpecializedWorkGroup &result) {
+                         const SpecializedWorkGroup &result, unsigned streamingStores) {
   errs() << "kiln: kernel '" << kernel << "', work-groups of " << describeShape(shape) << ": ";
   if (requested == 1)
-    errs() << "not vectorized (vectorization is off)\n";
+    errs() << "not vectorized (vectorization is off)";
   else if (result.simdWidth > 1)
-    errs() << "vectorized, " << result.simdWidth << " work-items per SIMD group\n";
+    errs() << "vectorized, " << result.simdWidth << " work-items per SIMD group";
   else
-    errs() << "not vectorized: " << result.notVectorized << "\n";
+    errs() << "not vectorized: " << result.notVectorized;
+  if (streamingStores != 0)
+    errs() << "; " << streamingStores << " stores stream past the caches";
+  errs() << "\n";
 }
 
 class CpuJitProgram final : public JitProgram {
@@ -282,8 +286,6 @@ private:
         specializeWorkGroupFunction(*function, shape, *machine_, prepared_.requestedSimdWidth);
     if (!specialized)
       return specialized.takeError();
-    if (prepared_.reportVectorization)
-      reportVectorization(name, shape, prepared_.requestedSimdWidth, *specialized);
     std::string symbol = workGroupFunctionName(name) + "." + std::to_string(serial_++);
     function->setName(symbol);
     if (std::string problems; verifyModuleText(**module, problems))
@@ -296,6 +298,12 @@ private:
       addContiguousGatherFastPaths(*function);
       addFullMaskFastPaths(*function);
     }
+    unsigned streamingStores = 0;
+    if (prepared_.optimize && shape.streamingStores && machine_->getTargetTriple().isX86() &&
+        mayStreamStores(*function))
+      streamingStores = addStreamingStores(*function);
+    if (prepared_.reportVectorization)
+      reportVectorization(name, shape, prepared_.requestedSimdWidth, *specialized, streamingStores);
     if (std::getenv("KILN_PRINT_IR") != nullptr)
       (*module)->print(errs(), nullptr);
     if (Error error =
