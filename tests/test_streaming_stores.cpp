@@ -20,6 +20,11 @@ const char *kScaleAddSource = R"(
     out[i] = a[i] * 3 + b[i];
     if (a[i] % 1024 == 0)
       atomic_inc(count);
+  }
+  kernel void scaleAdd16(global int16 *out, global const int16 *a, global const int16 *b,
+                         int unused) {
+    size_t i = get_global_id(0);
+    out[i] = a[i] * 3 + b[i];
   })";
 
 class StreamingStoresTest : public ClTest {
@@ -92,6 +97,21 @@ TEST_F(StreamingStoresTest, LargeOutputsMatchTheHostAtAlignedAndMisalignedAddres
     }
     EXPECT_EQ(wrong, 0u) << "first wrong element: " << firstWrong;
   }
+}
+
+TEST_F(StreamingStoresTest, StoresOfWholeVectorTypesStreamToo) {
+  // An int16 is aligned to its size, so its stores need no alignment test.
+  Mem a = bufferWith(a_), b = bufferWith(b_);
+  size_t vectors = count_ / 16;
+  Mem out = createBuffer(CL_MEM_READ_WRITE, count_ * sizeof(cl_int));
+  std::string report = runReported("scaleAdd16", {out.get(), a.get(), b.get()}, 0, vectors, 0, 0);
+  if (isKiln())
+    EXPECT_NE(report.find("stream past the caches"), std::string::npos) << report;
+  std::vector<cl_int> result = read<cl_int>(out, vectors * 16);
+  size_t wrong = 0;
+  for (size_t i = 0; i < result.size(); ++i)
+    wrong += result[i] != a_[i] * 3 + b_[i];
+  EXPECT_EQ(wrong, 0u);
 }
 
 TEST_F(StreamingStoresTest, KernelsWithAtomicsKeepPlainStores) {

@@ -4,8 +4,11 @@
 #include "compiler/llvm/spir_address_spaces.hpp"
 #include "devices/cpu/codegen/fast_path_branch.hpp"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -39,13 +42,17 @@ void streamWhenAligned(StoreInst &store) {
   const DataLayout &layout = store.getDataLayout();
   Align alignment = streamingAlignment(
       layout.getTypeStoreSize(store.getValueOperand()->getType()).getFixedValue());
+  LLVMContext &context = store.getContext();
+  MDNode *nonTemporal =
+      MDNode::get(context, ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 1)));
+  if (store.getAlign() >= alignment) { // known aligned: no test needed
+    store.setMetadata(LLVMContext::MD_nontemporal, nonTemporal);
+    return;
+  }
   IRBuilder<> builder(&store);
   Value *address = builder.CreatePtrToInt(store.getPointerOperand(), builder.getInt64Ty());
   Value *aligned = builder.CreateICmpEQ(builder.CreateAnd(address, alignment.value() - 1),
                                         builder.getInt64(0), "store.aligned");
-  LLVMContext &context = store.getContext();
-  MDNode *nonTemporal =
-      MDNode::get(context, ConstantAsMetadata::get(ConstantInt::get(builder.getInt32Ty(), 1)));
   branchToFastPath(aligned, store, [&](IRBuilder<> &fast) -> Value * {
     StoreInst *streaming =
         fast.CreateAlignedStore(store.getValueOperand(), store.getPointerOperand(), alignment);
