@@ -58,6 +58,14 @@ struct SparseRows {
       value = random.uniform(-2, 2);
   }
   size_t rows() const { return rowStart.size() - 1; }
+
+  /// Row `row` folded on the host from `start`: sum = step(sum, value, x[column]) per entry.
+  template <typename Step> float fold(size_t row, float start, Step step) const {
+    float sum = start;
+    for (cl_int k = rowStart[row]; k < rowStart[row + 1]; ++k)
+      sum = step(sum, values[k], x[columns[k]]);
+    return sum;
+  }
 };
 
 /// The product of `a` and `b` rounded to float on its own (the volatile keeps the host's
@@ -87,12 +95,12 @@ TEST_F(AccumulationTest, MultiplyAddChainsRoundAsFusedOrAsSeparateOperations) {
   std::vector<float> sums = rowSums("multiplyAdd", matrix);
   ASSERT_EQ(sums.size(), matrix.rows());
   for (size_t row = 0; row < matrix.rows(); ++row) {
-    float fused = 0, separate = 0;
-    for (cl_int k = matrix.rowStart[row]; k < matrix.rowStart[row + 1]; ++k) {
-      float value = matrix.values[k], element = matrix.x[matrix.columns[k]];
-      fused = std::fma(value, element, fused);
-      separate = separate + roundedProduct(value, element);
-    }
+    float fused = matrix.fold(row, 0, [](float sum, float value, float element) {
+      return std::fma(value, element, sum);
+    });
+    float separate = matrix.fold(row, 0, [](float sum, float value, float element) {
+      return sum + roundedProduct(value, element);
+    });
     ASSERT_TRUE(sums[row] == fused || sums[row] == separate)
         << "row " << row << ": " << sums[row] << ", fused " << fused << ", separate " << separate;
   }
@@ -103,9 +111,9 @@ TEST_F(AccumulationTest, FmaIsAlwaysFused) {
   std::vector<float> sums = rowSums("explicitFma", matrix);
   ASSERT_EQ(sums.size(), matrix.rows());
   for (size_t row = 0; row < matrix.rows(); ++row) {
-    float fused = 0;
-    for (cl_int k = matrix.rowStart[row]; k < matrix.rowStart[row + 1]; ++k)
-      fused = std::fma(matrix.values[k], matrix.x[matrix.columns[k]], fused);
+    float fused = matrix.fold(row, 0, [](float sum, float value, float element) {
+      return std::fma(value, element, sum);
+    });
     ASSERT_EQ(sums[row], fused) << "row " << row;
   }
 }
@@ -115,12 +123,12 @@ TEST_F(AccumulationTest, ChainsThroughTheMultiplicationRoundAsFusedOrSeparate) {
   std::vector<float> sums = rowSums("accumulatorTimesConstant", matrix);
   ASSERT_EQ(sums.size(), matrix.rows());
   for (size_t row = 0; row < matrix.rows(); ++row) {
-    float fused = 1, separate = 1;
-    for (cl_int k = matrix.rowStart[row]; k < matrix.rowStart[row + 1]; ++k) {
-      float element = matrix.x[matrix.columns[k]];
-      fused = std::fma(fused, matrix.values[k], element);
-      separate = roundedProduct(separate, matrix.values[k]) + element;
-    }
+    float fused = matrix.fold(row, 1, [](float sum, float value, float element) {
+      return std::fma(sum, value, element);
+    });
+    float separate = matrix.fold(row, 1, [](float sum, float value, float element) {
+      return roundedProduct(sum, value) + element;
+    });
     ASSERT_TRUE(sums[row] == fused || sums[row] == separate)
         << "row " << row << ": " << sums[row] << ", fused " << fused << ", separate " << separate;
   }

@@ -194,11 +194,14 @@ struct LaunchCode {
   std::array<const WorkGroupCode *, 8> byEdges{};
   /// Bytes of WorkGroupParams::privateMemory the largest of them needs.
   uint64_t privateMemorySize = 0;
+  /// They may use non-temporal stores (streaming_stores.hpp): the workers must fence them.
+  bool streamingStores = false;
 
   /// Finds (or compiles) the functions the launch of `range` needs. False, with `error` set,
   /// when one cannot be compiled.
   bool find(const CpuKernel &kernel, const NDRange &range, bool streamingStores,
             std::string &error) {
+    this->streamingStores = streamingStores;
     std::array<uint64_t, 3> edge;
     unsigned edges = 0;
     for (unsigned dim = 0; dim < 3; ++dim) {
@@ -249,12 +252,11 @@ void fenceStreamingStores() {
 class KernelLaunchJob final : public ParallelJob {
 public:
   KernelLaunchJob(std::shared_ptr<Command> command, std::vector<WorkerScratch> &scratch,
-                  const LaunchCode &code, bool streamingStores, size_t groupCount, size_t chunkSize,
+                  const LaunchCode &code, size_t groupCount, size_t chunkSize,
                   size_t printfBufferSize)
       : ParallelJob(groupCount, chunkSize), command_(std::move(command)), scratch_(scratch),
         launch_(std::get<KernelLaunch>(command_->payload())),
-        deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)), code_(code),
-        streamingStores_(streamingStores) {
+        deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)), code_(code) {
     if (deviceKernel_.printfCalls() != nullptr) {
       printf_ = std::make_unique<PrintfOutput>(printfBufferSize);
       params_.printfBuffer = printf_->buffer();
@@ -305,7 +307,7 @@ public:
       }
       code_.byEdges[edges]->function(&params_, &group);
     }
-    if (streamingStores_)
+    if (code_.streamingStores)
       fenceStreamingStores();
   }
 
@@ -323,7 +325,6 @@ private:
   KernelLaunch &launch_;
   const CpuKernel &deviceKernel_;
   LaunchCode code_;
-  bool streamingStores_; // the code may use non-temporal stores (streaming_stores.hpp)
   std::unique_ptr<PrintfOutput> printf_; // for kernels that call printf
   LaunchParams params_{};
   std::atomic<bool> started_{false};
@@ -409,9 +410,9 @@ public:
       }
       // Several chunks per worker balance uneven work-groups; not so many that claiming costs.
       size_t chunk = std::max<size_t>(1, groups / (size_t{workers.workerCount()} * 4));
-      workers.submit(std::allocate_shared<KernelLaunchJob>(
-          RecyclingAllocator<KernelLaunchJob>(), std::move(command), scratch_, code,
-          streamingStores, groups, chunk, info_.printfBufferSize));
+      workers.submit(std::allocate_shared<KernelLaunchJob>(RecyclingAllocator<KernelLaunchJob>(),
+                                                           std::move(command), scratch_, code,
+                                                           groups, chunk, info_.printfBufferSize));
     } else {
       workers.submit(std::allocate_shared<HostCommandJob>(RecyclingAllocator<HostCommandJob>(),
                                                           std::move(command)));
