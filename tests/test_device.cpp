@@ -619,25 +619,3 @@ TEST_F(DeviceInfoTest, UnsupportedPartitionSchemeIsInvalidValue) {
   cl_uint count = 0;
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clCreateSubDevices(device_, properties, 0, nullptr, &count));
 }
-
-TEST_F(DeviceInfoTest, EqualPartitionCreatesSubDevicesWithParentAndType) {
-  auto supported =
-      deviceArray<cl_device_partition_property>(device_, CL_DEVICE_PARTITION_PROPERTIES);
-  if (std::find(supported.begin(), supported.end(), CL_DEVICE_PARTITION_EQUALLY) == supported.end())
-    GTEST_SKIP() << "the device cannot be partitioned equally";
-  cl_device_partition_property properties[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
-  cl_uint count = 0;
-  ASSERT_CL_SUCCESS(clCreateSubDevices(device_, properties, 0, nullptr, &count));
-  ASSERT_GE(count, 1u);
-  std::vector<cl_device_id> subDevices(count);
-  ASSERT_CL_SUCCESS(clCreateSubDevices(device_, properties, count, subDevices.data(), nullptr));
-  for (cl_device_id sub : subDevices) {
-    EXPECT_EQ(device_, deviceInfo<cl_device_id>(sub, CL_DEVICE_PARENT_DEVICE));
-    EXPECT_EQ(1u, deviceInfo<cl_uint>(sub, CL_DEVICE_MAX_COMPUTE_UNITS));
-    auto type = deviceArray<cl_device_partition_property>(sub, CL_DEVICE_PARTITION_TYPE);
-    ASSERT_GE(type.size(), 2u);
-    EXPECT_EQ(CL_DEVICE_PARTITION_EQUALLY, type[0]);
-    EXPECT_EQ(1, type[1]);
-    EXPECT_CL_SUCCESS(clReleaseDevice(sub));
-  }
-}

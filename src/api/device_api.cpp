@@ -3,9 +3,11 @@
 #include "api/device_selection.hpp"
 #include "runtime/context.hpp"
 #include "runtime/device.hpp"
+#include "runtime/device_partition.hpp"
 #include "runtime/platform.hpp"
 
 #include <cstring>
+#include <memory>
 
 using namespace kiln;
 using namespace kiln::api;
@@ -130,7 +132,7 @@ cl_int identityInfo(const Device &device, cl_device_info param, const InfoOutput
   case CL_DEVICE_LINKER_AVAILABLE:
     return out.boolean(info.linkerAvailable);
   case CL_DEVICE_PARENT_DEVICE:
-    return out(static_cast<cl_device_id>(nullptr));
+    return out(static_cast<cl_device_id>(device.parent()));
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
     return out(info.partitionMaxSubDevices);
   case CL_DEVICE_PARTITION_PROPERTIES:
@@ -140,9 +142,10 @@ cl_int identityInfo(const Device &device, cl_device_info param, const InfoOutput
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
     return out(info.partitionAffinityDomain);
   case CL_DEVICE_PARTITION_TYPE:
-    return out(std::vector<cl_device_partition_property>{}); // a root device
+    return out(device.partitionType()); // empty for a root device
   case CL_DEVICE_REFERENCE_COUNT:
-    return out(cl_uint{1});
+    // "If the device is a root-level device, a reference count of one is returned."
+    return out(device.isRoot() ? cl_uint{1} : device.externalCount());
   default:
     return CL_INVALID_VALUE;
   }
@@ -370,17 +373,46 @@ KILN_API cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device,
     return CL_INVALID_DEVICE;
   if (properties == nullptr)
     return CL_INVALID_VALUE;
-  // No partition scheme is supported (CL_DEVICE_PARTITION_PROPERTIES is {0}): every partition
-  // type the application names is one the device does not support.
-  return CL_INVALID_VALUE;
+  return guard([&] {
+    DevicePartition partition;
+    if (cl_int error = planPartition(*self, properties, partition); error != CL_SUCCESS)
+      return error;
+    size_t count = partition.subDevices.size();
+    if (out_devices != nullptr && num_devices < count)
+      return CL_INVALID_VALUE;
+    if (out_devices != nullptr) {
+      std::vector<std::unique_ptr<Device>> created;
+      for (const std::vector<unsigned> &units : partition.subDevices) {
+        std::unique_ptr<DeviceDriver> driver = self->driver().createSubDevice(units);
+        if (driver == nullptr)
+          return CL_OUT_OF_RESOURCES; // the ones made so far are destroyed unseen
+        created.push_back(std::make_unique<Device>(*self, std::move(driver), partition.type));
+      }
+      for (size_t index = 0; index < count; ++index)
+        out_devices[index] = created[index].release();
+    }
+    if (num_devices_ret != nullptr)
+      *num_devices_ret = static_cast<cl_uint>(count);
+    return CL_SUCCESS;
+  });
 }
 
 KILN_API cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
-  return toObject<Device>(device) != nullptr ? CL_SUCCESS : CL_INVALID_DEVICE;
+  Device *self = toObject<Device>(device);
+  if (self == nullptr)
+    return CL_INVALID_DEVICE;
+  if (!self->isRoot()) // a root device's count stays one
+    self->retainExternal();
+  return CL_SUCCESS;
 }
 
 KILN_API cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
-  return toObject<Device>(device) != nullptr ? CL_SUCCESS : CL_INVALID_DEVICE;
+  Device *self = toObject<Device>(device);
+  if (self == nullptr)
+    return CL_INVALID_DEVICE;
+  if (!self->isRoot())
+    self->releaseExternal();
+  return CL_SUCCESS;
 }
 
 KILN_API cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,

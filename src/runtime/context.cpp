@@ -1,5 +1,7 @@
 #include "runtime/context.hpp"
 
+#include "runtime/device.hpp"
+
 #include <algorithm>
 
 namespace kiln {
@@ -7,12 +9,18 @@ namespace kiln {
 Context::Context(std::vector<Device *> devices, std::vector<cl_context_properties> properties,
                  ErrorCallback errorCallback, void *userData)
     : devices_(std::move(devices)), properties_(std::move(properties)),
-      errorCallback_(errorCallback), errorUserData_(userData) {}
+      errorCallback_(errorCallback), errorUserData_(userData) {
+  // A sub-device the application releases stays alive while a context uses it.
+  for (Device *device : devices_)
+    device->retainInternal();
+}
 
 Context::~Context() {
   // The specification: destructor callbacks run in the reverse order they were registered.
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
     it->first(this, it->second);
+  for (Device *device : devices_)
+    device->releaseInternal();
 }
 
 bool Context::hasDevice(const Device *device) const {

@@ -7,27 +7,41 @@
 #include "runtime/object.hpp"
 
 #include <memory>
+#include <vector>
 
 namespace kiln {
 
 class Platform;
 
-/// Root devices live as long as the platform: clRetainDevice/clReleaseDevice do nothing to them.
-class Device : public Object<_cl_device_id, ObjectKind::Device> {
+/// A root device lives as long as the platform: clRetainDevice/clReleaseDevice leave it alone.
+/// A sub-device (clCreateSubDevices) is counted like any other object; contexts hold internal
+/// references to their devices, and a sub-device holds one to its parent.
+class Device : public Object<_cl_device_id, ObjectKind::Device>, public RefCounted<Device> {
 public:
-  Device(Platform &platform, std::unique_ptr<DeviceDriver> driver)
-      : platform_(platform), driver_(std::move(driver)) {}
+  /// A root device.
+  Device(Platform &platform, std::unique_ptr<DeviceDriver> driver);
+  /// A sub-device of `parent`, made by `partitionType` (CL_DEVICE_PARTITION_TYPE, 0-terminated).
+  Device(Device &parent, std::unique_ptr<DeviceDriver> driver,
+         std::vector<cl_device_partition_property> partitionType);
+  ~Device();
 
   Platform &platform() const { return platform_; }
   DeviceDriver &driver() const { return *driver_; }
   const DeviceInfo &info() const { return driver_->info(); }
 
-  /// Kept for the API's validation helpers, which treat every object uniformly.
-  bool isExternallyAlive() const { return true; }
+  /// Null for a root device.
+  Device *parent() const { return parent_.get(); }
+  bool isRoot() const { return parent_ == nullptr; }
+  /// The root device this one was partitioned from (itself for a root device).
+  const Device &root() const { return isRoot() ? *this : parent_->root(); }
+  /// Empty for a root device.
+  const std::vector<cl_device_partition_property> &partitionType() const { return partitionType_; }
 
 private:
   Platform &platform_;
   std::unique_ptr<DeviceDriver> driver_;
+  Ref<Device> parent_;
+  std::vector<cl_device_partition_property> partitionType_;
 };
 
 } // namespace kiln

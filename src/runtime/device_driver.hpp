@@ -71,6 +71,22 @@ public:
   /// generated code). Default: empty.
   virtual std::string codeIdentity() const { return {}; }
 
+  /// The device's compute units grouped by the memory they share at `domain` (one level:
+  /// CL_DEVICE_AFFINITY_DOMAIN_NUMA or _L4/_L3/_L2/_L1_CACHE), each group listing indices in
+  /// 0..CL_DEVICE_MAX_COMPUTE_UNITS-1. Empty when the device does not know that level (it then
+  /// leaves the level out of CL_DEVICE_PARTITION_AFFINITY_DOMAIN).
+  virtual std::vector<std::vector<unsigned>>
+  affinityGroups(cl_device_affinity_domain domain) const {
+    return {};
+  }
+
+  /// A driver for a sub-device made of the compute units `units` (indices, as above) of this
+  /// one, or null when the device cannot be partitioned. The sub-device runs the programs and
+  /// kernels this driver loads: a program built for a parent device serves its sub-devices.
+  virtual std::unique_ptr<DeviceDriver> createSubDevice(std::span<const unsigned> units) const {
+    return nullptr;
+  }
+
   /// Runs a command whose dependencies have all completed. The driver calls
   /// Command::markRunning() when it starts and Command::complete() when it is done, from any
   /// thread.

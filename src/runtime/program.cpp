@@ -7,30 +7,32 @@
 #include "runtime/platform.hpp"
 #include "runtime/source_build_key.hpp"
 
+#include <algorithm>
+
 namespace kiln {
 
 Program::Program(Context &context, std::string source)
     : context_(&context), devices_(context.devices()), source_(std::move(source)),
       origin_(Origin::Source) {
   for (Device *device : devices_)
-    builds_[device];
+    builds_[&device->root()];
 }
 
 Program::Program(Context &context, Origin origin, const std::vector<Device *> &devices,
                  std::vector<DeviceBuild> builds)
     : context_(&context), devices_(devices), origin_(origin) {
   for (size_t index = 0; index < devices.size(); ++index)
-    builds_[devices[index]] = std::move(builds[index]);
+    builds_[&devices[index]->root()] = std::move(builds[index]);
 }
 
 Program::~Program() = default;
 
 const Program::DeviceBuild &Program::buildFor(const Device *device) const {
-  return builds_.at(device);
+  return builds_.at(&device->root());
 }
 
 Program::DeviceBuild &Program::buildFor(const Device *device) {
-  return builds_.at(device);
+  return builds_.at(&device->root());
 }
 
 namespace {
@@ -107,7 +109,11 @@ template <typename Step>
 bool Program::forEachDevice(const std::vector<Device *> &devices, const std::string &options,
                             const compiler::BuildOptions &parsed, Step &&step) {
   bool allSucceeded = true;
+  std::vector<const Device *> roots; // each partition tree builds once
   for (Device *device : devices) {
+    if (std::find(roots.begin(), roots.end(), &device->root()) != roots.end())
+      continue;
+    roots.push_back(&device->root());
     DeviceBuild previous;
     {
       std::lock_guard lock(mutex_);

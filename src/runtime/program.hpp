@@ -120,6 +120,8 @@ private:
   std::atomic<int> kernelCount_{0};
 
   mutable std::mutex mutex_;
+  /// By root device: sub-devices run their root's code, so a build for any device of a
+  /// partition tree is the build of all of them (as the conformance tests expect).
   std::map<const Device *, DeviceBuild> builds_;
 };
 

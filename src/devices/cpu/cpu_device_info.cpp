@@ -1,5 +1,6 @@
 #include "devices/cpu/cpu_device_info.hpp"
 
+#include "devices/cpu/cpu_topology.hpp"
 #include "runtime/platform.hpp"
 
 #include <algorithm>
@@ -81,9 +82,24 @@ void describeFloatingPoint(const HostCpu &host, DeviceInfo &info) {
                         CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | fma;
 }
 
+/// Partitioning (clCreateSubDevices): equally and by counts whenever there are units to share
+/// out, by affinity domain at the levels where, as the operating system describes them, the
+/// units do not all share the same memory. (A level all of them share would only give the
+/// device back whole; the conformance tests expect every listed domain to partition.)
+void describePartitioning(const std::vector<int> &unitCpus, DeviceInfo &info) {
+  if (unitCpus.size() < 2)
+    return; // one compute unit cannot be split: CL_DEVICE_PARTITION_PROPERTIES is {0}
+  info.partitionMaxSubDevices = static_cast<cl_uint>(unitCpus.size());
+  info.partitionProperties = {CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS};
+  if (cl_device_affinity_domain levels = splittingLevels(unitCpus)) {
+    info.partitionProperties.push_back(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);
+    info.partitionAffinityDomain = levels | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+  }
+}
+
 } // namespace
 
-DeviceInfo describeCpuDevice(const HostCpu &host) {
+DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCpus) {
   DeviceInfo info;
   info.type = CL_DEVICE_TYPE_CPU;
   info.vendorId = host.pciVendorId;
@@ -93,7 +109,7 @@ DeviceInfo describeCpuDevice(const HostCpu &host) {
   info.version = std::string("OpenCL 3.0 Kiln ") + kilnVersion();
   info.numericVersion = makeVersion(3, 0);
 
-  info.maxComputeUnits = workerCount(host);
+  info.maxComputeUnits = static_cast<cl_uint>(unitCpus.size());
   info.maxClockFrequencyMHz = host.maxClockMHz;
   info.maxWorkItemDimensions = 3;
   info.maxWorkItemSizes = {kMaxWorkGroupSize, kMaxWorkGroupSize, kMaxWorkGroupSize};
@@ -112,6 +128,7 @@ DeviceInfo describeCpuDevice(const HostCpu &host) {
   describeMemory(host, info);
   describeLanguage(info);
   describeFloatingPoint(host, info);
+  describePartitioning(unitCpus, info);
   return info;
 }
 

@@ -6,9 +6,13 @@
 #include "devices/cpu/host_cpu.hpp"
 #include "runtime/device_info.hpp"
 
+#include <vector>
+
 namespace kiln::cpu {
 
-DeviceInfo describeCpuDevice(const HostCpu &host);
+/// The device made of one compute unit (one worker thread) per entry of `unitCpus`, the
+/// logical CPU that unit runs on.
+DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCpus);
 
 /// The front end's target: the device's OpenCL C versions, extensions and features.
 compiler::TargetDescription cpuTarget(const DeviceInfo &info);

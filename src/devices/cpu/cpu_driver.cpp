@@ -2,6 +2,7 @@
 
 #include "compiler/compiler_library.hpp"
 #include "devices/cpu/cpu_device_info.hpp"
+#include "devices/cpu/cpu_topology.hpp"
 #include "devices/cpu/host_commands.hpp"
 #include "devices/cpu/host_cpu.hpp"
 #include "devices/cpu/kernel_jit.hpp"
@@ -24,6 +25,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 namespace kiln::cpu {
 namespace {
@@ -350,8 +352,19 @@ private:
 
 class CpuDriver final : public DeviceDriver {
 public:
-  CpuDriver()
-      : host_(detectHostCpu()), info_(describeCpuDevice(host_)), target_(cpuTarget(info_)) {}
+  /// A device with one compute unit (one worker) per entry of `unitCpus`, the logical CPU it
+  /// runs on. `pinned`: the workers run only on those CPUs (a sub-device), else anywhere.
+  CpuDriver(const HostCpu &host, std::vector<int> unitCpus, bool pinned)
+      : host_(host), unitCpus_(std::move(unitCpus)), pinned_(pinned),
+        info_(describeCpuDevice(host_, unitCpus_)), target_(cpuTarget(info_)) {}
+
+  ~CpuDriver() override {
+    // A sub-device's last reference may go in the completion of its last command, on one of its
+    // own workers, and a pool cannot join the thread that destroys it: another thread does.
+    // That worker only returns to the pool's loop, which it then leaves.
+    if (pool_ != nullptr && pool_->isWorkerThread())
+      std::thread([pool = std::move(pool_)] {}).detach();
+  }
 
   const DeviceInfo &info() const override { return info_; }
   const compiler::TargetDescription &compilerTarget() const override { return target_; }
@@ -389,6 +402,35 @@ public:
     return identity;
   }
 
+  std::vector<std::vector<unsigned>>
+  affinityGroups(cl_device_affinity_domain level) const override {
+    std::vector<std::string> identities; // of each group, in order of their first unit
+    std::vector<std::vector<unsigned>> groups;
+    for (unsigned unit = 0; unit < unitCpus_.size(); ++unit) {
+      std::optional<std::string> identity = sharingIdentity(unitCpus_[unit], level);
+      if (!identity)
+        return {};
+      auto found = std::find(identities.begin(), identities.end(), *identity);
+      if (found == identities.end()) {
+        identities.push_back(*identity);
+        groups.emplace_back();
+        found = identities.end() - 1;
+      }
+      groups[found - identities.begin()].push_back(unit);
+    }
+    return groups;
+  }
+
+  std::unique_ptr<DeviceDriver> createSubDevice(std::span<const unsigned> units) const override {
+    std::vector<int> cpus;
+    for (unsigned unit : units) {
+      if (unit >= unitCpus_.size())
+        return nullptr;
+      cpus.push_back(unitCpus_[unit]);
+    }
+    return std::make_unique<CpuDriver>(host_, std::move(cpus), true);
+  }
+
   void submit(std::shared_ptr<Command> command) override {
     ThreadPool &workers = pool();
     if (auto *launch = std::get_if<KernelLaunch>(&command->payload())) {
@@ -423,14 +465,16 @@ private:
   /// The workers start on the first command, not when the platform is discovered.
   ThreadPool &pool() {
     std::call_once(poolStarted_, [this] {
-      unsigned count = workerCount(host_);
-      scratch_.resize(count);
-      pool_ = std::make_unique<ThreadPool>(count);
+      scratch_.resize(unitCpus_.size());
+      pool_ = std::make_unique<ThreadPool>(static_cast<unsigned>(unitCpus_.size()),
+                                           pinned_ ? unitCpus_ : std::vector<int>{});
     });
     return *pool_;
   }
 
   HostCpu host_;
+  std::vector<int> unitCpus_;
+  bool pinned_;
   DeviceInfo info_;
   compiler::TargetDescription target_;
   std::once_flag poolStarted_;
@@ -441,7 +485,13 @@ private:
 } // namespace
 
 std::unique_ptr<DeviceDriver> createCpuDriver() {
-  return std::make_unique<CpuDriver>();
+  HostCpu host = detectHostCpu();
+  // One compute unit per worker; with KILN_CPU_THREADS above the CPU count, units share CPUs.
+  std::vector<int> allowed = allowedCpus();
+  std::vector<int> unitCpus(workerCount(host));
+  for (size_t unit = 0; unit < unitCpus.size(); ++unit)
+    unitCpus[unit] = allowed[unit % allowed.size()];
+  return std::make_unique<CpuDriver>(host, std::move(unitCpus), false);
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,7 @@
 #include "devices/cpu/host_cpu.hpp"
 
+#include "devices/cpu/cpu_topology.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -22,13 +24,6 @@ std::string trim(std::string text) {
   while (first < text.size() && isSpace(text[first]))
     ++first;
   return text.substr(first);
-}
-
-unsigned affinityCores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0)
-    return std::max(1, CPU_COUNT(&set));
-  return static_cast<unsigned>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
 }
 
 uint64_t sysconfBytes(int name) {
@@ -132,7 +127,7 @@ HostCpu detectHostCpu() {
   readCpuid(cpu);
   if (cpu.brand.empty())
     cpu.brand = "Host CPU";
-  cpu.logicalCores = affinityCores();
+  cpu.logicalCores = static_cast<unsigned>(allowedCpus().size());
   cpu.memoryBytes = sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE);
   cpu.l1DataCacheBytes = sysconfBytes(_SC_LEVEL1_DCACHE_SIZE);
   cpu.lastLevelCacheBytes =

@@ -1,5 +1,6 @@
 #include "devices/cpu/thread_pool.hpp"
 
+#include "devices/cpu/cpu_topology.hpp"
 #include "runtime/spin_wait.hpp"
 
 #include <algorithm>
@@ -21,10 +22,20 @@ bool ParallelJob::complete(size_t count) {
   return done_.fetch_add(count, std::memory_order_acq_rel) + count == itemCount_;
 }
 
-ThreadPool::ThreadPool(unsigned workerCount) {
+ThreadPool::ThreadPool(unsigned workerCount, std::vector<int> cpus) {
   workers_.reserve(workerCount);
   for (unsigned index = 0; index < workerCount; ++index)
-    workers_.emplace_back([this, index] { workerLoop(index); });
+    workers_.emplace_back([this, index, cpus] {
+      if (!cpus.empty())
+        pinCurrentThread(cpus); // best effort: a refusal leaves the worker unpinned
+      workerLoop(index);
+    });
+}
+
+bool ThreadPool::isWorkerThread() const {
+  std::thread::id self = std::this_thread::get_id();
+  return std::any_of(workers_.begin(), workers_.end(),
+                     [&](const std::thread &worker) { return worker.get_id() == self; });
 }
 
 ThreadPool::~ThreadPool() {

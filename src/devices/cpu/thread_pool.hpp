@@ -46,12 +46,16 @@ private:
 
 class ThreadPool {
 public:
-  explicit ThreadPool(unsigned workerCount);
+  /// `cpus`: the logical CPUs the workers may run on (a sub-device's share); empty for any.
+  explicit ThreadPool(unsigned workerCount, std::vector<int> cpus = {});
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
 
   unsigned workerCount() const { return static_cast<unsigned>(workers_.size()); }
+
+  /// Whether the calling thread is one of this pool's workers (which cannot destroy the pool).
+  bool isWorkerThread() const;
 
   /// Queues `job`; jobs start in the order they were submitted.
   void submit(std::shared_ptr<ParallelJob> job);
