@@ -9,12 +9,27 @@
 #include "runtime/program.hpp"
 #include "runtime/queue.hpp"
 
+#include <algorithm>
+#include <array>
 #include <limits>
 
 using namespace kiln;
 using namespace kiln::api;
 
 namespace {
+
+/// The local size Kiln runs `kernel` with when the application gives none: its required size,
+/// else chooseLocalSize's pick. clGetKernelSuggestedLocalWorkSizeKHR reports the same.
+std::array<size_t, 3> defaultLocalSize(const Kernel &kernel, const Device &device,
+                                       const DeviceKernel &code, cl_uint workDim,
+                                       const std::array<size_t, 3> &global) {
+  const auto &required = kernel.info().requiredWorkGroupSize;
+  if (required[0] != 0)
+    return {required[0], required[1], required[2]};
+  const DeviceInfo &info = device.info();
+  return chooseLocalSize(
+      workDim, global, {code.info().maxWorkGroupSize, info.maxWorkItemSizes, info.maxComputeUnits});
+}
 
 /// Checks the work sizes of an NDRange and fills `range` (choosing a local size if none).
 cl_int validateRange(const Kernel &kernel, const Device &device, const DeviceKernel &code,
@@ -38,13 +53,7 @@ cl_int validateRange(const Kernel &kernel, const Device &device, const DeviceKer
       &device, [](const Program::DeviceBuild &build) { return build.uniformWorkGroups; });
   size_t kernelMax = code.info().maxWorkGroupSize;
   if (local == nullptr) {
-    if (hasRequired) {
-      for (cl_uint dim = 0; dim < 3; ++dim)
-        range.local[dim] = required[dim];
-    } else {
-      range.local = chooseLocalSize(workDim, range.global,
-                                    {kernelMax, info.maxWorkItemSizes, info.maxComputeUnits});
-    }
+    range.local = defaultLocalSize(kernel, device, code, workDim, range.global);
   } else {
     for (cl_uint dim = 0; dim < workDim; ++dim)
       range.local[dim] = local[dim];
@@ -161,5 +170,45 @@ KILN_API cl_int CL_API_CALL clEnqueueNativeKernel(
       native.memLocations.emplace_back(offset, Ref<MemObject>(memory));
     }
     return submitCommand(target, CL_COMMAND_NATIVE_KERNEL, std::move(native), event);
+  });
+}
+
+KILN_API cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    size_t *suggested_local_work_size) {
+  Queue *queue = toObject<Queue>(command_queue);
+  if (queue == nullptr)
+    return CL_INVALID_COMMAND_QUEUE;
+  Kernel *self = toObject<Kernel>(kernel);
+  if (self == nullptr)
+    return CL_INVALID_KERNEL;
+  if (&self->program().context() != &queue->context())
+    return CL_INVALID_CONTEXT;
+  Device &device = queue->device();
+  const DeviceKernel *code = self->deviceKernel(&device);
+  if (code == nullptr)
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (!self->allArgsSet())
+    return CL_INVALID_KERNEL_ARGS;
+  if (work_dim < 1 || work_dim > device.info().maxWorkItemDimensions)
+    return CL_INVALID_WORK_DIMENSION;
+  if (global_work_size == nullptr)
+    return CL_INVALID_GLOBAL_WORK_SIZE;
+  std::array<size_t, 3> global{1, 1, 1};
+  for (cl_uint dim = 0; dim < work_dim; ++dim) {
+    if (global_work_size[dim] == 0)
+      return CL_INVALID_GLOBAL_WORK_SIZE;
+    size_t offset = global_work_offset != nullptr ? global_work_offset[dim] : 0;
+    if (offset > std::numeric_limits<size_t>::max() - global_work_size[dim])
+      return CL_INVALID_GLOBAL_OFFSET;
+    global[dim] = global_work_size[dim];
+  }
+  if (suggested_local_work_size == nullptr)
+    return CL_INVALID_VALUE;
+  return guard([&] {
+    std::array<size_t, 3> local = defaultLocalSize(*self, device, *code, work_dim, global);
+    std::copy_n(local.begin(), work_dim, suggested_local_work_size);
+    return CL_SUCCESS;
   });
 }

@@ -179,6 +179,8 @@ void *extensionFunction(const char *name) {
     return nullptr;
   if (std::strcmp(name, "clIcdGetPlatformIDsKHR") == 0)
     return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
+  if (std::strcmp(name, "clGetKernelSuggestedLocalWorkSizeKHR") == 0)
+    return reinterpret_cast<void *>(&clGetKernelSuggestedLocalWorkSizeKHR);
   return nullptr;
 }
 

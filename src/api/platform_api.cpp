@@ -4,6 +4,11 @@
 #include "runtime/event.hpp"
 #include "runtime/platform.hpp"
 
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
 using namespace kiln;
 using namespace kiln::api;
 
@@ -51,11 +56,13 @@ KILN_API cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platfo
     case CL_PLATFORM_EXTENSIONS:
       return out(self->extensions());
     case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
+      // Every platform extension Kiln has is at version 1.0.0.
       std::vector<cl_name_version> list;
-      for (const char *name : {"cl_khr_icd", "cl_khr_extended_versioning"}) {
+      std::istringstream names(self->extensions());
+      for (std::string name; names >> name;) {
         cl_name_version entry{};
         entry.version = makeVersion(1, 0);
-        std::strncpy(entry.name, name, CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+        std::strncpy(entry.name, name.c_str(), CL_NAME_VERSION_MAX_NAME_SIZE - 1);
         list.push_back(entry);
       }
       return out(list);

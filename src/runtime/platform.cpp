@@ -32,7 +32,7 @@ BlockRecycler &BlockRecycler::commands() {
 
 Platform::Platform() {
   version_ = std::string("OpenCL 3.0 Kiln ") + kilnVersion();
-  extensions_ = "cl_khr_icd cl_khr_extended_versioning";
+  extensions_ = "cl_khr_icd cl_khr_extended_versioning cl_khr_suggested_local_work_size";
   devices_.push_back(std::make_unique<Device>(*this, cpu::createCpuDriver()));
   for (const auto &device : devices_)
     devicePointers_.push_back(device.get());

@@ -57,7 +57,8 @@ void describeLanguage(DeviceInfo &info) {
        {"cl_khr_byte_addressable_store", "cl_khr_fp64", "cl_khr_global_int32_base_atomics",
         "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
         "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
-        "cl_khr_int64_extended_atomics", "cl_khr_icd", "cl_khr_extended_versioning"})
+        "cl_khr_int64_extended_atomics", "cl_khr_icd", "cl_khr_extended_versioning",
+        "cl_khr_suggested_local_work_size"})
     info.extensions.push_back({extension, makeVersion(1, 0)});
   info.genericAddressSpaceSupport = true;
   info.nonUniformWorkGroupSupport = true;
