@@ -5,6 +5,7 @@
 // with two cores still has units enough for nested and uneven partitions.
 #include "cl_test.hpp"
 
+#include <atomic>
 #include <dirent.h>
 #include <fstream>
 #include <map>
@@ -261,6 +262,10 @@ TEST_F(SubDeviceTest, ReferenceCountsAndContextsKeepSubDevicesAlive) {
   ASSERT_CL_SUCCESS(error);
   subDevices[0].reset();
   EXPECT_EQ(sub, contextInfo<cl_device_id>(context, CL_CONTEXT_DEVICES));
+  // The handle is the application's no more, though the object lives on.
+  cl_uint references = 0;
+  EXPECT_CL_ERROR(CL_INVALID_DEVICE, clGetDeviceInfo(sub, CL_DEVICE_REFERENCE_COUNT,
+                                                     sizeof references, &references, nullptr));
   const char *source = kTripleSource;
   Program program(clCreateProgramWithSource(context, 1, &source, nullptr, &error));
   ASSERT_CL_SUCCESS(error);
@@ -379,6 +384,63 @@ TEST_F(SubDeviceTest, SubDevicesPartitionAgain) {
   Program program = buildProgram(context, leaf, kTripleSource);
   ASSERT_TRUE(program);
   runTriple(context, leaf, program);
+}
+
+TEST_F(SubDeviceTest, ASubDeviceWhoseLastCommandHoldsTheLastReferenceGoesSafely) {
+  SKIP_UNLESS_UNITS(2);
+  const char *slowSource = R"(
+    kernel void slow(global float *data) {
+      size_t i = get_global_id(0);
+      float x = data[i];
+      for (int k = 0; k < 2000; ++k)
+        x = x * 0.999f + 1.0f;
+      data[i] = x;
+    })";
+  for (int round = 0; round < 3; ++round) {
+    std::vector<Device> subDevices = partition(device_, {CL_DEVICE_PARTITION_EQUALLY, 1, 0});
+    ASSERT_FALSE(subDevices.empty());
+    cl_device_id sub = subDevices[0].get();
+    cl_int error = CL_SUCCESS;
+    cl_context context = clCreateContext(nullptr, 1, &sub, nullptr, nullptr, &error);
+    ASSERT_CL_SUCCESS(error);
+    std::atomic<bool> destroyed{false};
+    ASSERT_CL_SUCCESS(clSetContextDestructorCallback(
+        context,
+        [](cl_context, void *flag) { static_cast<std::atomic<bool> *>(flag)->store(true); },
+        &destroyed));
+    cl_command_queue queue = clCreateCommandQueueWithProperties(context, sub, nullptr, &error);
+    ASSERT_CL_SUCCESS(error);
+    subDevices.clear(); // the application's last reference to the sub-device
+    cl_program program = clCreateProgramWithSource(context, 1, &slowSource, nullptr, &error);
+    ASSERT_CL_SUCCESS(error);
+    ASSERT_CL_SUCCESS(clBuildProgram(program, 0, nullptr, "", nullptr, nullptr));
+    cl_kernel kernel = clCreateKernel(program, "slow", &error);
+    ASSERT_CL_SUCCESS(error);
+    cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, 1 << 20, nullptr, &error);
+    ASSERT_CL_SUCCESS(error);
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof buffer, &buffer));
+    size_t global = (1 << 20) / sizeof(float);
+    ASSERT_CL_SUCCESS(
+        clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+    ASSERT_CL_SUCCESS(clFlush(queue));
+    // Everything goes at once: the running command now holds the last references, and lets go
+    // of them on the sub-device's own worker thread.
+    for (cl_int released :
+         {clReleaseMemObject(buffer), clReleaseKernel(kernel), clReleaseProgram(program),
+          clReleaseCommandQueue(queue), clReleaseContext(context)})
+      ASSERT_CL_SUCCESS(released);
+    ASSERT_TRUE(eventually([&] { return destroyed.load(); }));
+  }
+  // The device is as good as before.
+  std::vector<Device> again = partition(device_, {CL_DEVICE_PARTITION_EQUALLY, 1, 0});
+  ASSERT_FALSE(again.empty());
+  cl_device_id sub = again.back().get();
+  cl_int error = CL_SUCCESS;
+  Context context(clCreateContext(nullptr, 1, &sub, nullptr, nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  Program program = buildProgram(context, sub, kTripleSource);
+  ASSERT_TRUE(program);
+  runTriple(context, sub, program);
 }
 
 } // namespace
