@@ -1,5 +1,5 @@
-// Commands that move data: buffer reads, writes, copies, fills, rectangles, maps, migrations,
-// and the image commands (no images exist yet).
+// Commands that move buffer data: reads, writes, copies, fills, rectangles, maps, migrations
+// (the image commands: enqueue_image_api.cpp).
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
 #include "api/memory_flags.hpp"
@@ -348,9 +348,16 @@ KILN_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_que
                                                     cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    MemObject *mapped;
-    if (cl_int error = validateBufferCommand(command_queue, memobj, num_events_in_wait_list,
-                                             event_wait_list, target, mapped))
+    target.queue = toObject<Queue>(command_queue);
+    if (target.queue == nullptr)
+      return CL_INVALID_COMMAND_QUEUE;
+    MemObject *mapped = toObject<MemObject>(memobj); // a buffer or an image
+    if (mapped == nullptr)
+      return CL_INVALID_MEM_OBJECT;
+    if (&mapped->context() != &target.queue->context())
+      return CL_INVALID_CONTEXT;
+    if (cl_int error = validateWaitList(num_events_in_wait_list, event_wait_list,
+                                        &target.queue->context(), target.waitList))
       return error;
     if (mapped_ptr == nullptr || !mapped->removeMapping(mapped_ptr))
       return CL_INVALID_VALUE;
@@ -381,74 +388,4 @@ KILN_API cl_int CL_API_CALL clEnqueueMigrateMemObjects(
     // Every memory object already lives where every Kiln device can use it.
     return submitCommand(target, CL_COMMAND_MIGRATE_MEM_OBJECTS, NoOperation{}, event);
   });
-}
-
-// Image commands: no image can exist, so every image argument is an invalid memory object.
-
-namespace {
-
-cl_int noImages(cl_command_queue queue) {
-  return toObject<Queue>(queue) == nullptr ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_MEM_OBJECT;
-}
-
-} // namespace
-
-KILN_API cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem image,
-                                               cl_bool blocking_read, const size_t *origin,
-                                               const size_t *region, size_t row_pitch,
-                                               size_t slice_pitch, void *ptr,
-                                               cl_uint num_events_in_wait_list,
-                                               const cl_event *event_wait_list, cl_event *event) {
-  return noImages(command_queue);
-}
-
-KILN_API cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image,
-                                                cl_bool blocking_write, const size_t *origin,
-                                                const size_t *region, size_t input_row_pitch,
-                                                size_t input_slice_pitch, const void *ptr,
-                                                cl_uint num_events_in_wait_list,
-                                                const cl_event *event_wait_list, cl_event *event) {
-  return noImages(command_queue);
-}
-
-KILN_API cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image,
-                                               const void *fill_color, const size_t *origin,
-                                               const size_t *region,
-                                               cl_uint num_events_in_wait_list,
-                                               const cl_event *event_wait_list, cl_event *event) {
-  return noImages(command_queue);
-}
-
-KILN_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image,
-                                               cl_mem dst_image, const size_t *src_origin,
-                                               const size_t *dst_origin, const size_t *region,
-                                               cl_uint num_events_in_wait_list,
-                                               const cl_event *event_wait_list, cl_event *event) {
-  return noImages(command_queue);
-}
-
-KILN_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
-    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin,
-    const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  return noImages(command_queue);
-}
-
-KILN_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(
-    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset,
-    const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  return noImages(command_queue);
-}
-
-KILN_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image,
-                                             cl_bool blocking_map, cl_map_flags map_flags,
-                                             const size_t *origin, const size_t *region,
-                                             size_t *image_row_pitch, size_t *image_slice_pitch,
-                                             cl_uint num_events_in_wait_list,
-                                             const cl_event *event_wait_list, cl_event *event,
-                                             cl_int *errcode_ret) {
-  if (errcode_ret != nullptr)
-    *errcode_ret = noImages(command_queue);
-  return nullptr;
 }

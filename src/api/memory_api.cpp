@@ -1,5 +1,6 @@
-// Memory object entry points: buffers and sub-buffers; images, pipes and SVM, which no Kiln
-// device supports yet, answer with the errors the specification names for that case.
+// Memory object entry points: buffers and sub-buffers (images: image_api.cpp); pipes and SVM,
+// which no Kiln device supports yet, answer with the errors the specification names for that
+// case.
 #include "api/api_support.hpp"
 #include "api/memory_flags.hpp"
 #include "runtime/context.hpp"
@@ -237,81 +238,6 @@ KILN_API cl_int CL_API_CALL clSetMemObjectDestructorCallback(
     self->addDestructorCallback(pfn_notify, user_data);
     return CL_SUCCESS;
   });
-}
-
-// Images. No Kiln device supports images yet (CL_DEVICE_IMAGE_SUPPORT is false), so after the
-// context is checked every creation fails with CL_INVALID_OPERATION, as the specification asks.
-
-namespace {
-
-cl_mem noImageSupport(cl_context context, cl_int &error) {
-  error = toObject<Context>(context) == nullptr ? CL_INVALID_CONTEXT : CL_INVALID_OPERATION;
-  return nullptr;
-}
-
-} // namespace
-
-KILN_API cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
-                                          const cl_image_format *image_format,
-                                          const cl_image_desc *image_desc, void *host_ptr,
-                                          cl_int *errcode_ret) {
-  return guardCreate<cl_mem>(errcode_ret,
-                             [&](cl_int &error) { return noImageSupport(context, error); });
-}
-
-KILN_API cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
-                                                        const cl_mem_properties *properties,
-                                                        cl_mem_flags flags,
-                                                        const cl_image_format *image_format,
-                                                        const cl_image_desc *image_desc,
-                                                        void *host_ptr, cl_int *errcode_ret) {
-  return guardCreate<cl_mem>(errcode_ret,
-                             [&](cl_int &error) { return noImageSupport(context, error); });
-}
-
-KILN_API cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
-                                            const cl_image_format *image_format, size_t image_width,
-                                            size_t image_height, size_t image_row_pitch,
-                                            void *host_ptr, cl_int *errcode_ret) {
-  return guardCreate<cl_mem>(errcode_ret,
-                             [&](cl_int &error) { return noImageSupport(context, error); });
-}
-
-KILN_API cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
-                                            const cl_image_format *image_format, size_t image_width,
-                                            size_t image_height, size_t image_depth,
-                                            size_t image_row_pitch, size_t image_slice_pitch,
-                                            void *host_ptr, cl_int *errcode_ret) {
-  return guardCreate<cl_mem>(errcode_ret,
-                             [&](cl_int &error) { return noImageSupport(context, error); });
-}
-
-KILN_API cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
-                                                       cl_mem_object_type image_type,
-                                                       cl_uint num_entries,
-                                                       cl_image_format *image_formats,
-                                                       cl_uint *num_image_formats) {
-  if (toObject<Context>(context) == nullptr)
-    return CL_INVALID_CONTEXT;
-  constexpr cl_mem_flags kernelAccess = CL_MEM_KERNEL_READ_AND_WRITE;
-  bool validType =
-      image_type == CL_MEM_OBJECT_IMAGE1D || image_type == CL_MEM_OBJECT_IMAGE2D ||
-      image_type == CL_MEM_OBJECT_IMAGE3D || image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
-      image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY || image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
-  if (!hasValidAccessFlags(flags & ~kernelAccess) || !validType ||
-      (num_entries == 0 && image_formats != nullptr))
-    return CL_INVALID_VALUE;
-  // No device supports images: the list of formats is empty.
-  if (num_image_formats != nullptr)
-    *num_image_formats = 0;
-  return CL_SUCCESS;
-}
-
-KILN_API cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
-                                           size_t param_value_size, void *param_value,
-                                           size_t *param_value_size_ret) {
-  // Only images have image info, and none can exist.
-  return CL_INVALID_MEM_OBJECT;
 }
 
 // Pipes and shared virtual memory: no device supports them yet.

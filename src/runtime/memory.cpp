@@ -33,6 +33,19 @@ MemObject::MemObject(MemObject &parent, cl_mem_flags flags, size_t origin, size_
                        : nullptr),
       data_(parent.data() + origin) {}
 
+MemObject::MemObject(Context &context, cl_mem_flags flags, const ImageDescription &image,
+                     size_t size, void *hostPointer, AlignedStorage storage,
+                     std::vector<cl_mem_properties> properties)
+    : MemObject(context, flags, size, hostPointer, std::move(storage), std::move(properties)) {
+  image_ = image;
+}
+
+MemObject::MemObject(MemObject &buffer, cl_mem_flags flags, const ImageDescription &image,
+                     size_t size, std::vector<cl_mem_properties> properties)
+    : context_(&buffer.context()), parent_(&buffer), flags_(flags), size_(size),
+      hostPointer_(buffer.hostPointer()), data_(buffer.data()), properties_(std::move(properties)),
+      image_(image) {}
+
 MemObject::~MemObject() {
   // No lock: weakRef() needs a live handle, so it cannot run while the buffer is destroyed.
   if (weakAnchor_ != nullptr)

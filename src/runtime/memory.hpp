@@ -1,7 +1,8 @@
-// cl_mem: buffers and sub-buffers. Every buffer lives in host memory, which the CPU device uses
-// directly (maps are zero-copy).
+// cl_mem: buffers, sub-buffers and images. Every memory object lives in host memory, which the
+// CPU device uses directly (maps are zero-copy).
 #pragma once
 
+#include "runtime/image_description.hpp"
 #include "runtime/object.hpp"
 #include "runtime/weak_ref.hpp"
 
@@ -9,6 +10,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace kiln {
@@ -36,10 +38,18 @@ public:
             AlignedStorage storage, std::vector<cl_mem_properties> properties);
   /// A sub-buffer of `parent` (a buffer), `origin` bytes into it.
   MemObject(MemObject &parent, cl_mem_flags flags, size_t origin, size_t size);
+  /// An image with storage of its own (`storage`, or `hostPointer` for CL_MEM_USE_HOST_PTR).
+  MemObject(Context &context, cl_mem_flags flags, const ImageDescription &image, size_t size,
+            void *hostPointer, AlignedStorage storage, std::vector<cl_mem_properties> properties);
+  /// An image whose elements are those of `buffer` (1D buffer images, 2D images from buffers).
+  MemObject(MemObject &buffer, cl_mem_flags flags, const ImageDescription &image, size_t size,
+            std::vector<cl_mem_properties> properties);
   ~MemObject();
 
   Context &context() const { return *context_; }
-  cl_mem_object_type type() const { return CL_MEM_OBJECT_BUFFER; }
+  cl_mem_object_type type() const { return image_ ? image_->type : CL_MEM_OBJECT_BUFFER; }
+  /// Null for buffers.
+  const ImageDescription *image() const { return image_ ? &*image_ : nullptr; }
   cl_mem_flags flags() const { return flags_; }
   size_t size() const { return size_; }
   /// CL_MEM_HOST_PTR: what the application gave (offset into it for sub-buffers).
@@ -73,6 +83,7 @@ private:
   AlignedStorage storage_;
   std::byte *data_;
   std::vector<cl_mem_properties> properties_;
+  std::optional<ImageDescription> image_;
 
   mutable std::mutex mutex_;
   std::vector<void *> mappings_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 namespace kiln::cpu {
 namespace {
@@ -98,6 +99,27 @@ void describePartitioning(const std::vector<int> &unitCpus, DeviceInfo &info) {
   }
 }
 
+/// Images live in host memory like buffers; the limits are the specification's minimums for a
+/// full-profile device or more. Reported only with KILN_IMAGES=1 while the kernels' image
+/// functions are being built (a development switch, see README.md).
+void describeImages(DeviceInfo &info) {
+  const char *enabled = std::getenv("KILN_IMAGES");
+  if (enabled == nullptr || std::string(enabled) != "1")
+    return;
+  info.imageSupport = true;
+  info.maxReadImageArgs = 128;
+  info.maxWriteImageArgs = 64;
+  info.maxReadWriteImageArgs = 64;
+  info.maxSamplers = 16;
+  info.image2dMaxWidth = info.image2dMaxHeight = 16384;
+  info.image3dMaxWidth = info.image3dMaxHeight = info.image3dMaxDepth = 2048;
+  info.imageMaxArraySize = 2048;
+  // In elements; the largest element is 16 bytes.
+  info.imageMaxBufferSize = std::min<cl_ulong>(info.maxMemAllocSize / 16, size_t{1} << 27);
+  info.imagePitchAlignment = 1;       // pixels
+  info.imageBaseAddressAlignment = 4; // bytes: element accesses need no more
+}
+
 } // namespace
 
 DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCpus) {
@@ -130,6 +152,7 @@ DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCp
   describeLanguage(info);
   describeFloatingPoint(host, info);
   describePartitioning(unitCpus, info);
+  describeImages(info);
   return info;
 }
 

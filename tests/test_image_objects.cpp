@@ -1,0 +1,317 @@
+// Image objects on the host side: supported formats, creation with every host-pointer flag and
+// pitch, clGetImageInfo, reads and writes of regions, copies between images and buffers, maps,
+// and the errors for bad formats, descriptors, sizes and regions. The CPU device reports images
+// only with KILN_IMAGES=1 while the kernels' image functions are being built: CTest runs these
+// tests with it set, and they skip on a device without images.
+#include "cl_test.hpp"
+
+#include <array>
+#include <numeric>
+
+using namespace cltest;
+
+namespace {
+
+constexpr cl_image_format kRgba8{CL_RGBA, CL_UNORM_INT8};
+constexpr cl_image_format kRFloat{CL_R, CL_FLOAT};
+
+class ImageObjectTest : public ClTest {
+protected:
+  void SetUp() override {
+    ClTest::SetUp();
+    if (!deviceInfo<cl_bool>(device_, CL_DEVICE_IMAGE_SUPPORT))
+      GTEST_SKIP() << "the device has no images (the CPU device: KILN_IMAGES=1)";
+  }
+
+  static cl_image_desc describe(cl_mem_object_type type, size_t width, size_t height = 0,
+                                size_t depthOrLayers = 0, size_t rowPitch = 0,
+                                size_t slicePitch = 0) {
+    cl_image_desc desc{};
+    desc.image_type = type;
+    desc.image_width = width;
+    desc.image_height = height;
+    if (type == CL_MEM_OBJECT_IMAGE3D)
+      desc.image_depth = depthOrLayers;
+    else
+      desc.image_array_size = depthOrLayers;
+    desc.image_row_pitch = rowPitch;
+    desc.image_slice_pitch = slicePitch;
+    return desc;
+  }
+
+  Mem image(cl_mem_flags flags, const cl_image_format &format, const cl_image_desc &desc,
+            void *host = nullptr) {
+    cl_int error = CL_SUCCESS;
+    Mem created(clCreateImage(context_, flags, &format, &desc, host, &error));
+    EXPECT_CL_SUCCESS(error);
+    return created;
+  }
+
+  cl_int createError(cl_mem_flags flags, const cl_image_format *format, const cl_image_desc *desc,
+                     void *host = nullptr) {
+    cl_int error = CL_SUCCESS;
+    Mem created(clCreateImage(context_, flags, format, desc, host, &error));
+    EXPECT_EQ(error == CL_SUCCESS, created.get() != nullptr);
+    return error;
+  }
+
+  template <typename T> T imageInfo(cl_mem mem, cl_image_info param) {
+    return queryValue<T>(
+        [&](size_t s, void *v, size_t *r) { return clGetImageInfo(mem, param, s, v, r); });
+  }
+};
+
+TEST_F(ImageObjectTest, SupportedFormatsIncludeTheRequiredOnes) {
+  for (cl_mem_flags flags : {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE}) {
+    cl_uint count = 0;
+    ASSERT_CL_SUCCESS(
+        clGetSupportedImageFormats(context_, flags, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &count));
+    std::vector<cl_image_format> formats(count);
+    ASSERT_CL_SUCCESS(clGetSupportedImageFormats(context_, flags, CL_MEM_OBJECT_IMAGE2D, count,
+                                                 formats.data(), nullptr));
+    auto has = [&](cl_channel_order order, cl_channel_type type) {
+      return std::any_of(formats.begin(), formats.end(), [&](const cl_image_format &format) {
+        return format.image_channel_order == order && format.image_channel_data_type == type;
+      });
+    };
+    for (cl_channel_type type : {CL_UNORM_INT8, CL_UNORM_INT16, CL_SNORM_INT8, CL_SNORM_INT16,
+                                 CL_SIGNED_INT8, CL_SIGNED_INT16, CL_SIGNED_INT32, CL_UNSIGNED_INT8,
+                                 CL_UNSIGNED_INT16, CL_UNSIGNED_INT32, CL_HALF_FLOAT, CL_FLOAT}) {
+      EXPECT_TRUE(has(CL_RGBA, type)) << "flags " << flags << " type " << type;
+      EXPECT_TRUE(has(CL_R, type)) << "flags " << flags << " type " << type;
+    }
+    EXPECT_TRUE(has(CL_BGRA, CL_UNORM_INT8));
+  }
+  // Depth images are two-dimensional only.
+  cl_uint count = 0;
+  ASSERT_CL_SUCCESS(clGetSupportedImageFormats(context_, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE3D, 0,
+                                               nullptr, &count));
+  std::vector<cl_image_format> formats(count);
+  ASSERT_CL_SUCCESS(clGetSupportedImageFormats(context_, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE3D,
+                                               count, formats.data(), nullptr));
+  for (const cl_image_format &format : formats)
+    EXPECT_NE(cl_channel_order(CL_DEPTH), format.image_channel_order);
+}
+
+TEST_F(ImageObjectTest, InfoDescribesTheImage) {
+  Mem image3d = image(CL_MEM_READ_WRITE, kRgba8, describe(CL_MEM_OBJECT_IMAGE3D, 5, 4, 3));
+  ASSERT_TRUE(image3d);
+  EXPECT_EQ(4u, imageInfo<size_t>(image3d, CL_IMAGE_ELEMENT_SIZE));
+  EXPECT_EQ(5u, imageInfo<size_t>(image3d, CL_IMAGE_WIDTH));
+  EXPECT_EQ(4u, imageInfo<size_t>(image3d, CL_IMAGE_HEIGHT));
+  EXPECT_EQ(3u, imageInfo<size_t>(image3d, CL_IMAGE_DEPTH));
+  EXPECT_EQ(0u, imageInfo<size_t>(image3d, CL_IMAGE_ARRAY_SIZE));
+  EXPECT_GE(imageInfo<size_t>(image3d, CL_IMAGE_ROW_PITCH), 20u);
+  EXPECT_GE(imageInfo<size_t>(image3d, CL_IMAGE_SLICE_PITCH), 80u);
+  EXPECT_EQ(cl_mem_object_type(CL_MEM_OBJECT_IMAGE3D),
+            memInfo<cl_mem_object_type>(image3d, CL_MEM_TYPE));
+  cl_image_format format = imageInfo<cl_image_format>(image3d, CL_IMAGE_FORMAT);
+  EXPECT_EQ(kRgba8.image_channel_order, format.image_channel_order);
+  EXPECT_EQ(kRgba8.image_channel_data_type, format.image_channel_data_type);
+
+  Mem array1d = image(0, kRFloat, describe(CL_MEM_OBJECT_IMAGE1D_ARRAY, 7, 0, 9));
+  ASSERT_TRUE(array1d);
+  EXPECT_EQ(0u, imageInfo<size_t>(array1d, CL_IMAGE_HEIGHT));
+  EXPECT_EQ(9u, imageInfo<size_t>(array1d, CL_IMAGE_ARRAY_SIZE));
+  // Image info of a buffer is refused.
+  Mem buffer = createBuffer(CL_MEM_READ_WRITE, 64);
+  size_t width = 0;
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT,
+                  clGetImageInfo(buffer, CL_IMAGE_WIDTH, sizeof width, &width, nullptr));
+}
+
+TEST_F(ImageObjectTest, RegionsReadBackWhatWasWrittenWithAnyPitches) {
+  // A 3D image created from host memory with padded rows and slices.
+  const size_t width = 6, height = 5, depth = 4, rowPitch = 32, slicePitch = 192;
+  std::vector<cl_uchar> host(slicePitch * depth);
+  for (size_t i = 0; i < host.size(); ++i)
+    host[i] = static_cast<cl_uchar>(i * 7 + 3);
+  Mem image3d = image(CL_MEM_COPY_HOST_PTR, kRgba8,
+                      describe(CL_MEM_OBJECT_IMAGE3D, width, height, depth, rowPitch, slicePitch),
+                      host.data());
+  ASSERT_TRUE(image3d);
+  // Read an inner region packed.
+  const size_t origin[] = {1, 2, 1}, region[] = {4, 3, 2};
+  std::vector<cl_uchar> read(region[0] * 4 * region[1] * region[2]);
+  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, image3d, CL_TRUE, origin, region, 0, 0, read.data(),
+                                       0, nullptr, nullptr));
+  for (size_t z = 0; z < region[2]; ++z)
+    for (size_t y = 0; y < region[1]; ++y)
+      for (size_t byte = 0; byte < region[0] * 4; ++byte)
+        ASSERT_EQ(
+            host[(origin[2] + z) * slicePitch + (origin[1] + y) * rowPitch + origin[0] * 4 + byte],
+            read[(z * region[1] + y) * region[0] * 4 + byte])
+            << z << "," << y << "," << byte;
+  // Write it back one element to the right with the application's own pitches, and read all.
+  const size_t moved[] = {2, 2, 1};
+  ASSERT_CL_SUCCESS(clEnqueueWriteImage(queue_, image3d, CL_TRUE, moved, region, 0, 0, read.data(),
+                                        0, nullptr, nullptr));
+  std::vector<cl_uchar> all(width * 4 * height * depth);
+  const size_t zero[] = {0, 0, 0}, whole[] = {width, height, depth};
+  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, image3d, CL_TRUE, zero, whole, 0, 0, all.data(), 0,
+                                       nullptr, nullptr));
+  for (size_t z = 0; z < depth; ++z)
+    for (size_t y = 0; y < height; ++y)
+      for (size_t x = 0; x < width; ++x)
+        for (size_t c = 0; c < 4; ++c) {
+          bool inMoved = x >= moved[0] && x < moved[0] + region[0] && y >= moved[1] &&
+                         y < moved[1] + region[1] && z >= moved[2] && z < moved[2] + region[2];
+          size_t sx = inMoved ? x - moved[0] + origin[0] : x;
+          size_t sy = inMoved ? y - moved[1] + origin[1] : y;
+          size_t sz = inMoved ? z - moved[2] + origin[2] : z;
+          ASSERT_EQ(host[sz * slicePitch + sy * rowPitch + sx * 4 + c],
+                    all[((z * height + y) * width + x) * 4 + c]);
+        }
+}
+
+TEST_F(ImageObjectTest, OneDimensionalArraysCountLayersInTheSecondCoordinate) {
+  const size_t width = 8, layers = 5;
+  std::vector<float> data(width * layers);
+  std::iota(data.begin(), data.end(), 0.5f);
+  Mem array = image(CL_MEM_COPY_HOST_PTR, kRFloat,
+                    describe(CL_MEM_OBJECT_IMAGE1D_ARRAY, width, 0, layers), data.data());
+  ASSERT_TRUE(array);
+  const size_t origin[] = {2, 1, 0}, region[] = {3, 3, 1};
+  // The host side separates layers by its slice pitch.
+  const size_t hostSlice = 64;
+  std::vector<float> read(hostSlice / sizeof(float) * region[1], -1.0f);
+  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, array, CL_TRUE, origin, region, 0, hostSlice,
+                                       read.data(), 0, nullptr, nullptr));
+  for (size_t layer = 0; layer < region[1]; ++layer)
+    for (size_t x = 0; x < region[0]; ++x)
+      EXPECT_EQ(data[(origin[1] + layer) * width + origin[0] + x],
+                read[layer * hostSlice / sizeof(float) + x]);
+}
+
+TEST_F(ImageObjectTest, CopiesBetweenImagesAndBuffers) {
+  const size_t width = 9, height = 7;
+  std::vector<cl_uint> pixels(width * height);
+  std::iota(pixels.begin(), pixels.end(), 1000u);
+  Mem source = image(CL_MEM_COPY_HOST_PTR, kRgba8, describe(CL_MEM_OBJECT_IMAGE2D, width, height),
+                     pixels.data());
+  Mem target = image(0, kRgba8, describe(CL_MEM_OBJECT_IMAGE2D, width, height));
+  ASSERT_TRUE(source && target);
+  const size_t zero[] = {0, 0, 0}, whole[] = {width, height, 1};
+  ASSERT_CL_SUCCESS(
+      clEnqueueCopyImage(queue_, source, target, zero, zero, whole, 0, nullptr, nullptr));
+  // Image to buffer, at an offset, packed.
+  Mem buffer = createBuffer(CL_MEM_READ_WRITE, 16 + pixels.size() * 4);
+  ASSERT_CL_SUCCESS(
+      clEnqueueCopyImageToBuffer(queue_, target, buffer, zero, whole, 16, 0, nullptr, nullptr));
+  std::vector<cl_uint> viaBuffer = read<cl_uint>(buffer, pixels.size(), 4);
+  EXPECT_EQ(pixels, viaBuffer);
+  // A region of the buffer back into a corner of the image.
+  Mem back = image(0, kRgba8, describe(CL_MEM_OBJECT_IMAGE2D, width, height));
+  const size_t corner[] = {5, 4, 0}, small[] = {4, 3, 1};
+  ASSERT_CL_SUCCESS(
+      clEnqueueCopyBufferToImage(queue_, buffer, back, 16, corner, small, 0, nullptr, nullptr));
+  std::vector<cl_uint> cornerPixels(4 * 3);
+  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, back, CL_TRUE, corner, small, 0, 0,
+                                       cornerPixels.data(), 0, nullptr, nullptr));
+  for (size_t i = 0; i < cornerPixels.size(); ++i)
+    EXPECT_EQ(pixels[i], cornerPixels[i]) << i;
+
+  // Errors: other formats, overlapping regions of one image, regions out of range.
+  Mem floats = image(0, kRFloat, describe(CL_MEM_OBJECT_IMAGE2D, width, height));
+  EXPECT_CL_ERROR(CL_IMAGE_FORMAT_MISMATCH, clEnqueueCopyImage(queue_, source, floats, zero, zero,
+                                                               whole, 0, nullptr, nullptr));
+  const size_t shifted[] = {1, 0, 0}, wide[] = {4, 2, 1};
+  EXPECT_CL_ERROR(CL_MEM_COPY_OVERLAP, clEnqueueCopyImage(queue_, source, source, zero, shifted,
+                                                          wide, 0, nullptr, nullptr));
+  const size_t tooFar[] = {6, 0, 0};
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueCopyImage(queue_, source, target, tooFar, zero, wide,
+                                                       0, nullptr, nullptr));
+  const size_t flat[] = {4, 2, 2};
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueCopyImage(queue_, source, target, zero, zero, flat, 0,
+                                                       nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueCopyImageToBuffer(queue_, source, buffer, zero, whole,
+                                                               32, 0, nullptr, nullptr));
+  // Images are no buffers and buffers no images.
+  cl_uint word = 0;
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT,
+                  clEnqueueReadBuffer(queue_, source, CL_TRUE, 0, 4, &word, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clEnqueueReadImage(queue_, buffer, CL_TRUE, zero, small, 0,
+                                                            0, &word, 0, nullptr, nullptr));
+}
+
+TEST_F(ImageObjectTest, MapsOfHostPointerImagesAreTheApplicationsMemory) {
+  const size_t width = 4, height = 3, rowPitch = 24;
+  std::vector<cl_uchar> host(rowPitch * height, 0);
+  Mem mapped = image(CL_MEM_USE_HOST_PTR, kRgba8,
+                     describe(CL_MEM_OBJECT_IMAGE2D, width, height, 0, rowPitch), host.data());
+  ASSERT_TRUE(mapped);
+  EXPECT_EQ(rowPitch, imageInfo<size_t>(mapped, CL_IMAGE_ROW_PITCH));
+  const size_t origin[] = {1, 2, 0}, region[] = {2, 1, 1};
+  size_t pitch = 0;
+  cl_int error = CL_SUCCESS;
+  void *pointer = clEnqueueMapImage(queue_, mapped, CL_TRUE, CL_MAP_WRITE, origin, region, &pitch,
+                                    nullptr, 0, nullptr, nullptr, &error);
+  ASSERT_CL_SUCCESS(error);
+  EXPECT_EQ(rowPitch, pitch);
+  EXPECT_EQ(host.data() + 2 * rowPitch + 4, pointer);
+  static_cast<cl_uchar *>(pointer)[0] = 77;
+  EXPECT_EQ(1u, memInfo<cl_uint>(mapped, CL_MEM_MAP_COUNT));
+  ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, mapped, pointer, 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(clFinish(queue_));
+  EXPECT_EQ(0u, memInfo<cl_uint>(mapped, CL_MEM_MAP_COUNT));
+  cl_uint element = 0;
+  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, mapped, CL_TRUE, origin, region, 0, 0, &element, 0,
+                                       nullptr, nullptr));
+  EXPECT_EQ(77u, element & 0xff);
+}
+
+TEST_F(ImageObjectTest, BadFormatsDescriptorsAndSizesGetTheSpecifiedErrors) {
+  cl_image_desc plain = describe(CL_MEM_OBJECT_IMAGE2D, 16, 16);
+  const cl_image_format wrongPair{CL_RGB, CL_UNORM_INT8}; // RGB takes packed types only
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, createError(0, &wrongPair, &plain));
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, createError(0, nullptr, &plain));
+  const cl_image_format unknown{0x1234, CL_FLOAT};
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, createError(0, &unknown, &plain));
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, createError(0, &kRgba8, nullptr));
+  cl_image_desc mipmapped = plain;
+  mipmapped.num_mip_levels = 2;
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, createError(0, &kRgba8, &mipmapped));
+  cl_image_desc badType = plain;
+  badType.image_type = CL_MEM_OBJECT_BUFFER;
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, createError(0, &kRgba8, &badType));
+  cl_image_desc pitchWithoutHost = describe(CL_MEM_OBJECT_IMAGE2D, 16, 16, 0, 128);
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, createError(0, &kRgba8, &pitchWithoutHost));
+  std::vector<cl_uchar> host(64 * 16);
+  cl_image_desc shortPitch = describe(CL_MEM_OBJECT_IMAGE2D, 16, 16, 0, 60);
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_DESCRIPTOR,
+                  createError(CL_MEM_COPY_HOST_PTR, &kRgba8, &shortPitch, host.data()));
+  EXPECT_CL_ERROR(CL_INVALID_HOST_PTR, createError(CL_MEM_COPY_HOST_PTR, &kRgba8, &plain));
+  EXPECT_CL_ERROR(CL_INVALID_HOST_PTR, createError(0, &kRgba8, &plain, host.data()));
+  cl_image_desc empty = describe(CL_MEM_OBJECT_IMAGE2D, 0, 16);
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_SIZE, createError(0, &kRgba8, &empty));
+  size_t maxWidth = deviceInfo<size_t>(device_, CL_DEVICE_IMAGE2D_MAX_WIDTH);
+  cl_image_desc tooWide = describe(CL_MEM_OBJECT_IMAGE2D, maxWidth + 1, 1);
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_SIZE, createError(0, &kRgba8, &tooWide));
+  const cl_image_format depth{CL_DEPTH, CL_FLOAT};
+  cl_image_desc volume = describe(CL_MEM_OBJECT_IMAGE3D, 4, 4, 4);
+  EXPECT_CL_ERROR(CL_IMAGE_FORMAT_NOT_SUPPORTED, createError(0, &depth, &volume));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  createError(CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, &kRgba8, &plain));
+  // A 1D buffer image needs a buffer large enough.
+  Mem small = createBuffer(CL_MEM_READ_WRITE, 16);
+  cl_image_desc overBuffer = describe(CL_MEM_OBJECT_IMAGE1D_BUFFER, 8);
+  overBuffer.buffer = small.get();
+  EXPECT_CL_ERROR(CL_INVALID_IMAGE_SIZE, createError(0, &kRgba8, &overBuffer));
+  overBuffer.image_width = 4;
+  Mem view = image(0, kRgba8, overBuffer);
+  ASSERT_TRUE(view);
+  EXPECT_EQ(small.get(), imageInfo<cl_mem>(view, CL_IMAGE_BUFFER));
+  // Reads and writes out of the image.
+  Mem image2d = image(0, kRgba8, plain);
+  const size_t origin[] = {10, 0, 0}, region[] = {8, 1, 1}, bad3d[] = {1, 1, 2};
+  cl_uint pixels[16];
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueReadImage(queue_, image2d, CL_TRUE, origin, region, 0,
+                                                       0, pixels, 0, nullptr, nullptr));
+  const size_t zero[] = {0, 0, 0};
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueReadImage(queue_, image2d, CL_TRUE, zero, bad3d, 0, 0,
+                                                       pixels, 0, nullptr, nullptr));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueReadImage(queue_, image2d, CL_TRUE, zero, region, 4, 0,
+                                                       pixels, 0, nullptr, nullptr));
+}
+
+} // namespace
