@@ -6,6 +6,7 @@
 #include "cl_test.hpp"
 
 #include <array>
+#include <cstring>
 #include <numeric>
 
 using namespace cltest;
@@ -312,6 +313,67 @@ TEST_F(ImageObjectTest, BadFormatsDescriptorsAndSizesGetTheSpecifiedErrors) {
                                                        pixels, 0, nullptr, nullptr));
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clEnqueueReadImage(queue_, image2d, CL_TRUE, zero, region, 4, 0,
                                                        pixels, 0, nullptr, nullptr));
+}
+
+TEST_F(ImageObjectTest, FillsConvertTheColorAsWritesDo) {
+  struct Case {
+    cl_image_format format;
+    std::array<cl_uint, 4> color; // the bits of four floats, ints or uints
+    std::vector<cl_uchar> element;
+  };
+  auto bits = [](float value) {
+    cl_uint word;
+    std::memcpy(&word, &value, sizeof word);
+    return word;
+  };
+  auto bytesOf = [](auto value) {
+    std::vector<cl_uchar> bytes(sizeof value);
+    std::memcpy(bytes.data(), &value, sizeof value);
+    return bytes;
+  };
+  std::array<cl_uint, 4> mixed{bits(0.5f), bits(1.2f), bits(-0.1f), bits(0.25f)};
+  const Case cases[] = {
+      // 0.5 * 255 = 127.5 rounds to even: 128; 0.25 * 255 = 63.75: 64; out of range saturates.
+      {{CL_RGBA, CL_UNORM_INT8}, mixed, {128, 255, 0, 64}},
+      {{CL_BGRA, CL_UNORM_INT8}, mixed, {0, 255, 128, 64}},
+      {{CL_ARGB, CL_UNORM_INT8}, mixed, {64, 128, 255, 0}},
+      {{CL_RGBA, CL_SNORM_INT8}, mixed, {64, 127, static_cast<cl_uchar>(-13), 32}},
+      {{CL_A, CL_UNORM_INT8}, mixed, {64}},
+      {{CL_R, CL_FLOAT}, mixed, bytesOf(0.5f)},
+      {{CL_R, CL_HALF_FLOAT}, {bits(1.0f), 0, 0, 0}, bytesOf(cl_ushort{0x3c00})},
+      {{CL_R, CL_SIGNED_INT16}, {70000u, 0, 0, 0}, bytesOf(cl_short{32767})},
+      {{CL_RG, CL_SIGNED_INT8}, {static_cast<cl_uint>(-200), 7u, 0, 0}, {0x80, 7}},
+      {{CL_RGBA, CL_UNSIGNED_INT8}, {300u, 5u, 0u, 255u}, {255, 5, 0, 255}},
+      // 565: red 31, green 0.5 * 63 = 31.5 to even: 32, blue 0.
+      {{CL_RGB, CL_UNORM_SHORT_565},
+       {bits(1.0f), bits(0.5f), bits(0.0f), 0},
+       bytesOf(cl_ushort{31 << 11 | 32 << 5})},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(testing::Message() << std::hex << c.format.image_channel_order << " "
+                                    << c.format.image_channel_data_type);
+    const size_t width = 5, height = 4;
+    size_t elementSize = c.element.size();
+    std::vector<cl_uchar> zeros(width * height * elementSize, 0);
+    Mem filled = image(CL_MEM_COPY_HOST_PTR, c.format,
+                       describe(CL_MEM_OBJECT_IMAGE2D, width, height), zeros.data());
+    ASSERT_TRUE(filled);
+    EXPECT_EQ(elementSize, imageInfo<size_t>(filled, CL_IMAGE_ELEMENT_SIZE));
+    const size_t origin[] = {1, 1, 0}, region[] = {3, 2, 1};
+    ASSERT_CL_SUCCESS(
+        clEnqueueFillImage(queue_, filled, c.color.data(), origin, region, 0, nullptr, nullptr));
+    std::vector<cl_uchar> all(zeros.size());
+    const size_t zero[] = {0, 0, 0}, whole[] = {width, height, 1};
+    ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, filled, CL_TRUE, zero, whole, 0, 0, all.data(), 0,
+                                         nullptr, nullptr));
+    for (size_t y = 0; y < height; ++y)
+      for (size_t x = 0; x < width; ++x) {
+        bool inside = x >= 1 && x < 4 && y >= 1 && y < 3;
+        for (size_t byte = 0; byte < elementSize; ++byte)
+          ASSERT_EQ(inside ? c.element[byte] : 0, all[(y * width + x) * elementSize + byte])
+              << "at " << x << "," << y << " byte " << byte;
+      }
+  }
 }
 
 } // namespace

@@ -1,11 +1,12 @@
-// Commands on images: reads, writes, copies between images and to and from buffers, maps. Images
-// live in host memory like buffers, so each is a copy of a 3-D region of rows and slices.
+// Commands on images: reads, writes, fills, copies between images and to and from buffers, maps.
+// Images live in host memory like buffers, so each is a copy of a 3-D region of rows and slices.
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
 #include "api/memory_flags.hpp"
 #include "runtime/context.hpp"
 #include "runtime/device.hpp"
 #include "runtime/image_format.hpp"
+#include "runtime/image_pixel.hpp"
 #include "runtime/memory.hpp"
 #include "runtime/queue.hpp"
 
@@ -252,9 +253,15 @@ KILN_API cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, c
     if (cl_int error = validateImageCommand(command_queue, image, num_events_in_wait_list,
                                             event_wait_list, target, filled))
       return error;
-    // Converting the fill color to each format's element comes with the kernels' image
-    // conversions (images are a development feature until then: KILN_IMAGES).
-    return CL_INVALID_OPERATION;
+    const ImageDescription &layout = *filled->image();
+    if (fill_color == nullptr || !validImageRegion(layout, origin, region))
+      return CL_INVALID_VALUE;
+    FillImage fill{Ref<MemObject>(filled),
+                   imageRect(layout, origin),
+                   {region[0], region[1], region[2]},
+                   layout.elementSize,
+                   packImageElement(layout.format, fill_color)};
+    return submitCommand(target, CL_COMMAND_FILL_IMAGE, std::move(fill), event);
   });
 }
 

@@ -71,6 +71,15 @@ struct CopyRect {
   BufferRect sourceRect{}, destinationRect{};
   std::array<size_t, 3> region{};
 };
+/// clEnqueueFillImage: one element repeated over a region of `rect`'s rows and slices;
+/// `region` counts elements, rows and slices.
+struct FillImage {
+  Ref<MemObject> image;
+  BufferRect rect{};
+  std::array<size_t, 3> region{};
+  size_t elementSize = 0;
+  std::array<std::byte, 16> element{};
+};
 /// Map and unmap need no data movement while buffers live in host memory, but they are still
 /// ordered commands with events.
 struct MapBuffer {
@@ -89,8 +98,9 @@ struct NativeKernel {
 /// Markers, barriers, migrations: nothing to run, only ordering.
 struct NoOperation {};
 
-using CommandPayload = std::variant<KernelLaunch, ReadBuffer, WriteBuffer, CopyBuffer, FillBuffer,
-                                    CopyRect, MapBuffer, UnmapBuffer, NativeKernel, NoOperation>;
+using CommandPayload =
+    std::variant<KernelLaunch, ReadBuffer, WriteBuffer, CopyBuffer, FillBuffer, CopyRect, FillImage,
+                 MapBuffer, UnmapBuffer, NativeKernel, NoOperation>;
 
 class Command : public std::enable_shared_from_this<Command> {
 public:

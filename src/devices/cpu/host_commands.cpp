@@ -52,6 +52,18 @@ struct HostExecutor {
     copyRect(destination, copy.destinationRect, source, copy.sourceRect, copy.region);
     return CL_COMPLETE;
   }
+  cl_int operator()(FillImage &fill) const {
+    const BufferRect &rect = fill.rect;
+    for (size_t slice = 0; slice < fill.region[2]; ++slice)
+      for (size_t row = 0; row < fill.region[1]; ++row) {
+        std::byte *target = fill.image->data() + rect.origin[0] +
+                            (rect.origin[1] + row) * rect.rowPitch +
+                            (rect.origin[2] + slice) * rect.slicePitch;
+        for (size_t element = 0; element < fill.region[0]; ++element)
+          std::memcpy(target + element * fill.elementSize, fill.element.data(), fill.elementSize);
+      }
+    return CL_COMPLETE;
+  }
   cl_int operator()(MapBuffer &) const { return CL_COMPLETE; }
   cl_int operator()(UnmapBuffer &) const { return CL_COMPLETE; }
   cl_int operator()(NativeKernel &native) const {
