@@ -376,4 +376,65 @@ TEST_F(ImageObjectTest, FillsConvertTheColorAsWritesDo) {
   }
 }
 
+TEST_F(ImageObjectTest, SamplersKeepTheirStateAndProperties) {
+  cl_int error = CL_SUCCESS;
+  Handle<cl_sampler> plain(
+      clCreateSampler(context_, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR, &error));
+  ASSERT_CL_SUCCESS(error);
+  auto info = [](cl_sampler sampler, cl_sampler_info param, auto value) {
+    EXPECT_CL_SUCCESS(clGetSamplerInfo(sampler, param, sizeof value, &value, nullptr));
+    return value;
+  };
+  EXPECT_EQ(cl_bool(CL_FALSE), info(plain, CL_SAMPLER_NORMALIZED_COORDS, cl_bool{}));
+  EXPECT_EQ(cl_addressing_mode(CL_ADDRESS_CLAMP_TO_EDGE),
+            info(plain, CL_SAMPLER_ADDRESSING_MODE, cl_addressing_mode{}));
+  EXPECT_EQ(cl_filter_mode(CL_FILTER_LINEAR),
+            info(plain, CL_SAMPLER_FILTER_MODE, cl_filter_mode{}));
+  EXPECT_EQ(context_.get(), info(plain, CL_SAMPLER_CONTEXT, cl_context{}));
+  EXPECT_EQ(1u, info(plain, CL_SAMPLER_REFERENCE_COUNT, cl_uint{}));
+  ASSERT_CL_SUCCESS(clRetainSampler(plain));
+  EXPECT_EQ(2u, info(plain, CL_SAMPLER_REFERENCE_COUNT, cl_uint{}));
+  ASSERT_CL_SUCCESS(clReleaseSampler(plain));
+  size_t size = 1;
+  ASSERT_CL_SUCCESS(clGetSamplerInfo(plain, CL_SAMPLER_PROPERTIES, 0, nullptr, &size));
+  EXPECT_EQ(0u, size);
+
+  // With properties: those left out take the defaults (normalized, clamp, nearest).
+  const cl_sampler_properties properties[] = {CL_SAMPLER_ADDRESSING_MODE, CL_ADDRESS_REPEAT, 0};
+  Handle<cl_sampler> withProperties(clCreateSamplerWithProperties(context_, properties, &error));
+  ASSERT_CL_SUCCESS(error);
+  EXPECT_EQ(cl_bool(CL_TRUE), info(withProperties, CL_SAMPLER_NORMALIZED_COORDS, cl_bool{}));
+  EXPECT_EQ(cl_addressing_mode(CL_ADDRESS_REPEAT),
+            info(withProperties, CL_SAMPLER_ADDRESSING_MODE, cl_addressing_mode{}));
+  EXPECT_EQ(cl_filter_mode(CL_FILTER_NEAREST),
+            info(withProperties, CL_SAMPLER_FILTER_MODE, cl_filter_mode{}));
+  std::vector<cl_sampler_properties> returned(3);
+  ASSERT_CL_SUCCESS(clGetSamplerInfo(withProperties, CL_SAMPLER_PROPERTIES,
+                                     returned.size() * sizeof(cl_sampler_properties),
+                                     returned.data(), &size));
+  EXPECT_EQ(sizeof properties, size);
+  EXPECT_EQ(std::vector<cl_sampler_properties>(std::begin(properties), std::end(properties)),
+            returned);
+
+  // Errors.
+  Handle<cl_sampler> bad(clCreateSampler(context_, 7, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &error));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, error);
+  bad = Handle<cl_sampler>(clCreateSampler(context_, CL_TRUE, 0x1234, CL_FILTER_NEAREST, &error));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, error);
+  bad = Handle<cl_sampler>(
+      clCreateSampler(nullptr, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &error));
+  EXPECT_CL_ERROR(CL_INVALID_CONTEXT, error);
+  const cl_sampler_properties twice[] = {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR,
+                                         CL_SAMPLER_FILTER_MODE, CL_FILTER_NEAREST, 0};
+  bad = Handle<cl_sampler>(clCreateSamplerWithProperties(context_, twice, &error));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, error);
+  const cl_sampler_properties unknown[] = {0x7777, 1, 0};
+  bad = Handle<cl_sampler>(clCreateSamplerWithProperties(context_, unknown, &error));
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, error);
+  EXPECT_CL_ERROR(CL_INVALID_SAMPLER, clRetainSampler(nullptr));
+  cl_uint count = 0;
+  EXPECT_CL_ERROR(CL_INVALID_SAMPLER, clGetSamplerInfo(nullptr, CL_SAMPLER_REFERENCE_COUNT,
+                                                       sizeof count, &count, nullptr));
+}
+
 } // namespace
