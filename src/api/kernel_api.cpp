@@ -5,6 +5,7 @@
 #include "runtime/kernel.hpp"
 #include "runtime/memory.hpp"
 #include "runtime/program.hpp"
+#include "runtime/sampler.hpp"
 
 #include <algorithm>
 
@@ -152,12 +153,33 @@ KILN_API cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, 
         return CL_INVALID_ARG_VALUE;
       self->setValue(arg_index, arg_value, arg_size);
       return CL_SUCCESS;
-    case compiler::ArgKind::Sampler:
-      // No sampler can exist without image support.
-      return arg_size != sizeof(cl_sampler) ? CL_INVALID_ARG_SIZE : CL_INVALID_SAMPLER;
+    case compiler::ArgKind::Sampler: {
+      if (arg_size != sizeof(cl_sampler))
+        return CL_INVALID_ARG_SIZE;
+      Sampler *sampler = arg_value != nullptr
+                             ? toObject<Sampler>(*static_cast<const cl_sampler *>(arg_value))
+                             : nullptr;
+      if (sampler == nullptr || &sampler->context() != &self->program().context())
+        return CL_INVALID_SAMPLER;
+      // A kernel's sampler is its CLK_* bits, in a pointer-sized slot.
+      uint64_t bits = sampler->kernelBits();
+      self->setValue(arg_index, &bits, sizeof bits);
+      return CL_SUCCESS;
+    }
+    case compiler::ArgKind::Image: {
+      if (arg_size != sizeof(cl_mem))
+        return CL_INVALID_ARG_SIZE;
+      MemObject *image = arg_value != nullptr
+                             ? toObject<MemObject>(*static_cast<const cl_mem *>(arg_value))
+                             : nullptr;
+      if (image == nullptr || image->image() == nullptr ||
+          &image->context() != &self->program().context())
+        return CL_INVALID_MEM_OBJECT;
+      self->setMemObject(arg_index, image);
+      return CL_SUCCESS;
+    }
     case compiler::ArgKind::Queue:
       return arg_size != sizeof(cl_command_queue) ? CL_INVALID_ARG_SIZE : CL_INVALID_DEVICE_QUEUE;
-    case compiler::ArgKind::Image:
     case compiler::ArgKind::Pipe:
       return arg_size != sizeof(cl_mem) ? CL_INVALID_ARG_SIZE : CL_INVALID_MEM_OBJECT;
     }

@@ -1,5 +1,5 @@
 # Fails when the linked builtin library (BITCODE) references a function other than the
-# __kiln_* primitives, LLVM intrinsics and the host math functions listed in HOST_FUNCTIONS.
+# __kiln_* primitives (overloaded ones mangled: _Z<length>__kiln_*), LLVM intrinsics and the host math functions listed in HOST_FUNCTIONS.
 # Run with cmake -DLLVM_NM=... -DBITCODE=... -DHOST_FUNCTIONS=... -P check_undefined.cmake.
 execute_process(COMMAND ${LLVM_NM} --undefined-only --format=just-symbols ${BITCODE}
   OUTPUT_VARIABLE undefined RESULT_VARIABLE result)
@@ -15,7 +15,8 @@ endforeach()
 string(REPLACE "\n" ";" undefined "${undefined}")
 set(bad)
 foreach(symbol ${undefined})
-  if(symbol STREQUAL "" OR symbol MATCHES "^__kiln_" OR symbol MATCHES "^llvm\\.")
+  if(symbol STREQUAL "" OR symbol MATCHES "^__kiln_" OR symbol MATCHES "^_Z[0-9]+__kiln_" OR
+     symbol MATCHES "^llvm\\.")
     continue()
   endif()
   list(FIND allowed ${symbol} index)

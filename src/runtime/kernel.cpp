@@ -75,16 +75,25 @@ cl_int Kernel::launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjec
   memObjects.reserve(args_.size());
   for (size_t index = 0; index < args_.size(); ++index) {
     compiler::ArgKind kind = info_.args[index].kind;
-    if (kind != compiler::ArgKind::GlobalPointer && kind != compiler::ArgKind::ConstantPointer)
+    bool isImage = kind == compiler::ArgKind::Image;
+    if (kind != compiler::ArgKind::GlobalPointer && kind != compiler::ArgKind::ConstantPointer &&
+        !isImage)
       continue;
     const WeakRef<MemObject> &named = args_[index].memory;
     Ref<MemObject> memory = named.lock();
     if (!named.isEmpty() && (!memory || !memory->isExternallyAlive()))
       return CL_INVALID_KERNEL_ARGS;
-    void *address = memory ? memory->data() : nullptr;
+    // A buffer is its bytes; an image is its descriptor (image_kernel_descriptor.hpp).
+    const void *address = !memory   ? nullptr
+                          : isImage ? static_cast<const void *>(memory->kernelDescriptor())
+                                    : memory->data();
     std::memcpy(block.data() + info_.args[index].blockOffset, &address, sizeof address);
     if (!memory)
       continue;
+    if (isImage) {
+      memObjects.push_back(std::move(memory));
+      continue;
+    }
     bool readOnly = kind == compiler::ArgKind::ConstantPointer ||
                     (info_.args[index].typeQualifier & CL_KERNEL_ARG_TYPE_CONST) != 0 ||
                     (memory->flags() & CL_MEM_READ_ONLY) != 0;

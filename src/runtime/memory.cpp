@@ -38,6 +38,7 @@ MemObject::MemObject(Context &context, cl_mem_flags flags, const ImageDescriptio
                      std::vector<cl_mem_properties> properties)
     : MemObject(context, flags, size, hostPointer, std::move(storage), std::move(properties)) {
   image_ = image;
+  kernelDescriptor_ = kernelDescriptorOf(image, data_);
 }
 
 MemObject::MemObject(MemObject &buffer, cl_mem_flags flags, const ImageDescription &image,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runtime/image_description.hpp"
+#include "runtime/image_kernel_descriptor.hpp"
 #include "runtime/object.hpp"
 #include "runtime/weak_ref.hpp"
 
@@ -50,6 +51,8 @@ public:
   cl_mem_object_type type() const { return image_ ? image_->type : CL_MEM_OBJECT_BUFFER; }
   /// Null for buffers.
   const ImageDescription *image() const { return image_ ? &*image_ : nullptr; }
+  /// What a kernel receives for this image (meaningless for buffers).
+  const ImageKernelDescriptor *kernelDescriptor() const { return &kernelDescriptor_; }
   cl_mem_flags flags() const { return flags_; }
   size_t size() const { return size_; }
   /// CL_MEM_HOST_PTR: what the application gave (offset into it for sub-buffers).
@@ -84,6 +87,7 @@ private:
   std::byte *data_;
   std::vector<cl_mem_properties> properties_;
   std::optional<ImageDescription> image_;
+  ImageKernelDescriptor kernelDescriptor_{};
 
   mutable std::mutex mutex_;
   std::vector<void *> mappings_;

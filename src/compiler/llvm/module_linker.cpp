@@ -251,9 +251,18 @@ std::string firstUser(const llvm::GlobalValue &value) {
   return {};
 }
 
+/// A __kiln_* primitive, also when overloaded (mangled as _Z<length>__kiln_...).
+bool isPrimitive(llvm::StringRef name) {
+  if (name.consume_front("_Z"))
+    name = name.drop_while([](char c) { return c >= '0' && c <= '9'; });
+  return name.starts_with(kPrimitivePrefix);
+}
+
 bool providedByCodeGenerator(const llvm::Function &function) {
   llvm::StringRef name = function.getName();
-  return function.isIntrinsic() || name.starts_with(kPrimitivePrefix) ||
+  // Clang calls __translate_sampler_initializer for sampler_t constants; the code generator
+  // says what a sampler is.
+  return function.isIntrinsic() || isPrimitive(name) || name == "__translate_sampler_initializer" ||
          hostFunctions().contains(name);
 }
 

@@ -8,6 +8,7 @@
 #include "devices/cpu/codegen/full_mask_fast_path.hpp"
 #include "devices/cpu/codegen/host_symbols.h"
 #include "devices/cpu/codegen/module_preparation.hpp"
+#include "devices/cpu/codegen/image_accessors.hpp"
 #include "devices/cpu/codegen/opaque_type_lowering.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/streaming_stores.hpp"
@@ -367,6 +368,7 @@ private:
 
     if (Error error = lowerOpaqueTypes(**module))
       return error;
+    resolveImageAccessors(**module);
     retargetModuleToHost(**module, (*machine)->getTargetTriple(), (*machine)->createDataLayout());
     guardIntegerDivisions(**module);
     VectorizerSettings vectorizer = VectorizerSettings::fromEnvironment();

@@ -86,6 +86,8 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
     switch (arg.kind) {
     case compiler::ArgKind::GlobalPointer:
     case compiler::ArgKind::ConstantPointer:
+    case compiler::ArgKind::Image:   // the address of its descriptor
+    case compiler::ArgKind::Sampler: // its CLK_* bits (image_accessors.hpp)
       value = builder.CreateAlignedLoad(builder.getPtrTy(), slot, Align(1));
       break;
     case compiler::ArgKind::LocalPointer: {
@@ -101,7 +103,7 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
     default:
       return codegenError("kernel '" + info.name +
                           "' has an argument of a kind the CPU device "
-                          "does not support yet (image, sampler, pipe or queue)");
+                          "does not support yet (pipe or queue)");
     }
     if (value->getType() != type)
       value = builder.CreatePointerBitCastOrAddrSpaceCast(value, type);

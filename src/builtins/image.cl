@@ -1,0 +1,582 @@
+// Image functions (OpenCL C 3.0 section 6.15.15): reads with and without a sampler (nearest and
+// linear filtering, every addressing mode, normalized and unnormalized coordinates), writes,
+// and the image queries, for every image type and format Kiln's devices store. An image is a
+// descriptor in host memory (KilnImage; runtime/image_kernel_descriptor.hpp describes the same
+// layout) and a sampler its CLK_* bits: the CPU code generator resolves the two accessors
+// declared below (codegen/image_accessors.hpp). Everything else is ordinary code, so image
+// accesses vectorize with the rest of a kernel.
+#include "kiln_internal.h"
+
+typedef struct {
+  global uchar *data;
+  ulong rowPitch;   // bytes between rows
+  ulong layerPitch; // bytes between slices of a 3D image and layers of an array
+  int width, height, depth; // 1 where the type has no such dimension
+  int arraySize;            // 0 unless an array
+  int channelOrder, channelType, elementSize;
+  int imageType;
+} KilnImage;
+typedef const global KilnImage *Image;
+
+#define KILN_IMAGE_TYPES(M)                                                                        \
+  M(image1d_t)                                                                                     \
+  M(image1d_buffer_t)                                                                              \
+  M(image1d_array_t) M(image2d_t) M(image2d_array_t) M(image3d_t) M(image2d_depth_t)               \
+      M(image2d_array_depth_t)
+#define KILN_DESCRIPTOR(T)                                                                         \
+  OVL Image __kiln_image_descriptor(read_only T);                                                  \
+  OVL Image __kiln_image_descriptor(write_only T);                                                 \
+  OVL Image __kiln_image_descriptor(read_write T);
+KILN_IMAGE_TYPES(KILN_DESCRIPTOR)
+uint __kiln_sampler_bits(sampler_t sampler);
+
+#define KILN_SAMPLERLESS (CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST)
+
+// ---------------------------------------------------------------------------------------------
+// Elements: storage channels to (r, g, b, a) and back
+
+static global uchar *texel(Image image, int x, int y, int z) {
+  return image->data + (size_t)x * image->elementSize + (size_t)y * image->rowPitch +
+         (size_t)z * image->layerPitch;
+}
+
+static int channelsOf(int order) {
+  switch (order) {
+  case CLK_RG:
+  case CLK_RA:
+  case CLK_RGx:
+    return 2;
+  case CLK_RGB:
+  case CLK_RGBx:
+  case CLK_sRGB:
+  case CLK_sRGBx:
+    return 3;
+  case CLK_RGBA:
+  case CLK_BGRA:
+  case CLK_ARGB:
+  case CLK_ABGR:
+  case CLK_sRGBA:
+  case CLK_sBGRA:
+    return 4;
+  default:
+    return 1;
+  }
+}
+
+static bool hasAlpha(int order) {
+  return order == CLK_A || order == CLK_RA || order == CLK_RGBA || order == CLK_BGRA ||
+         order == CLK_ARGB || order == CLK_ABGR || order == CLK_INTENSITY || order == CLK_sRGBA ||
+         order == CLK_sBGRA;
+}
+
+// Storage channels c (in storage order) as (r, g, b, a); `one` fills a missing alpha.
+#define KILN_TO_RGBA(V, S)                                                                         \
+  static V toRgba_##V(int order, V c, S one) {                                                     \
+    switch (order) {                                                                               \
+    case CLK_A:                                                                                    \
+      return (V)(0, 0, 0, c.x);                                                                    \
+    case CLK_RA:                                                                                   \
+      return (V)(c.x, 0, 0, c.y);                                                                  \
+    case CLK_RG:                                                                                   \
+    case CLK_RGx:                                                                                  \
+      return (V)(c.x, c.y, 0, one);                                                                \
+    case CLK_RGB:                                                                                  \
+    case CLK_RGBx:                                                                                 \
+    case CLK_sRGB:                                                                                 \
+    case CLK_sRGBx:                                                                                \
+      return (V)(c.x, c.y, c.z, one);                                                              \
+    case CLK_BGRA:                                                                                 \
+    case CLK_sBGRA:                                                                                \
+      return c.zyxw;                                                                               \
+    case CLK_ARGB:                                                                                 \
+      return c.yzwx;                                                                               \
+    case CLK_ABGR:                                                                                 \
+      return c.wzyx;                                                                               \
+    case CLK_INTENSITY:                                                                            \
+      return c.xxxx;                                                                               \
+    case CLK_LUMINANCE:                                                                            \
+      return (V)(c.x, c.x, c.x, one);                                                              \
+    case CLK_RGBA:                                                                                 \
+    case CLK_sRGBA:                                                                                \
+      return c;                                                                                    \
+    default: /* R, Rx, DEPTH */                                                                    \
+      return (V)(c.x, 0, 0, one);                                                                  \
+    }                                                                                              \
+  }                                                                                                \
+  /* (r, g, b, a) as storage channels: the inverse of toRgba. */                                   \
+  static V fromRgba_##V(int order, V color) {                                                      \
+    switch (order) {                                                                               \
+    case CLK_A:                                                                                    \
+      return color.wwww;                                                                           \
+    case CLK_RA:                                                                                   \
+      return color.xwww;                                                                           \
+    case CLK_BGRA:                                                                                 \
+    case CLK_sBGRA:                                                                                \
+      return color.zyxw;                                                                           \
+    case CLK_ARGB:                                                                                 \
+      return color.wxyz;                                                                           \
+    case CLK_ABGR:                                                                                 \
+      return color.wzyx;                                                                           \
+    default:                                                                                       \
+      return color;                                                                                \
+    }                                                                                              \
+  }
+KILN_TO_RGBA(float4, float)
+KILN_TO_RGBA(int4, int)
+KILN_TO_RGBA(uint4, uint)
+
+static float srgbToLinear(float value) {
+  return value <= 0.04045f ? value / 12.92f : pow((value + 0.055f) / 1.055f, 2.4f);
+}
+
+static float linearToSrgb(float value) {
+  value = fmin(fmax(value, 0.0f), 1.0f);
+  return value <= 0.0031308f ? value * 12.92f : 1.055f * pow(value, 1.0f / 2.4f) - 0.055f;
+}
+
+/// The element at `p` as normalized or floating-point channels, in storage order.
+static float4 loadFloatChannels(Image image, const global uchar *p) {
+  float4 c = 0.0f;
+  int n = channelsOf(image->channelOrder);
+  switch (image->channelType) {
+  case CLK_UNORM_INT8:
+    for (int i = 0; i < n; i++)
+      c[i] = p[i] / 255.0f;
+    return c;
+  case CLK_UNORM_INT16:
+    for (int i = 0; i < n; i++)
+      c[i] = ((const global ushort *)p)[i] / 65535.0f;
+    return c;
+  case CLK_SNORM_INT8:
+    for (int i = 0; i < n; i++)
+      c[i] = fmax(((const global char *)p)[i] / 127.0f, -1.0f);
+    return c;
+  case CLK_SNORM_INT16:
+    for (int i = 0; i < n; i++)
+      c[i] = fmax(((const global short *)p)[i] / 32767.0f, -1.0f);
+    return c;
+  case CLK_HALF_FLOAT:
+    for (int i = 0; i < n; i++)
+      c[i] = vload_half(i, (const global half *)p);
+    return c;
+  case CLK_UNORM_SHORT_565: {
+    uint v = *(const global ushort *)p;
+    return (float4)((v >> 11) / 31.0f, ((v >> 5) & 63) / 63.0f, (v & 31) / 31.0f, 1.0f);
+  }
+  case CLK_UNORM_SHORT_555: {
+    uint v = *(const global ushort *)p;
+    return (float4)(((v >> 10) & 31) / 31.0f, ((v >> 5) & 31) / 31.0f, (v & 31) / 31.0f, 1.0f);
+  }
+  case CLK_UNORM_INT_101010: {
+    uint v = *(const global uint *)p;
+    return (float4)(((v >> 20) & 1023) / 1023.0f, ((v >> 10) & 1023) / 1023.0f,
+                    (v & 1023) / 1023.0f, 1.0f);
+  }
+  default: // CLK_FLOAT
+    for (int i = 0; i < n; i++)
+      c[i] = ((const global float *)p)[i];
+    return c;
+  }
+}
+
+static float4 loadFloat(Image image, const global uchar *p) {
+  int order = image->channelOrder;
+  float4 color = toRgba_float4(order, loadFloatChannels(image, p), 1.0f);
+  if (order == CLK_sRGBA || order == CLK_sBGRA || order == CLK_sRGB || order == CLK_sRGBx)
+    color.xyz = (float3)(srgbToLinear(color.x), srgbToLinear(color.y), srgbToLinear(color.z));
+  return color;
+}
+
+static int4 loadInt(Image image, const global uchar *p) {
+  int4 c = 0;
+  int n = channelsOf(image->channelOrder);
+  for (int i = 0; i < n; i++)
+    c[i] = image->channelType == CLK_SIGNED_INT8    ? ((const global char *)p)[i]
+           : image->channelType == CLK_SIGNED_INT16 ? ((const global short *)p)[i]
+                                                    : ((const global int *)p)[i];
+  return toRgba_int4(image->channelOrder, c, 1);
+}
+
+static uint4 loadUint(Image image, const global uchar *p) {
+  uint4 c = 0;
+  int n = channelsOf(image->channelOrder);
+  for (int i = 0; i < n; i++)
+    c[i] = image->channelType == CLK_UNSIGNED_INT8    ? p[i]
+           : image->channelType == CLK_UNSIGNED_INT16 ? ((const global ushort *)p)[i]
+                                                      : ((const global uint *)p)[i];
+  return toRgba_uint4(image->channelOrder, c, 1u);
+}
+
+static void storeFloat(Image image, global uchar *p, float4 color) {
+  int order = image->channelOrder;
+  int n = channelsOf(order);
+  float4 c = fromRgba_float4(order, color);
+  switch (image->channelType) {
+  case CLK_UNORM_INT8:
+    for (int i = 0; i < n; i++)
+      p[i] = convert_uchar_sat_rte(c[i] * 255.0f);
+    return;
+  case CLK_UNORM_INT16:
+    for (int i = 0; i < n; i++)
+      ((global ushort *)p)[i] = convert_ushort_sat_rte(c[i] * 65535.0f);
+    return;
+  case CLK_SNORM_INT8:
+    for (int i = 0; i < n; i++)
+      ((global char *)p)[i] = convert_char_sat_rte(c[i] * 127.0f);
+    return;
+  case CLK_SNORM_INT16:
+    for (int i = 0; i < n; i++)
+      ((global short *)p)[i] = convert_short_sat_rte(c[i] * 32767.0f);
+    return;
+  case CLK_HALF_FLOAT:
+    for (int i = 0; i < n; i++)
+      vstore_half_rte(c[i], i, (global half *)p);
+    return;
+  case CLK_UNORM_SHORT_565:
+    *(global ushort *)p = (ushort)(convert_uint_sat_rte(c.x * 31.0f) << 11 |
+                                   convert_uint_sat_rte(c.y * 63.0f) << 5 |
+                                   convert_uint_sat_rte(c.z * 31.0f));
+    return;
+  case CLK_UNORM_SHORT_555:
+    *(global ushort *)p = (ushort)(min(convert_uint_sat_rte(c.x * 31.0f), 31u) << 10 |
+                                   min(convert_uint_sat_rte(c.y * 31.0f), 31u) << 5 |
+                                   min(convert_uint_sat_rte(c.z * 31.0f), 31u));
+    return;
+  case CLK_UNORM_INT_101010:
+    *(global uint *)p = min(convert_uint_sat_rte(c.x * 1023.0f), 1023u) << 20 |
+                        min(convert_uint_sat_rte(c.y * 1023.0f), 1023u) << 10 |
+                        min(convert_uint_sat_rte(c.z * 1023.0f), 1023u);
+    return;
+  default: // CLK_FLOAT
+    for (int i = 0; i < n; i++)
+      ((global float *)p)[i] = c[i];
+    return;
+  }
+}
+
+static void storeInt(Image image, global uchar *p, int4 color) {
+  int4 c = fromRgba_int4(image->channelOrder, color);
+  for (int i = 0; i < channelsOf(image->channelOrder); i++) {
+    if (image->channelType == CLK_SIGNED_INT8)
+      ((global char *)p)[i] = convert_char_sat(c[i]);
+    else if (image->channelType == CLK_SIGNED_INT16)
+      ((global short *)p)[i] = convert_short_sat(c[i]);
+    else
+      ((global int *)p)[i] = c[i];
+  }
+}
+
+static void storeUint(Image image, global uchar *p, uint4 color) {
+  uint4 c = fromRgba_uint4(image->channelOrder, color);
+  for (int i = 0; i < channelsOf(image->channelOrder); i++) {
+    if (image->channelType == CLK_UNSIGNED_INT8)
+      p[i] = convert_uchar_sat(c[i]);
+    else if (image->channelType == CLK_UNSIGNED_INT16)
+      ((global ushort *)p)[i] = convert_ushort_sat(c[i]);
+    else
+      ((global uint *)p)[i] = c[i];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coordinates: addressing and filtering (section 8.2 of the OpenCL C specification)
+
+/// A coordinate's texel index along an axis of `n` texels, for nearest filtering. With
+/// CLK_ADDRESS_CLAMP, -1 and n stand for the border.
+static int nearestIndex(float s, int n, uint sampler) {
+  uint addressing = sampler & 0xE;
+  if (sampler & CLK_NORMALIZED_COORDS_TRUE) {
+    if (addressing == CLK_ADDRESS_REPEAT) {
+      int i = (int)floor((s - floor(s)) * n);
+      return i > n - 1 ? i - n : i;
+    }
+    if (addressing == CLK_ADDRESS_MIRRORED_REPEAT) {
+      float mirrored = fabs(s - 2.0f * rint(0.5f * s));
+      return min((int)floor(mirrored * n), n - 1);
+    }
+    s *= n;
+  }
+  int i = (int)floor(fmin(fmax(s, -2.0f), (float)n + 1.0f));
+  return addressing == CLK_ADDRESS_CLAMP ? clamp(i, -1, n) : clamp(i, 0, n - 1);
+}
+
+/// The two texel indices and the weight of the second, for linear filtering.
+static int2 linearIndices(float s, int n, uint sampler, float *weight) {
+  uint addressing = sampler & 0xE;
+  bool normalized = sampler & CLK_NORMALIZED_COORDS_TRUE;
+  float u;
+  if (normalized && addressing == CLK_ADDRESS_REPEAT)
+    u = (s - floor(s)) * n;
+  else if (normalized && addressing == CLK_ADDRESS_MIRRORED_REPEAT)
+    u = fabs(s - 2.0f * rint(0.5f * s)) * n;
+  else
+    u = fmin(fmax(normalized ? s * n : s, -2.0f), (float)n + 2.0f);
+  float below = floor(u - 0.5f);
+  *weight = (u - 0.5f) - below;
+  int2 i = (int2)((int)below, (int)below + 1);
+  if (normalized && addressing == CLK_ADDRESS_REPEAT) {
+    i.x = i.x < 0 ? i.x + n : i.x;
+    i.y = i.y > n - 1 ? i.y - n : i.y;
+    return i;
+  }
+  if (addressing == CLK_ADDRESS_CLAMP)
+    return clamp(i, -1, n);
+  return clamp(i, 0, n - 1);
+}
+
+static int layerIndex(float coordinate, int layers) {
+  return clamp((int)rint(coordinate), 0, layers - 1);
+}
+
+static bool outside(Image image, int dims, int x, int y, int z) {
+  return x < 0 || x >= image->width || (dims > 1 && (y < 0 || y >= image->height)) ||
+         (dims > 2 && (z < 0 || z >= image->depth));
+}
+
+#define KILN_BORDER_float4(image) ((float4)(0.0f, 0.0f, 0.0f, hasAlpha(image->channelOrder) ? 0.0f : 1.0f))
+#define KILN_BORDER_int4(image) ((int4)(0, 0, 0, hasAlpha(image->channelOrder) ? 0 : 1))
+#define KILN_BORDER_uint4(image) ((uint4)(0, 0, 0, hasAlpha(image->channelOrder) ? 0 : 1))
+
+// The texel at (x, y, z) of an image of `dims` spatial dimensions whose layer is `layer`, or
+// the border color outside.
+#define KILN_FETCH(V, LOAD)                                                                        \
+  static V fetch_##V(Image image, int dims, int x, int y, int z, int layer) {                      \
+    if (outside(image, dims, x, y, z))                                                             \
+      return KILN_BORDER_##V(image);                                                               \
+    return LOAD(image, texel(image, x, dims > 1 ? y : 0, dims > 2 ? z : layer));                   \
+  }
+KILN_FETCH(float4, loadFloat)
+KILN_FETCH(int4, loadInt)
+KILN_FETCH(uint4, loadUint)
+
+/// The layer a coordinate names in an array (dims spatial dimensions, then the layer).
+static int layerOf(Image image, int dims, float4 coord) {
+  return image->arraySize == 0 ? 0 : layerIndex(coord[dims], image->arraySize);
+}
+
+#define KILN_SAMPLE_NEAREST(V)                                                                     \
+  static V nearest_##V(Image image, int dims, uint sampler, float4 coord) {                        \
+    int x = nearestIndex(coord.x, image->width, sampler);                                          \
+    int y = dims > 1 ? nearestIndex(coord.y, image->height, sampler) : 0;                          \
+    int z = dims > 2 ? nearestIndex(coord.z, image->depth, sampler) : 0;                           \
+    return fetch_##V(image, dims, x, y, z, layerOf(image, dims, coord));                           \
+  }
+KILN_SAMPLE_NEAREST(float4)
+KILN_SAMPLE_NEAREST(int4)
+KILN_SAMPLE_NEAREST(uint4)
+
+static float4 linear(Image image, int dims, uint sampler, float4 coord) {
+  int layer = layerOf(image, dims, coord);
+  float a, b = 0.0f, c = 0.0f;
+  int2 i = linearIndices(coord.x, image->width, sampler, &a);
+  int2 j = dims > 1 ? linearIndices(coord.y, image->height, sampler, &b) : (int2)(0);
+  int2 k = dims > 2 ? linearIndices(coord.z, image->depth, sampler, &c) : (int2)(0);
+  float4 sum = 0.0f;
+  for (int dz = 0; dz < (dims > 2 ? 2 : 1); dz++)
+    for (int dy = 0; dy < (dims > 1 ? 2 : 1); dy++)
+      for (int dx = 0; dx < 2; dx++) {
+        float w = (dx ? a : 1.0f - a) * (dims > 1 ? (dy ? b : 1.0f - b) : 1.0f) *
+                  (dims > 2 ? (dz ? c : 1.0f - c) : 1.0f);
+        sum += w * fetch_float4(image, dims, dx ? i.y : i.x, dy ? j.y : j.x, dz ? k.y : k.x, layer);
+      }
+  return sum;
+}
+
+static float4 sampleFloat(Image image, int dims, uint sampler, float4 coord) {
+  if ((sampler & 0x30) == CLK_FILTER_LINEAR)
+    return linear(image, dims, sampler, coord);
+  return nearest_float4(image, dims, sampler, coord);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The builtins, for each image type: T, its spatial dimensions, its int and float coordinates
+// and how they widen to four components.
+
+#define KILN_WIDEN_1(c) ((float4)((float)(c), 0.0f, 0.0f, 0.0f))
+#define KILN_WIDEN_2(c) ((float4)(convert_float2(c), 0.0f, 0.0f))
+#define KILN_WIDEN_4(c) (convert_float4(c))
+#define KILN_WIDENF_1(c) ((float4)((c), 0.0f, 0.0f, 0.0f))
+#define KILN_WIDENF_2(c) ((float4)((c), 0.0f, 0.0f))
+#define KILN_WIDENF_4(c) (c)
+#define KILN_INT_COORD_1 int
+#define KILN_INT_COORD_2 int2
+#define KILN_INT_COORD_4 int4
+#define KILN_FLOAT_COORD_1 float
+#define KILN_FLOAT_COORD_2 float2
+#define KILN_FLOAT_COORD_4 float4
+
+#define KILN_READS(T, DIMS, W)                                                                     \
+  OVL float4 read_imagef(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {       \
+    return sampleFloat(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),         \
+                       KILN_WIDENF_##W(coord));                                                    \
+  }                                                                                                \
+  OVL float4 read_imagef(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {         \
+    return nearest_float4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),      \
+                          KILN_WIDEN_##W(coord));                                                  \
+  }                                                                                                \
+  OVL int4 read_imagei(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {         \
+    return nearest_int4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),        \
+                        KILN_WIDENF_##W(coord));                                                   \
+  }                                                                                                \
+  OVL int4 read_imagei(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {           \
+    return nearest_int4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),        \
+                        KILN_WIDEN_##W(coord));                                                    \
+  }                                                                                                \
+  OVL uint4 read_imageui(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {       \
+    return nearest_uint4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),       \
+                         KILN_WIDENF_##W(coord));                                                  \
+  }                                                                                                \
+  OVL uint4 read_imageui(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {         \
+    return nearest_uint4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),       \
+                         KILN_WIDEN_##W(coord));                                                   \
+  }
+
+#define KILN_SAMPLERLESS_READS(ACCESS, T, DIMS, W)                                                 \
+  OVL float4 read_imagef(ACCESS T image, KILN_INT_COORD_##W coord) {                              \
+    return nearest_float4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                  \
+                          KILN_WIDEN_##W(coord));                                                  \
+  }                                                                                                \
+  OVL int4 read_imagei(ACCESS T image, KILN_INT_COORD_##W coord) {                                 \
+    return nearest_int4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                    \
+                        KILN_WIDEN_##W(coord));                                                    \
+  }                                                                                                \
+  OVL uint4 read_imageui(ACCESS T image, KILN_INT_COORD_##W coord) {                               \
+    return nearest_uint4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                   \
+                         KILN_WIDEN_##W(coord));                                                   \
+  }
+
+/// The element a write at an integer coordinate goes to, or null outside the image.
+static global uchar *writeTarget(Image image, int dims, float4 coord) {
+  int x = (int)coord.x, y = dims > 1 ? (int)coord.y : 0, z = dims > 2 ? (int)coord.z : 0;
+  int layer = image->arraySize == 0 ? 0 : (int)coord[dims];
+  if (outside(image, dims, x, y, z) || (image->arraySize != 0 && (layer < 0 || layer >= image->arraySize)))
+    return 0;
+  return texel(image, x, y, dims > 2 ? z : layer);
+}
+
+#define KILN_WRITES(ACCESS, T, DIMS, W)                                                            \
+  OVL void write_imagef(ACCESS T image, KILN_INT_COORD_##W coord, float4 color) {                  \
+    Image descriptor = __kiln_image_descriptor(image);                                             \
+    global uchar *target = writeTarget(descriptor, DIMS, KILN_WIDEN_##W(coord));                   \
+    if (target)                                                                                    \
+      storeFloat(descriptor, target, color);                                                       \
+  }                                                                                                \
+  OVL void write_imagei(ACCESS T image, KILN_INT_COORD_##W coord, int4 color) {                    \
+    Image descriptor = __kiln_image_descriptor(image);                                             \
+    global uchar *target = writeTarget(descriptor, DIMS, KILN_WIDEN_##W(coord));                   \
+    if (target)                                                                                    \
+      storeInt(descriptor, target, color);                                                         \
+  }                                                                                                \
+  OVL void write_imageui(ACCESS T image, KILN_INT_COORD_##W coord, uint4 color) {                  \
+    Image descriptor = __kiln_image_descriptor(image);                                             \
+    global uchar *target = writeTarget(descriptor, DIMS, KILN_WIDEN_##W(coord));                   \
+    if (target)                                                                                    \
+      storeUint(descriptor, target, color);                                                        \
+  }
+
+#define KILN_QUERIES(ACCESS, T)                                                                    \
+  OVL int get_image_width(ACCESS T image) { return __kiln_image_descriptor(image)->width; }        \
+  OVL int get_image_channel_data_type(ACCESS T image) {                                            \
+    return __kiln_image_descriptor(image)->channelType;                                            \
+  }                                                                                                \
+  OVL int get_image_channel_order(ACCESS T image) {                                                \
+    return __kiln_image_descriptor(image)->channelOrder;                                           \
+  }
+#define KILN_HEIGHT(ACCESS, T)                                                                     \
+  OVL int get_image_height(ACCESS T image) { return __kiln_image_descriptor(image)->height; }
+#define KILN_ARRAY_SIZE(ACCESS, T)                                                                 \
+  OVL size_t get_image_array_size(ACCESS T image) {                                                \
+    return __kiln_image_descriptor(image)->arraySize;                                              \
+  }
+#define KILN_DIM2(ACCESS, T)                                                                       \
+  OVL int2 get_image_dim(ACCESS T image) {                                                         \
+    Image descriptor = __kiln_image_descriptor(image);                                             \
+    return (int2)(descriptor->width, descriptor->height);                                          \
+  }
+
+#define KILN_EACH_ACCESS(M, ...) M(read_only, __VA_ARGS__) M(write_only, __VA_ARGS__) M(read_write, __VA_ARGS__)
+#define KILN_READABLE(M, ...) M(read_only, __VA_ARGS__) M(read_write, __VA_ARGS__)
+#define KILN_WRITABLE(M, ...) M(write_only, __VA_ARGS__) M(read_write, __VA_ARGS__)
+
+// Sampled reads.
+KILN_READS(image1d_t, 1, 1)
+KILN_READS(image1d_array_t, 1, 2)
+KILN_READS(image2d_t, 2, 2)
+KILN_READS(image2d_array_t, 2, 4)
+KILN_READS(image3d_t, 3, 4)
+// Reads without a sampler and writes.
+KILN_READABLE(KILN_SAMPLERLESS_READS, image1d_t, 1, 1)
+KILN_READABLE(KILN_SAMPLERLESS_READS, image1d_buffer_t, 1, 1)
+KILN_READABLE(KILN_SAMPLERLESS_READS, image1d_array_t, 1, 2)
+KILN_READABLE(KILN_SAMPLERLESS_READS, image2d_t, 2, 2)
+KILN_READABLE(KILN_SAMPLERLESS_READS, image2d_array_t, 2, 4)
+KILN_READABLE(KILN_SAMPLERLESS_READS, image3d_t, 3, 4)
+KILN_WRITABLE(KILN_WRITES, image1d_t, 1, 1)
+KILN_WRITABLE(KILN_WRITES, image1d_buffer_t, 1, 1)
+KILN_WRITABLE(KILN_WRITES, image1d_array_t, 1, 2)
+KILN_WRITABLE(KILN_WRITES, image2d_t, 2, 2)
+KILN_WRITABLE(KILN_WRITES, image2d_array_t, 2, 4)
+KILN_WRITABLE(KILN_WRITES, image3d_t, 3, 4)
+
+// Depth images: one channel, read and written as a float.
+#define KILN_DEPTH(T, DIMS, W)                                                                     \
+  OVL float read_imagef(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {        \
+    return sampleFloat(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),         \
+                       KILN_WIDENF_##W(coord))                                                     \
+        .x;                                                                                        \
+  }                                                                                                \
+  OVL float read_imagef(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {          \
+    return nearest_float4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),      \
+                          KILN_WIDEN_##W(coord))                                                   \
+        .x;                                                                                        \
+  }
+#define KILN_DEPTH_ACCESS(ACCESS, T, DIMS, W)                                                      \
+  OVL float read_imagef(ACCESS T image, KILN_INT_COORD_##W coord) {                                \
+    return nearest_float4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                  \
+                          KILN_WIDEN_##W(coord))                                                   \
+        .x;                                                                                        \
+  }
+#define KILN_DEPTH_WRITE(ACCESS, T, DIMS, W)                                                       \
+  OVL void write_imagef(ACCESS T image, KILN_INT_COORD_##W coord, float depth) {                   \
+    Image descriptor = __kiln_image_descriptor(image);                                             \
+    global uchar *target = writeTarget(descriptor, DIMS, KILN_WIDEN_##W(coord));                   \
+    if (target)                                                                                    \
+      storeFloat(descriptor, target, (float4)(depth, 0.0f, 0.0f, 1.0f));                           \
+  }
+KILN_DEPTH(image2d_depth_t, 2, 2)
+KILN_DEPTH(image2d_array_depth_t, 2, 4)
+KILN_READABLE(KILN_DEPTH_ACCESS, image2d_depth_t, 2, 2)
+KILN_READABLE(KILN_DEPTH_ACCESS, image2d_array_depth_t, 2, 4)
+KILN_WRITABLE(KILN_DEPTH_WRITE, image2d_depth_t, 2, 2)
+KILN_WRITABLE(KILN_DEPTH_WRITE, image2d_array_depth_t, 2, 4)
+
+// Queries.
+#define KILN_ALL_QUERIES(ACCESS, T) KILN_QUERIES(ACCESS, T)
+KILN_EACH_ACCESS(KILN_ALL_QUERIES, image1d_t)
+KILN_EACH_ACCESS(KILN_ALL_QUERIES, image1d_buffer_t)
+KILN_EACH_ACCESS(KILN_ALL_QUERIES, image1d_array_t)
+KILN_EACH_ACCESS(KILN_ALL_QUERIES, image2d_t)
+KILN_EACH_ACCESS(KILN_ALL_QUERIES, image2d_array_t)
+KILN_EACH_ACCESS(KILN_ALL_QUERIES, image3d_t)
+KILN_EACH_ACCESS(KILN_ALL_QUERIES, image2d_depth_t)
+KILN_EACH_ACCESS(KILN_ALL_QUERIES, image2d_array_depth_t)
+KILN_EACH_ACCESS(KILN_HEIGHT, image2d_t)
+KILN_EACH_ACCESS(KILN_HEIGHT, image2d_array_t)
+KILN_EACH_ACCESS(KILN_HEIGHT, image3d_t)
+KILN_EACH_ACCESS(KILN_HEIGHT, image2d_depth_t)
+KILN_EACH_ACCESS(KILN_HEIGHT, image2d_array_depth_t)
+KILN_EACH_ACCESS(KILN_ARRAY_SIZE, image1d_array_t)
+KILN_EACH_ACCESS(KILN_ARRAY_SIZE, image2d_array_t)
+KILN_EACH_ACCESS(KILN_ARRAY_SIZE, image2d_array_depth_t)
+KILN_EACH_ACCESS(KILN_DIM2, image2d_t)
+KILN_EACH_ACCESS(KILN_DIM2, image2d_array_t)
+KILN_EACH_ACCESS(KILN_DIM2, image2d_depth_t)
+KILN_EACH_ACCESS(KILN_DIM2, image2d_array_depth_t)
+
+#define KILN_3D_QUERIES(ACCESS, T)                                                                 \
+  OVL int get_image_depth(ACCESS T image) { return __kiln_image_descriptor(image)->depth; }        \
+  OVL int4 get_image_dim(ACCESS T image) {                                                         \
+    Image descriptor = __kiln_image_descriptor(image);                                             \
+    return (int4)(descriptor->width, descriptor->height, descriptor->depth, 0);                    \
+  }
+KILN_EACH_ACCESS(KILN_3D_QUERIES, image3d_t)
