@@ -1,11 +1,14 @@
-// Image objects on the host side: supported formats, creation with every host-pointer flag and
-// pitch, clGetImageInfo, reads and writes of regions, copies between images and buffers, maps,
-// and the errors for bad formats, descriptors, sizes and regions. The CPU device reports images
+// Images: supported formats, creation with every host-pointer flag and pitch, clGetImageInfo,
+// reads, writes, fills and copies of regions, maps, samplers, and the errors for bad formats,
+// descriptors, sizes and regions; in kernels, sampled reads against the specification's
+// addressing and filtering rules, writes to each kind of format, queries and argument checks. The CPU device reports images
 // only with KILN_IMAGES=1 while the kernels' image functions are being built: CTest runs these
 // tests with it set, and they skip on a device without images.
 #include "cl_test.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 
@@ -435,6 +438,241 @@ TEST_F(ImageObjectTest, SamplersKeepTheirStateAndProperties) {
   cl_uint count = 0;
   EXPECT_CL_ERROR(CL_INVALID_SAMPLER, clGetSamplerInfo(nullptr, CL_SAMPLER_REFERENCE_COUNT,
                                                        sizeof count, &count, nullptr));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images in kernels
+
+/// The specification's sampling of one axis (OpenCL C section 8.2), for the host reference.
+struct AxisSample {
+  int i0, i1;   // texel indices; -1 and n are the border (CLK_ADDRESS_CLAMP)
+  float weight; // of i1, for linear filtering
+};
+
+AxisSample referenceAxis(float s, int n, bool normalized, cl_addressing_mode mode, bool linear) {
+  if (normalized && mode == CL_ADDRESS_REPEAT) {
+    float u = (s - std::floor(s)) * n;
+    if (!linear) {
+      int i = static_cast<int>(std::floor(u));
+      return {i > n - 1 ? i - n : i, 0, 0};
+    }
+    int i0 = static_cast<int>(std::floor(u - 0.5f)), i1 = i0 + 1;
+    return {i0 < 0 ? i0 + n : i0, i1 > n - 1 ? i1 - n : i1, (u - 0.5f) - std::floor(u - 0.5f)};
+  }
+  if (normalized && mode == CL_ADDRESS_MIRRORED_REPEAT) {
+    float u = std::fabs(s - 2.0f * std::rint(0.5f * s)) * n;
+    if (!linear)
+      return {std::min(static_cast<int>(std::floor(u)), n - 1), 0, 0};
+    int i0 = static_cast<int>(std::floor(u - 0.5f));
+    return {std::max(i0, 0), std::min(i0 + 1, n - 1), (u - 0.5f) - std::floor(u - 0.5f)};
+  }
+  float u = normalized ? s * n : s;
+  auto bound = [&](int i) {
+    return mode == CL_ADDRESS_CLAMP ? std::clamp(i, -1, n) : std::clamp(i, 0, n - 1);
+  };
+  if (!linear)
+    return {bound(static_cast<int>(std::floor(u))), 0, 0};
+  int i0 = static_cast<int>(std::floor(u - 0.5f));
+  return {bound(i0), bound(i0 + 1), (u - 0.5f) - std::floor(u - 0.5f)};
+}
+
+class ImageKernelTest : public ImageObjectTest {
+protected:
+  static constexpr int kWidth = 5, kHeight = 4;
+
+  /// A kWidth x kHeight RGBA float image whose texel (x, y) is (x, y, 10x + y, 1).
+  Mem gradient() {
+    std::vector<cl_float4> texels;
+    for (int y = 0; y < kHeight; ++y)
+      for (int x = 0; x < kWidth; ++x)
+        texels.push_back({{float(x), float(y), float(10 * x + y), 1.0f}});
+    return image(CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, {CL_RGBA, CL_FLOAT},
+                 describe(CL_MEM_OBJECT_IMAGE2D, kWidth, kHeight), texels.data());
+  }
+
+  static std::array<float, 4> texelAt(int x, int y) {
+    if (x < 0 || x >= kWidth || y < 0 || y >= kHeight)
+      return {0, 0, 0, 0}; // RGBA has alpha: the border is (0, 0, 0, 0)
+    return {float(x), float(y), float(10 * x + y), 1.0f};
+  }
+
+  static std::array<float, 4> reference(float s, float t, bool normalized, cl_addressing_mode mode,
+                                        bool linear) {
+    AxisSample u = referenceAxis(s, kWidth, normalized, mode, linear);
+    AxisSample v = referenceAxis(t, kHeight, normalized, mode, linear);
+    if (!linear)
+      return texelAt(u.i0, v.i0);
+    std::array<float, 4> sum{};
+    for (int dy = 0; dy < 2; ++dy)
+      for (int dx = 0; dx < 2; ++dx) {
+        float w = (dx ? u.weight : 1 - u.weight) * (dy ? v.weight : 1 - v.weight);
+        std::array<float, 4> texel = texelAt(dx ? u.i1 : u.i0, dy ? v.i1 : v.i0);
+        for (int c = 0; c < 4; ++c)
+          sum[c] += w * texel[c];
+      }
+    return sum;
+  }
+};
+
+const char *kSamplingSource = R"(
+  kernel void sample(read_only image2d_t image, sampler_t sampler, global const float2 *coords,
+                     global float4 *out) {
+    size_t i = get_global_id(0);
+    out[i] = read_imagef(image, sampler, coords[i]);
+  }
+  constant sampler_t kRepeat = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_NEAREST;
+  kernel void sampleRepeat(read_only image2d_t image, global const float2 *coords,
+                           global float4 *out) {
+    size_t i = get_global_id(0);
+    out[i] = read_imagef(image, kRepeat, coords[i]);
+  }
+  kernel void describe(read_only image3d_t volume, read_only image2d_array_t layers,
+                       global int *out) {
+    out[0] = get_image_width(volume);
+    out[1] = get_image_height(volume);
+    out[2] = get_image_depth(volume);
+    int4 dim = get_image_dim(volume);
+    out[3] = dim.x * 10000 + dim.y * 100 + dim.z;
+    out[4] = (int)get_image_array_size(layers);
+    out[5] = get_image_channel_order(layers) == CLK_RGBA;
+    out[6] = get_image_channel_data_type(volume) == CLK_UNORM_INT8;
+    out[7] = read_imageui(layers, (int4)(1, 1, 2, 0)).x;
+  }
+  kernel void fill(write_only image2d_t floats, write_only image2d_t ints,
+                   write_only image2d_t uints) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    float f = (p.x + 4 * p.y) / 10.0f - 0.2f;
+    write_imagef(floats, p, (float4)(f, 1.0f - f, 0.5f, 2.0f));
+    write_imagei(ints, p, (int4)(p.x * 20000 - 30000, 0, 0, 0));
+    write_imageui(uints, p, (uint4)(p.x, p.y, 7, 1u << 31));
+  })";
+
+TEST_F(ImageKernelTest, SampledReadsFollowEveryAddressingAndFilterMode) {
+  Mem texels = gradient();
+  ASSERT_TRUE(texels);
+  Kernel kernel = buildKernel(kSamplingSource, "sample");
+  ASSERT_TRUE(kernel);
+  std::vector<cl_float2> coords;
+  for (float s : {-1.3f, -0.2f, 0.0f, 0.3f, 0.5f, 0.74f, 0.99f, 1.0f, 1.6f, 2.5f, 4.2f, 5.5f, 7.1f})
+    for (float t : {-0.7f, 0.25f, 0.5f, 1.5f, 3.9f, 4.6f})
+      coords.push_back({{s, t}});
+  Mem coordBuffer = bufferWith(coords);
+  Mem out = createBuffer(CL_MEM_READ_WRITE, coords.size() * sizeof(cl_float4));
+  for (bool normalized : {false, true})
+    for (cl_addressing_mode mode : {CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP, CL_ADDRESS_REPEAT,
+                                    CL_ADDRESS_MIRRORED_REPEAT})
+      for (cl_filter_mode filter : {CL_FILTER_NEAREST, CL_FILTER_LINEAR}) {
+        if (!normalized && (mode == CL_ADDRESS_REPEAT || mode == CL_ADDRESS_MIRRORED_REPEAT))
+          continue; // repeat modes need normalized coordinates
+        SCOPED_TRACE(testing::Message() << "normalized " << normalized << " mode " << std::hex
+                                        << mode << " filter " << filter);
+        cl_int error = CL_SUCCESS;
+        Handle<cl_sampler> sampler(clCreateSampler(context_, normalized, mode, filter, &error));
+        ASSERT_CL_SUCCESS(error);
+        ASSERT_TRUE(setArgs(kernel, texels, sampler, coordBuffer, out));
+        ASSERT_TRUE(run1D(kernel, coords.size()));
+        std::vector<cl_float4> got = read<cl_float4>(out, coords.size());
+        for (size_t i = 0; i < coords.size(); ++i) {
+          // The same numbers serve as normalized coordinates: most fall outside [0, 1].
+          std::array<float, 4> expected = reference(coords[i].s[0], coords[i].s[1], normalized,
+                                                    mode, filter == CL_FILTER_LINEAR);
+          for (int c = 0; c < 4; ++c)
+            ASSERT_NEAR(expected[c], got[i].s[c], 1e-3f)
+                << "at (" << coords[i].s[0] << ", " << coords[i].s[1] << ") channel " << c;
+        }
+      }
+}
+
+TEST_F(ImageKernelTest, ProgramScopeSamplersAndQueries) {
+  Mem texels = gradient();
+  Kernel repeat = buildKernel(kSamplingSource, "sampleRepeat");
+  ASSERT_TRUE(repeat);
+  std::vector<cl_float2> coords{{{1.1f, 0.1f}}, {{-0.1f, 0.9f}}, {{0.5f, 2.6f}}};
+  Mem coordBuffer = bufferWith(coords);
+  Mem out = createBuffer(CL_MEM_READ_WRITE, coords.size() * sizeof(cl_float4));
+  ASSERT_TRUE(setArgs(repeat, texels, coordBuffer, out));
+  ASSERT_TRUE(run1D(repeat, coords.size()));
+  std::vector<cl_float4> got = read<cl_float4>(out, coords.size());
+  for (size_t i = 0; i < coords.size(); ++i) {
+    std::array<float, 4> expected =
+        reference(coords[i].s[0], coords[i].s[1], true, CL_ADDRESS_REPEAT, false);
+    for (int c = 0; c < 4; ++c)
+      EXPECT_FLOAT_EQ(expected[c], got[i].s[c]) << i << " channel " << c;
+  }
+
+  Mem volume = image(0, kRgba8, describe(CL_MEM_OBJECT_IMAGE3D, 6, 5, 4));
+  // A 3 x 2 array of 4 layers whose texel (1, 1) of layer 2 holds 4242.
+  std::vector<cl_uint> layerTexels(3 * 2 * 4 * 4, 0);
+  layerTexels[4 * (2 * 3 * 2 + 1 * 3 + 1)] = 4242;
+  Mem layers = image(CL_MEM_COPY_HOST_PTR, {CL_RGBA, CL_UNSIGNED_INT32},
+                     describe(CL_MEM_OBJECT_IMAGE2D_ARRAY, 3, 2, 4), layerTexels.data());
+  ASSERT_TRUE(volume && layers);
+  Kernel describeKernel = buildKernel(kSamplingSource, "describe");
+  ASSERT_TRUE(describeKernel);
+  Mem answers = createBuffer(CL_MEM_READ_WRITE, 8 * sizeof(cl_int));
+  ASSERT_TRUE(setArgs(describeKernel, volume, layers, answers));
+  ASSERT_TRUE(run1D(describeKernel, 1));
+  EXPECT_EQ((std::vector<cl_int>{6, 5, 4, 60504, 4, 1, 1, 4242}), read<cl_int>(answers, 8));
+}
+
+TEST_F(ImageKernelTest, WritesConvertToEachFormat) {
+  const size_t width = 5, height = 2;
+  Mem floats = image(CL_MEM_WRITE_ONLY, kRgba8, describe(CL_MEM_OBJECT_IMAGE2D, width, height));
+  Mem ints = image(CL_MEM_WRITE_ONLY, {CL_R, CL_SIGNED_INT16},
+                   describe(CL_MEM_OBJECT_IMAGE2D, width, height));
+  Mem uints = image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_UNSIGNED_INT32},
+                    describe(CL_MEM_OBJECT_IMAGE2D, width, height));
+  ASSERT_TRUE(floats && ints && uints);
+  Kernel kernel = buildKernel(kSamplingSource, "fill");
+  ASSERT_TRUE(kernel);
+  ASSERT_TRUE(setArgs(kernel, floats, ints, uints));
+  size_t global[] = {width, height};
+  ASSERT_TRUE(run(kernel, 2, global));
+  const size_t zero[] = {0, 0, 0}, whole[] = {width, height, 1};
+  std::vector<cl_uchar> bytes(width * height * 4);
+  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, floats, CL_TRUE, zero, whole, 0, 0, bytes.data(), 0,
+                                       nullptr, nullptr));
+  std::vector<cl_short> shorts(width * height);
+  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, ints, CL_TRUE, zero, whole, 0, 0, shorts.data(), 0,
+                                       nullptr, nullptr));
+  std::vector<cl_uint> words(width * height * 4);
+  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, uints, CL_TRUE, zero, whole, 0, 0, words.data(), 0,
+                                       nullptr, nullptr));
+  auto unorm8 = [](float f) {
+    return static_cast<cl_uchar>(std::clamp(std::nearbyint(f * 255.0f), 0.0f, 255.0f));
+  };
+  for (size_t y = 0; y < height; ++y)
+    for (size_t x = 0; x < width; ++x) {
+      size_t i = y * width + x;
+      float f = (x + 4 * y) / 10.0f - 0.2f;
+      EXPECT_EQ(unorm8(f), bytes[4 * i]) << x << "," << y;
+      EXPECT_EQ(unorm8(1.0f - f), bytes[4 * i + 1]) << x << "," << y;
+      EXPECT_EQ(128, bytes[4 * i + 2]); // 127.5 rounds to even
+      EXPECT_EQ(255, bytes[4 * i + 3]); // 2.0 saturates
+      EXPECT_EQ(static_cast<cl_short>(std::clamp<int>(int(x) * 20000 - 30000, -32768, 32767)),
+                shorts[i]);
+      EXPECT_EQ(x, words[4 * i]);
+      EXPECT_EQ(y, words[4 * i + 1]);
+      EXPECT_EQ(7u, words[4 * i + 2]);
+      EXPECT_EQ(1u << 31, words[4 * i + 3]);
+    }
+}
+
+TEST_F(ImageKernelTest, ImageAndSamplerArgumentsAreChecked) {
+  Kernel kernel = buildKernel(kSamplingSource, "sample");
+  ASSERT_TRUE(kernel);
+  Mem buffer = createBuffer(CL_MEM_READ_WRITE, 64);
+  cl_mem raw = buffer.get();
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clSetKernelArg(kernel, 0, sizeof raw, &raw));
+  cl_mem none = nullptr;
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clSetKernelArg(kernel, 0, sizeof none, &none));
+  EXPECT_CL_ERROR(CL_INVALID_ARG_SIZE, clSetKernelArg(kernel, 0, 4, &raw));
+  cl_sampler notASampler = reinterpret_cast<cl_sampler>(raw);
+  EXPECT_CL_ERROR(CL_INVALID_SAMPLER, clSetKernelArg(kernel, 1, sizeof notASampler, &notASampler));
+  Mem texels = gradient();
+  cl_mem image = texels.get();
+  // An image where a buffer is expected.
+  EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clSetKernelArg(kernel, 2, sizeof image, &image));
 }
 
 } // namespace
