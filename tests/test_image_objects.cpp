@@ -258,10 +258,10 @@ TEST_F(ImageObjectTest, MapsOfHostPointerImagesAreTheApplicationsMemory) {
   ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, mapped, pointer, 0, nullptr, nullptr));
   ASSERT_CL_SUCCESS(clFinish(queue_));
   EXPECT_EQ(0u, memInfo<cl_uint>(mapped, CL_MEM_MAP_COUNT));
-  cl_uint element = 0;
-  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, mapped, CL_TRUE, origin, region, 0, 0, &element, 0,
+  cl_uint elements[2] = {};
+  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, mapped, CL_TRUE, origin, region, 0, 0, elements, 0,
                                        nullptr, nullptr));
-  EXPECT_EQ(77u, element & 0xff);
+  EXPECT_EQ(77u, elements[0] & 0xff);
 }
 
 TEST_F(ImageObjectTest, BadFormatsDescriptorsAndSizesGetTheSpecifiedErrors) {
