@@ -18,6 +18,25 @@ using namespace kiln::api;
 
 namespace {
 
+/// The queue, the kernel with all its arguments set, and its code for the queue's device.
+cl_int validateKernelOnQueue(cl_command_queue command_queue, cl_kernel kernel, Queue *&queue,
+                             Kernel *&self, const DeviceKernel *&code) {
+  queue = toObject<Queue>(command_queue);
+  if (queue == nullptr)
+    return CL_INVALID_COMMAND_QUEUE;
+  self = toObject<Kernel>(kernel);
+  if (self == nullptr)
+    return CL_INVALID_KERNEL;
+  if (&self->program().context() != &queue->context())
+    return CL_INVALID_CONTEXT;
+  code = self->deviceKernel(&queue->device());
+  if (code == nullptr)
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (!self->allArgsSet())
+    return CL_INVALID_KERNEL_ARGS;
+  return CL_SUCCESS;
+}
+
 /// The local size Kiln runs `kernel` with when the application gives none: its required size,
 /// else chooseLocalSize's pick. clGetKernelSuggestedLocalWorkSizeKHR reports the same.
 std::array<size_t, 3> defaultLocalSize(const Kernel &kernel, const Device &device,
@@ -81,20 +100,12 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
                      const size_t *global_work_offset, const size_t *global_work_size,
                      const size_t *local_work_size, cl_uint num_events_in_wait_list,
                      const cl_event *event_wait_list, cl_event *event, cl_command_type type) {
-  Queue *queue = toObject<Queue>(command_queue);
-  if (queue == nullptr)
-    return CL_INVALID_COMMAND_QUEUE;
-  Kernel *self = toObject<Kernel>(kernel);
-  if (self == nullptr)
-    return CL_INVALID_KERNEL;
-  if (&self->program().context() != &queue->context())
-    return CL_INVALID_CONTEXT;
+  Queue *queue;
+  Kernel *self;
+  const DeviceKernel *code;
+  if (cl_int error = validateKernelOnQueue(command_queue, kernel, queue, self, code))
+    return error;
   Device &device = queue->device();
-  const DeviceKernel *code = self->deviceKernel(&device);
-  if (code == nullptr)
-    return CL_INVALID_PROGRAM_EXECUTABLE;
-  if (!self->allArgsSet())
-    return CL_INVALID_KERNEL_ARGS;
 
   KernelLaunch launch;
   if (cl_int error = validateRange(*self, device, *code, work_dim, global_work_offset,
@@ -177,20 +188,12 @@ KILN_API cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(
     cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
     const size_t *global_work_offset, const size_t *global_work_size,
     size_t *suggested_local_work_size) {
-  Queue *queue = toObject<Queue>(command_queue);
-  if (queue == nullptr)
-    return CL_INVALID_COMMAND_QUEUE;
-  Kernel *self = toObject<Kernel>(kernel);
-  if (self == nullptr)
-    return CL_INVALID_KERNEL;
-  if (&self->program().context() != &queue->context())
-    return CL_INVALID_CONTEXT;
+  Queue *queue;
+  Kernel *self;
+  const DeviceKernel *code;
+  if (cl_int error = validateKernelOnQueue(command_queue, kernel, queue, self, code))
+    return error;
   Device &device = queue->device();
-  const DeviceKernel *code = self->deviceKernel(&device);
-  if (code == nullptr)
-    return CL_INVALID_PROGRAM_EXECUTABLE;
-  if (!self->allArgsSet())
-    return CL_INVALID_KERNEL_ARGS;
   if (work_dim < 1 || work_dim > device.info().maxWorkItemDimensions)
     return CL_INVALID_WORK_DIMENSION;
   if (global_work_size == nullptr)

@@ -124,34 +124,6 @@ void copyImageElements(std::byte *to, const ImageDescription &toLayout, const st
                   rowBytes);
 }
 
-/// The flags an image over `buffer` gets: the buffer's where the application leaves them out;
-/// false when they ask for more access than the buffer allows.
-bool inheritBufferFlags(const MemObject &buffer, cl_mem_flags &flags) {
-  constexpr cl_mem_flags kernelAccess = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-  constexpr cl_mem_flags hostAccess =
-      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-  cl_mem_flags parent = buffer.flags();
-  if (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))
-    return false;
-  if ((parent & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
-    return false;
-  if ((parent & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
-    return false;
-  if ((parent & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY))
-    return false;
-  if ((parent & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY))
-    return false;
-  if ((parent & CL_MEM_HOST_NO_ACCESS) &&
-      (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
-    return false;
-  if (!(flags & kernelAccess))
-    flags |= parent & kernelAccess;
-  if (!(flags & hostAccess))
-    flags |= parent & hostAccess;
-  flags |= parent & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-  return true;
-}
-
 /// An image whose elements live in `buffer` (1D buffer images, cl_khr_image2d_from_buffer).
 cl_mem createImageOverBuffer(Context &context, cl_mem_flags flags, ImageDescription &image,
                              const cl_image_desc &desc, void *hostPtr,
@@ -165,10 +137,12 @@ cl_mem createImageOverBuffer(Context &context, cl_mem_flags flags, ImageDescript
                 : CL_INVALID_VALUE;
     return nullptr;
   }
-  if (!inheritBufferFlags(*buffer, flags)) {
+  cl_mem_flags readAndWrite = flags & CL_MEM_KERNEL_READ_AND_WRITE;
+  if (!inheritFlags(buffer->flags(), flags & ~readAndWrite, flags)) {
     error = CL_INVALID_VALUE;
     return nullptr;
   }
+  flags |= readAndWrite;
   image.rowPitch =
       desc.image_row_pitch != 0 ? desc.image_row_pitch : image.width * image.elementSize;
   if (image.type == CL_MEM_OBJECT_IMAGE2D) {

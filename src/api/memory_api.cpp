@@ -40,6 +40,30 @@ bool hostMayWrite(cl_mem_flags flags) {
   return !(flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
 }
 
+bool inheritFlags(cl_mem_flags parent, cl_mem_flags requested, cl_mem_flags &result) {
+  constexpr cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+  constexpr cl_mem_flags host =
+      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  constexpr cl_mem_flags hostPointer =
+      CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+  if (!hasValidAccessFlags(requested) || (requested & hostPointer))
+    return false;
+  if ((parent & CL_MEM_WRITE_ONLY) && (requested & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
+    return false;
+  if ((parent & CL_MEM_READ_ONLY) && (requested & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
+    return false;
+  if ((parent & CL_MEM_HOST_WRITE_ONLY) && (requested & CL_MEM_HOST_READ_ONLY))
+    return false;
+  if ((parent & CL_MEM_HOST_READ_ONLY) && (requested & CL_MEM_HOST_WRITE_ONLY))
+    return false;
+  if ((parent & CL_MEM_HOST_NO_ACCESS) &&
+      (requested & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
+    return false;
+  result = (requested & access ? requested & access : parent & access) |
+           (requested & host ? requested & host : parent & host) | (parent & hostPointer);
+  return true;
+}
+
 } // namespace kiln::api
 
 namespace {
@@ -118,36 +142,6 @@ KILN_API cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
   });
 }
 
-namespace {
-
-/// The flags of a sub-buffer: what it asks for, the rest inherited from its parent.
-/// Returns false when the request conflicts with the parent.
-bool subBufferFlags(cl_mem_flags parent, cl_mem_flags requested, cl_mem_flags &result) {
-  constexpr cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-  constexpr cl_mem_flags host =
-      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-  constexpr cl_mem_flags hostPointer =
-      CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-  if (!hasValidAccessFlags(requested) || (requested & hostPointer))
-    return false;
-  if ((parent & CL_MEM_WRITE_ONLY) && (requested & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
-    return false;
-  if ((parent & CL_MEM_READ_ONLY) && (requested & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
-    return false;
-  if ((parent & CL_MEM_HOST_WRITE_ONLY) && (requested & CL_MEM_HOST_READ_ONLY))
-    return false;
-  if ((parent & CL_MEM_HOST_READ_ONLY) && (requested & CL_MEM_HOST_WRITE_ONLY))
-    return false;
-  if ((parent & CL_MEM_HOST_NO_ACCESS) &&
-      (requested & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
-    return false;
-  result = (requested & access ? requested & access : parent & access) |
-           (requested & host ? requested & host : parent & host) | (parent & hostPointer);
-  return true;
-}
-
-} // namespace
-
 KILN_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                               cl_buffer_create_type buffer_create_type,
                                               const void *buffer_create_info, cl_int *errcode_ret) {
@@ -159,7 +153,7 @@ KILN_API cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
       return nullptr;
     }
     cl_mem_flags effective;
-    if (!subBufferFlags(parent->flags(), flags, effective) ||
+    if (!inheritFlags(parent->flags(), flags, effective) ||
         buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || buffer_create_info == nullptr) {
       error = CL_INVALID_VALUE;
       return nullptr;

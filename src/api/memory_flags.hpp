@@ -1,4 +1,4 @@
-// Checks on cl_mem_flags shared by buffer creation and the memory commands.
+// Checks on cl_mem_flags shared by memory object creation and the memory commands.
 #pragma once
 
 #include "runtime/icd_handles.hpp"
@@ -13,5 +13,10 @@ bool hasValidAccessFlags(cl_mem_flags flags);
 bool hostMayRead(cl_mem_flags flags);
 /// Whether the host may write (clEnqueueWrite*, map for writing) a memory object with `flags`.
 bool hostMayWrite(cl_mem_flags flags);
+
+/// The flags of a memory object made over `parent`'s storage (a sub-buffer, an image over a
+/// buffer): the access it asks for, the rest inherited. False when the request conflicts with
+/// the parent or names a host pointer.
+bool inheritFlags(cl_mem_flags parent, cl_mem_flags requested, cl_mem_flags &result);
 
 } // namespace kiln::api
