@@ -1,9 +1,9 @@
 // Images: supported formats, creation with every host-pointer flag and pitch, clGetImageInfo,
 // reads, writes, fills and copies of regions, maps, samplers, and the errors for bad formats,
 // descriptors, sizes and regions; in kernels, sampled reads against the specification's
-// addressing and filtering rules, writes to each kind of format, queries and argument checks. The CPU device reports images
-// only with KILN_IMAGES=1 while the kernels' image functions are being built: CTest runs these
-// tests with it set, and they skip on a device without images.
+// addressing and filtering rules, writes to each kind of format, queries and argument checks. The
+// CPU device reports images only with KILN_IMAGES=1 while the kernels' image functions are being
+// built: CTest runs these tests with it set, and they skip on a device without images.
 #include "cl_test.hpp"
 
 #include <algorithm>
@@ -673,6 +673,19 @@ TEST_F(ImageKernelTest, ImageAndSamplerArgumentsAreChecked) {
   cl_mem image = texels.get();
   // An image where a buffer is expected.
   EXPECT_CL_ERROR(CL_INVALID_MEM_OBJECT, clSetKernelArg(kernel, 2, sizeof image, &image));
+  // An image of another type than the argument's, and images the kernel may not access as
+  // the argument's qualifier says.
+  Mem volume = this->image(0, kRgba8, describe(CL_MEM_OBJECT_IMAGE3D, 4, 4, 4));
+  cl_mem wrongType = volume.get();
+  EXPECT_CL_ERROR(CL_INVALID_ARG_VALUE, clSetKernelArg(kernel, 0, sizeof wrongType, &wrongType));
+  Mem writeOnly = this->image(CL_MEM_WRITE_ONLY, kRgba8, describe(CL_MEM_OBJECT_IMAGE2D, 4, 4));
+  cl_mem unreadable = writeOnly.get();
+  EXPECT_CL_ERROR(CL_INVALID_ARG_VALUE, clSetKernelArg(kernel, 0, sizeof unreadable, &unreadable));
+  Kernel fill = buildKernel(kSamplingSource, "fill");
+  ASSERT_TRUE(fill);
+  cl_mem readOnly = texels.get(); // created CL_MEM_READ_ONLY
+  EXPECT_CL_ERROR(CL_INVALID_ARG_VALUE, clSetKernelArg(fill, 0, sizeof readOnly, &readOnly));
+  EXPECT_CL_SUCCESS(clSetKernelArg(fill, 0, sizeof unreadable, &unreadable));
 }
 
 } // namespace

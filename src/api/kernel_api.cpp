@@ -34,6 +34,29 @@ cl_kernel makeKernel(Program &program, const compiler::KernelInfo &info, cl_int 
   return createObject<Kernel>(program, info, std::move(deviceKernels));
 }
 
+/// Whether `image` may be given for the image argument `arg`: of the declared type, and
+/// created for the access the argument's qualifier asks (a kernel may not write an image made
+/// CL_MEM_READ_ONLY, nor read one made CL_MEM_WRITE_ONLY).
+bool suitsImageArgument(const MemObject &image, const compiler::KernelArgInfo &arg) {
+  static constexpr std::pair<const char *, cl_mem_object_type> kTypes[] = {
+      {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
+      {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
+      {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+      {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+      {"image2d_depth_t", CL_MEM_OBJECT_IMAGE2D},
+      {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+      {"image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+      {"image3d_t", CL_MEM_OBJECT_IMAGE3D}};
+  for (const auto &[name, type] : kTypes)
+    if (arg.typeName == name && image.type() != type)
+      return false;
+  cl_mem_flags flags = image.flags();
+  bool kernelReads = arg.accessQualifier != CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+  bool kernelWrites = arg.accessQualifier != CL_KERNEL_ARG_ACCESS_READ_ONLY;
+  return !(kernelReads && (flags & CL_MEM_WRITE_ONLY)) &&
+         !(kernelWrites && (flags & CL_MEM_READ_ONLY));
+}
+
 } // namespace
 
 KILN_API cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name,
@@ -175,6 +198,8 @@ KILN_API cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, 
       if (image == nullptr || image->image() == nullptr ||
           &image->context() != &self->program().context())
         return CL_INVALID_MEM_OBJECT;
+      if (!suitsImageArgument(*image, arg))
+        return CL_INVALID_ARG_VALUE;
       self->setMemObject(arg_index, image);
       return CL_SUCCESS;
     }
