@@ -174,12 +174,9 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties, cl_m
     return nullptr;
   }
   std::vector<cl_mem_properties> propertyList;
-  if (properties != nullptr) {
-    if (properties[0] != 0) { // OpenCL 3.0 defines no image properties
-      error = CL_INVALID_PROPERTY;
-      return nullptr;
-    }
-    propertyList.push_back(0);
+  if (!readMemoryProperties(properties, propertyList)) {
+    error = CL_INVALID_PROPERTY;
+    return nullptr;
   }
   constexpr cl_mem_flags kernelReadAndWrite = CL_MEM_KERNEL_READ_AND_WRITE;
   if (!hasValidAccessFlags(flags & ~kernelReadAndWrite)) {

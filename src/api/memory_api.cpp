@@ -40,6 +40,18 @@ bool hostMayWrite(cl_mem_flags flags) {
   return !(flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
 }
 
+bool readMemoryProperties(const cl_mem_properties *properties,
+                          std::vector<cl_mem_properties> &list) {
+  // OpenCL 3.0 defines no buffer or image properties (only extensions do): any entry is
+  // unknown.
+  if (properties == nullptr)
+    return true;
+  if (properties[0] != 0)
+    return false;
+  list.push_back(0);
+  return true;
+}
+
 bool inheritFlags(cl_mem_flags parent, cl_mem_flags requested, cl_mem_flags &result) {
   constexpr cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
   constexpr cl_mem_flags host =
@@ -84,13 +96,9 @@ cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_
     return nullptr;
   }
   std::vector<cl_mem_properties> propertyList;
-  if (properties != nullptr) {
-    // OpenCL 3.0 defines no buffer properties (only extensions do): any entry is unknown.
-    if (properties[0] != 0) {
-      error = CL_INVALID_PROPERTY;
-      return nullptr;
-    }
-    propertyList.push_back(0);
+  if (!readMemoryProperties(properties, propertyList)) {
+    error = CL_INVALID_PROPERTY;
+    return nullptr;
   }
   if (!hasValidAccessFlags(flags)) {
     error = CL_INVALID_VALUE;

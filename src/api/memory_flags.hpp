@@ -3,6 +3,8 @@
 
 #include "runtime/icd_handles.hpp"
 
+#include <vector>
+
 namespace kiln::api {
 
 /// Known bits only, at most one kernel-access and one host-access flag, and USE_HOST_PTR not
@@ -13,6 +15,11 @@ bool hasValidAccessFlags(cl_mem_flags flags);
 bool hostMayRead(cl_mem_flags flags);
 /// Whether the host may write (clEnqueueWrite*, map for writing) a memory object with `flags`.
 bool hostMayWrite(cl_mem_flags flags);
+
+/// The property list of clCreateBufferWithProperties or clCreateImageWithProperties, as
+/// CL_MEM_PROPERTIES reports it; false (CL_INVALID_PROPERTY) for a property Kiln does not know.
+bool readMemoryProperties(const cl_mem_properties *properties,
+                          std::vector<cl_mem_properties> &list);
 
 /// The flags of a memory object made over `parent`'s storage (a sub-buffer, an image over a
 /// buffer): the access it asks for, the rest inherited. False when the request conflicts with
