@@ -21,6 +21,21 @@ namespace {
 // Clang addresses all source text of a compile with 31-bit offsets; stay far below.
 constexpr size_t kMaxSourceBytes = size_t(1) << 30;
 
+// Clang's resource directory exists only in the in-memory file system of a compile, holding the
+// embedded opencl-c-base.h: no compile reads the headers of an installed Clang.
+constexpr const char *kResourceDir = "/kiln-clang-resource";
+
+extern "C" const char kiln_opencl_base_header[];
+extern "C" const char kiln_opencl_base_header_end[];
+
+std::unique_ptr<llvm::MemoryBuffer> openclBaseHeader() {
+  // The embedded text is followed by a NUL, as MemoryBuffer wants.
+  return llvm::MemoryBuffer::getMemBuffer(
+      llvm::StringRef(kiln_opencl_base_header,
+                      kiln_opencl_base_header_end - kiln_opencl_base_header),
+      "opencl-c-base.h", /*RequiresNullTerminator=*/true);
+}
+
 bool sameLanguageVersion(cl_version a, cl_version b) {
   return CL_VERSION_MAJOR(a) == CL_VERSION_MAJOR(b) && CL_VERSION_MINOR(a) == CL_VERSION_MINOR(b);
 }
@@ -118,6 +133,7 @@ sourceFileSystem(std::string_view source, std::span<const SourceHeader> headers)
     if (!header.includeName.empty())
       memory->addFile(place(header.includeName), 0,
                       llvm::MemoryBuffer::getMemBuffer(header.text, header.includeName));
+  memory->addFile(std::string(kResourceDir) + "/include/opencl-c-base.h", 0, openclBaseHeader());
   // The real file system's working directory is the process's: it must not be changed here.
   auto overlay =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
@@ -177,7 +193,7 @@ std::optional<cl_version> chooseLanguageVersion(const BuildOptions &options,
 
 std::vector<std::string> clangArguments(const BuildOptions &options,
                                         const TargetDescription &target, cl_version version) {
-  const std::string resourceDir = KILN_CLANG_RESOURCE_DIR;
+  const std::string resourceDir = kResourceDir;
   std::vector<std::string> args = {
       "-triple", target.triple, languageStdArgument(version, options.cxxForOpenCL),
       // The builtins are declared lazily from Clang's tables instead of parsing opencl-c.h,
