@@ -141,6 +141,49 @@ TEST_F(SpecializationTest, ProgramVariablesAreOneVariableForEveryKernelAndLocalS
   EXPECT_TRUE(equalArrays(std::vector<cl_int>{expectedTotal, first}, read<cl_int>(out, 2)));
 }
 
+TEST_F(SpecializationTest, ProgramsBuiltAgainFromOneSourceKeepVariablesOfTheirOwn) {
+  // The CPU device reuses the machine code of a specialization for a later program of the same
+  // source: that code must still address the later program's own variables.
+  if (!supportsOpenCLC(device_, 3, 0) ||
+      deviceInfo<size_t>(device_, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) == 0)
+    GTEST_SKIP() << "no program scope global variables";
+  const char *source = R"(
+    global int total;
+    constant int weights[4] = {1, 2, 3, 4};
+    kernel void add(global int *out) {
+      atomic_add(&total, weights[get_local_id(0) % 4]);
+      out[get_global_id(0)] = get_local_size(0) * 100 + get_local_id(0);
+    }
+    kernel void fetch(global int *out) { out[0] = total; })";
+  std::vector<cl_int> totals;
+  for (int round = 0; round < 3; ++round) {
+    Program program = build(source, "-cl-std=CL3.0");
+    ASSERT_NE(nullptr, program.get());
+    Kernel add = createKernel(program, "add"), fetch = createKernel(program, "fetch");
+    ASSERT_TRUE(add && fetch);
+    // Two shapes, the second only from round 1 on: cached and new code in one program.
+    std::vector<size_t> locals = {8};
+    if (round > 0)
+      locals.push_back(round == 1 ? 4 : 16);
+    int expected = 0;
+    for (size_t local : locals) {
+      Mem out = bufferWith(std::vector<cl_int>(32, -1));
+      ASSERT_TRUE(setArgs(add, out));
+      ASSERT_TRUE(run1D(add, 32, local));
+      std::vector<cl_int> ids(32);
+      for (size_t i = 0; i < 32; ++i)
+        ids[i] = static_cast<cl_int>(local * 100 + i % local);
+      EXPECT_TRUE(equalArrays(ids, read<cl_int>(out, 32))) << "round " << round;
+      for (size_t i = 0; i < 32; ++i)
+        expected += static_cast<int>(i % local % 4) + 1;
+    }
+    Mem out = bufferWith(std::vector<cl_int>(1, -1));
+    ASSERT_TRUE(setArgs(fetch, out));
+    ASSERT_TRUE(run1D(fetch, 1, 1));
+    EXPECT_EQ(expected, read<cl_int>(out, 1)[0]) << "round " << round;
+  }
+}
+
 TEST_F(SpecializationTest, KernelsRunConcurrentlyFromManyQueuesAtNewLocalSizes) {
   // Several threads compile specializations of one kernel at once.
   Kernel kernel = buildKernel(R"(

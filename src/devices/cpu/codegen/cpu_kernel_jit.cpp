@@ -11,6 +11,7 @@
 #include "devices/cpu/codegen/module_preparation.hpp"
 #include "devices/cpu/codegen/opaque_type_lowering.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
+#include "devices/cpu/codegen/specialization_cache.hpp"
 #include "devices/cpu/codegen/streaming_stores.hpp"
 #include "devices/cpu/codegen/uniform_division.hpp"
 #include "devices/cpu/codegen/work_group_function.hpp"
@@ -22,12 +23,15 @@
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/ExecutionEngine/ObjectCache.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Host.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -200,10 +204,66 @@ void reportVectorization(const std::string &kernel, const WorkGroupShape &shape,
   errs() << "\n";
 }
 
+/// The machine code of every shape of work-group the process has compiled, across programs: the
+/// specialization cache's budget.
+constexpr size_t kSpecializationCacheBytes = size_t(64) << 20;
+
+/// Module identifiers of specializations start with this, followed by their cache key.
+constexpr StringLiteral kSpecializationModulePrefix = "kiln-specialization:";
+
+/// Keeps the object files ORC compiles from specialization modules, for the cache.
+class ObjectCapture final : public ObjectCache {
+public:
+  void notifyObjectCompiled(const Module *module, MemoryBufferRef object) override {
+    StringRef id = module->getModuleIdentifier();
+    if (!id.consume_front(kSpecializationModulePrefix))
+      return;
+    std::lock_guard lock(mutex_);
+    objects_[id] = object.getBuffer().str();
+  }
+  std::unique_ptr<MemoryBuffer> getObject(const Module *) override { return nullptr; }
+
+  /// The object compiled for the specialization `key`, removed from here.
+  std::optional<std::string> take(StringRef key) {
+    std::lock_guard lock(mutex_);
+    auto found = objects_.find(key);
+    if (found == objects_.end())
+      return std::nullopt;
+    std::string object = std::move(found->second);
+    objects_.erase(found);
+    return object;
+  }
+
+private:
+  std::mutex mutex_;
+  StringMap<std::string> objects_;
+};
+
+/// A readable, unique name for a shape, part of the specialization's symbol and cache key.
+std::string shapeTag(const WorkGroupShape &shape) {
+  std::string tag = "l";
+  tag += describeShape(shape);
+  for (size_t dimension = 0; dimension < 3; ++dimension) {
+    tag += dimension == 0 ? ".e" : "x";
+    tag += std::to_string(shape.enqueuedLocalSize[dimension]);
+  }
+  tag += shape.zeroOffset ? ".z" : ".o";
+  tag += shape.streamingStores ? ".s" : ".c";
+  return tag;
+}
+
+std::string hashText(ArrayRef<uint8_t> bytes) {
+  XXH128_hash_t hash = xxh3_128bits(bytes);
+  return utohexstr(hash.high64, /*LowerCase=*/true, 16) + utohexstr(hash.low64, true, 16);
+}
+
 class CpuJitProgram final : public JitProgram {
 public:
-  CpuJitProgram(const PreparedProgram &prepared, const compiler::ProgramInfo &info)
-      : prepared_(prepared) {
+  CpuJitProgram(const PreparedProgram &prepared, const compiler::ProgramInfo &info,
+                std::shared_ptr<SpecializationCache> cache)
+      : prepared_(prepared), cache_(std::move(cache)),
+        programKey_(hashText(prepared.module) + (prepared.optimize ? ".O" : ".O0") + ".w" +
+                    std::to_string(prepared.requestedSimdWidth)) {
     for (const compiler::KernelInfo &kernel : info.kernels)
       kernelNames_.push_back(kernel.name);
   }
@@ -247,8 +307,18 @@ private:
     Expected<std::unique_ptr<TargetMachine>> machine = hostMachine(*builder, prepared_.optimize);
     if (!machine)
       return machine.takeError();
-    Expected<std::unique_ptr<orc::LLJIT>> jit =
-        orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*builder)).create();
+    // ORC's usual compiler, made to hand each specialization's object file to capture_.
+    auto compiler = [this](orc::JITTargetMachineBuilder target)
+        -> Expected<std::unique_ptr<orc::IRCompileLayer::IRCompiler>> {
+      Expected<std::unique_ptr<TargetMachine>> machine = target.createTargetMachine();
+      if (!machine)
+        return machine.takeError();
+      return std::make_unique<orc::TMOwningSimpleCompiler>(std::move(*machine), &capture_);
+    };
+    Expected<std::unique_ptr<orc::LLJIT>> jit = orc::LLJITBuilder()
+                                                    .setJITTargetMachineBuilder(std::move(*builder))
+                                                    .setCompileFunctionCreator(compiler)
+                                                    .create();
     if (!jit)
       return jit.takeError();
     // Errors come back from the lookups; ORC's default reporter would print them too.
@@ -272,9 +342,46 @@ private:
   }
 
   Expected<WorkGroupCode> compileSpecialization(size_t kernel, const WorkGroupShape &shape) {
+    auto known = compiled_.find({kernel, shape});
+    if (known != compiled_.end())
+      return known->second;
     if (Error error = start())
       return error;
     const std::string &name = kernelNames_[kernel];
+    std::string symbol = workGroupFunctionName(name) + "." + shapeTag(shape);
+    std::string key = programKey_ + "/" + symbol;
+    // What is printed while compiling (the vectorizer's report, the IR) needs the compile.
+    bool cacheable = !prepared_.reportVectorization && std::getenv("KILN_PRINT_IR") == nullptr;
+    Expected<WorkGroupCode> code =
+        cacheable ? linkCachedSpecialization(key) : codegenError("not cached");
+    if (!code) {
+      consumeError(code.takeError());
+      code = compileAndLink(name, shape, symbol, key);
+    }
+    if (code)
+      compiled_.emplace(std::pair{kernel, shape}, *code);
+    return code;
+  }
+
+  /// The specialization `key` from the cache, linked into this program's JIT.
+  Expected<WorkGroupCode> linkCachedSpecialization(const std::string &key) {
+    std::optional<CachedSpecialization> cached = cache_->find(key);
+    if (!cached)
+      return codegenError("not cached");
+    if (Error error = jit_->addObjectFile(MemoryBuffer::getMemBufferCopy(cached->object, key)))
+      return error;
+    Expected<orc::ExecutorAddr> address = jit_->lookup(cached->symbol);
+    if (!address)
+      return address.takeError();
+    WorkGroupCode code;
+    code.function = address->toPtr<WorkGroupFunction>();
+    code.simdWidth = cached->simdWidth;
+    code.privateBytesPerSimdGroup = cached->privateBytesPerSimdGroup;
+    return code;
+  }
+
+  Expected<WorkGroupCode> compileAndLink(const std::string &name, const WorkGroupShape &shape,
+                                         const std::string &symbol, const std::string &key) {
     auto context = std::make_unique<LLVMContext>();
     Expected<std::unique_ptr<Module>> module = parseModule(prepared_.module, *context);
     if (!module)
@@ -287,8 +394,8 @@ private:
         specializeWorkGroupFunction(*function, shape, *machine_, prepared_.requestedSimdWidth);
     if (!specialized)
       return specialized.takeError();
-    std::string symbol = workGroupFunctionName(name) + "." + std::to_string(serial_++);
     function->setName(symbol);
+    (*module)->setModuleIdentifier((kSpecializationModulePrefix + key).str());
     if (std::string problems; verifyModuleText(**module, problems))
       return codegenError("internal error: invalid work-group code: " + problems);
     specializePowerOfTwoDivisions(*function);
@@ -317,15 +424,22 @@ private:
     code.function = address->toPtr<WorkGroupFunction>();
     code.simdWidth = specialized->simdWidth;
     code.privateBytesPerSimdGroup = specialized->privateBytesPerSimdGroup;
+    if (std::optional<std::string> object = capture_.take(key))
+      cache_->insert(key, CachedSpecialization{std::move(*object), symbol, code.simdWidth,
+                                               code.privateBytesPerSimdGroup});
     return code;
   }
 
   PreparedProgram prepared_;
+  std::shared_ptr<SpecializationCache> cache_;
+  /// What identifies the prepared program in the cache's keys.
+  std::string programKey_;
   std::vector<std::string> kernelNames_;
   std::mutex mutex_; // one specialization at a time
+  std::map<std::pair<size_t, WorkGroupShape>, WorkGroupCode> compiled_;
+  ObjectCapture capture_; // outlives the JIT that compiles into it
   std::unique_ptr<TargetMachine> machine_;
   std::unique_ptr<orc::LLJIT> jit_; // owns the code the function pointers point into
-  unsigned serial_ = 0;
 };
 
 class CpuKernelJit final : public KernelJit {
@@ -347,12 +461,15 @@ public:
 
   std::unique_ptr<JitProgram> load(const PreparedProgram &prepared,
                                    const compiler::ProgramInfo &info) override {
-    return std::make_unique<CpuJitProgram>(prepared, info);
+    return std::make_unique<CpuJitProgram>(prepared, info, specializations_);
   }
 
   std::string hostCpuName() override { return sys::getHostCPUName().str(); }
 
 private:
+  std::shared_ptr<SpecializationCache> specializations_ =
+      std::make_shared<SpecializationCache>(kSpecializationCacheBytes);
+
   static Error prepareProgram(const compiler::Bitcode &bitcode, const compiler::ProgramInfo &info,
                               bool optimize, PreparedProgram &prepared) {
     LLVMContext context;
