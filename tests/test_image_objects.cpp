@@ -658,6 +658,51 @@ TEST_F(ImageKernelTest, WritesConvertToEachFormat) {
     }
 }
 
+const char *kBufferImageSource = R"(
+  kernel void copyAndMark(read_only image1d_buffer_t in, write_only image2d_t out, int width) {
+    int x = get_global_id(0), y = get_global_id(1);
+    uint4 texel = read_imageui(in, y * width + x);
+    write_imageui(out, (int2)(x, y), texel + (uint4)(1, 2, 3, 4));
+  })";
+
+TEST_F(ImageKernelTest, KernelsReadAndWriteTheBytesOfImagesOverBuffers) {
+  // A 1D image over one buffer is read, a 2D image over another (rows padded to the pitch
+  // alignment) is written: what the kernel writes, the buffer holds.
+  if (!hasExtension(device_, "cl_khr_image2d_from_buffer"))
+    GTEST_SKIP() << "no cl_khr_image2d_from_buffer";
+  const size_t width = 7, height = 3;
+  cl_uint alignment = deviceInfo<cl_uint>(device_, CL_DEVICE_IMAGE_PITCH_ALIGNMENT);
+  size_t pitchPixels = (width + alignment - 1) / alignment * alignment;
+  std::vector<cl_uchar> source(width * height * 4);
+  for (size_t i = 0; i < source.size(); ++i)
+    source[i] = static_cast<cl_uchar>(i * 7 + 3);
+  const cl_image_format format{CL_RGBA, CL_UNSIGNED_INT8};
+  Mem input = bufferWith(source);
+  cl_image_desc linear = describe(CL_MEM_OBJECT_IMAGE1D_BUFFER, width * height);
+  linear.buffer = input.get();
+  Mem inputImage = image(CL_MEM_READ_ONLY, format, linear);
+  Mem output = bufferWith(std::vector<cl_uchar>(pitchPixels * 4 * height, 0xEE));
+  cl_image_desc planar = describe(CL_MEM_OBJECT_IMAGE2D, width, height, 0, pitchPixels * 4);
+  planar.buffer = output.get();
+  Mem outputImage = image(CL_MEM_WRITE_ONLY, format, planar);
+  ASSERT_TRUE(inputImage && outputImage);
+  Kernel kernel = buildKernel(kBufferImageSource, "copyAndMark");
+  ASSERT_TRUE(kernel);
+  cl_int widthArg = width;
+  ASSERT_TRUE(setArgs(kernel, inputImage, outputImage, widthArg));
+  size_t global[] = {width, height};
+  ASSERT_TRUE(run(kernel, 2, global));
+  std::vector<cl_uchar> written = read<cl_uchar>(output, pitchPixels * 4 * height);
+  for (size_t y = 0; y < height; ++y)
+    for (size_t x = 0; x < pitchPixels; ++x)
+      for (size_t c = 0; c < 4; ++c) {
+        // write_imageui saturates to the channel's range; the padding stays untouched.
+        size_t sum = source[(y * width + x) * 4 + c] + c + 1;
+        cl_uchar expected = x < width ? static_cast<cl_uchar>(std::min<size_t>(sum, 255)) : 0xEE;
+        EXPECT_EQ(expected, written[(y * pitchPixels + x) * 4 + c]) << x << "," << y << "," << c;
+      }
+}
+
 TEST_F(ImageKernelTest, ImageAndSamplerArgumentsAreChecked) {
   Kernel kernel = buildKernel(kSamplingSource, "sample");
   ASSERT_TRUE(kernel);

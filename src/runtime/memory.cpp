@@ -45,7 +45,10 @@ MemObject::MemObject(MemObject &buffer, cl_mem_flags flags, const ImageDescripti
                      size_t size, std::vector<cl_mem_properties> properties)
     : context_(&buffer.context()), parent_(&buffer), flags_(flags), size_(size),
       hostPointer_(buffer.hostPointer()), data_(buffer.data()), properties_(std::move(properties)),
-      image_(image) {}
+      image_(image) {
+  // Kernels address the buffer's own bytes: what they write through the image, the buffer holds.
+  kernelDescriptor_ = kernelDescriptorOf(image, data_);
+}
 
 MemObject::~MemObject() {
   // No lock: weakRef() needs a live handle, so it cannot run while the buffer is destroyed.
