@@ -1,9 +1,8 @@
 // Images: supported formats, creation with every host-pointer flag and pitch, clGetImageInfo,
 // reads, writes, fills and copies of regions, maps, samplers, and the errors for bad formats,
 // descriptors, sizes and regions; in kernels, sampled reads against the specification's
-// addressing and filtering rules, writes to each kind of format, queries and argument checks. The
-// CPU device reports images only with KILN_IMAGES=1 while the kernels' image functions are being
-// built: CTest runs these tests with it set, and they skip on a device without images.
+// addressing and filtering rules, writes to each kind of format, queries and argument checks.
+// They skip on a device without images.
 #include "cl_test.hpp"
 
 #include <algorithm>
@@ -24,7 +23,7 @@ protected:
   void SetUp() override {
     ClTest::SetUp();
     if (!deviceInfo<cl_bool>(device_, CL_DEVICE_IMAGE_SUPPORT))
-      GTEST_SKIP() << "the device has no images (the CPU device: KILN_IMAGES=1)";
+      GTEST_SKIP() << "the device has no images";
   }
 
   static cl_image_desc describe(cl_mem_object_type type, size_t width, size_t height = 0,

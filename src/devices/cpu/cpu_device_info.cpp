@@ -100,12 +100,8 @@ void describePartitioning(const std::vector<int> &unitCpus, DeviceInfo &info) {
 }
 
 /// Images live in host memory like buffers; the limits are the specification's minimums for a
-/// full-profile device or more. Reported only with KILN_IMAGES=1 while the kernels' image
-/// functions are being built (a development switch, see README.md).
+/// full-profile device or more.
 void describeImages(DeviceInfo &info) {
-  const char *enabled = std::getenv("KILN_IMAGES");
-  if (enabled == nullptr || std::string(enabled) != "1")
-    return;
   info.imageSupport = true;
   info.maxReadImageArgs = 128;
   info.maxWriteImageArgs = 64;
