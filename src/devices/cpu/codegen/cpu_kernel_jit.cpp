@@ -352,31 +352,34 @@ private:
     std::string key = programKey_ + "/" + symbol;
     // What is printed while compiling (the vectorizer's report, the IR) needs the compile.
     bool cacheable = !prepared_.reportVectorization && std::getenv("KILN_PRINT_IR") == nullptr;
+    std::optional<CachedSpecialization> cached;
+    if (cacheable)
+      cached = cache_->find(key);
     Expected<WorkGroupCode> code =
-        cacheable ? linkCachedSpecialization(key) : codegenError("not cached");
-    if (!code) {
-      consumeError(code.takeError());
-      code = compileAndLink(name, shape, symbol, key);
-    }
+        cached ? linkCachedSpecialization(*cached, key) : compileAndLink(name, shape, symbol, key);
     if (code)
       compiled_.emplace(std::pair{kernel, shape}, *code);
     return code;
   }
 
-  /// The specialization `key` from the cache, linked into this program's JIT.
-  Expected<WorkGroupCode> linkCachedSpecialization(const std::string &key) {
-    std::optional<CachedSpecialization> cached = cache_->find(key);
-    if (!cached)
-      return codegenError("not cached");
-    if (Error error = jit_->addObjectFile(MemoryBuffer::getMemBufferCopy(cached->object, key)))
+  /// A specialization from the cache, linked into this program's JIT.
+  Expected<WorkGroupCode> linkCachedSpecialization(const CachedSpecialization &cached,
+                                                   const std::string &key) {
+    if (Error error = jit_->addObjectFile(MemoryBuffer::getMemBufferCopy(cached.object, key)))
       return error;
-    Expected<orc::ExecutorAddr> address = jit_->lookup(cached->symbol);
+    return linkedWorkGroupCode(cached.symbol, cached.simdWidth, cached.privateBytesPerSimdGroup);
+  }
+
+  /// The work-group function `symbol` of this program's JIT, compiled on first lookup.
+  Expected<WorkGroupCode> linkedWorkGroupCode(const std::string &symbol, uint32_t simdWidth,
+                                              uint64_t privateBytesPerSimdGroup) {
+    Expected<orc::ExecutorAddr> address = jit_->lookup(symbol);
     if (!address)
       return address.takeError();
     WorkGroupCode code;
     code.function = address->toPtr<WorkGroupFunction>();
-    code.simdWidth = cached->simdWidth;
-    code.privateBytesPerSimdGroup = cached->privateBytesPerSimdGroup;
+    code.simdWidth = simdWidth;
+    code.privateBytesPerSimdGroup = privateBytesPerSimdGroup;
     return code;
   }
 
@@ -417,16 +420,13 @@ private:
     if (Error error =
             jit_->addIRModule(orc::ThreadSafeModule(std::move(*module), std::move(context))))
       return error;
-    Expected<orc::ExecutorAddr> address = jit_->lookup(symbol);
-    if (!address)
-      return address.takeError();
-    WorkGroupCode code;
-    code.function = address->toPtr<WorkGroupFunction>();
-    code.simdWidth = specialized->simdWidth;
-    code.privateBytesPerSimdGroup = specialized->privateBytesPerSimdGroup;
+    Expected<WorkGroupCode> code =
+        linkedWorkGroupCode(symbol, specialized->simdWidth, specialized->privateBytesPerSimdGroup);
+    if (!code)
+      return code;
     if (std::optional<std::string> object = capture_.take(key))
-      cache_->insert(key, CachedSpecialization{std::move(*object), symbol, code.simdWidth,
-                                               code.privateBytesPerSimdGroup});
+      cache_->insert(key, CachedSpecialization{std::move(*object), symbol, code->simdWidth,
+                                               code->privateBytesPerSimdGroup});
     return code;
   }
 
