@@ -6,7 +6,8 @@
 # from them only what Kiln reaches, and drops the sections nothing refers to.
 set(kiln_clang_static_libraries
   clangCodeGen clangFrontend clangDriver clangOptions clangParse clangSema clangSerialization
-  clangAnalysis clangAnalysisLifetimeSafety clangASTMatchers clangAST clangEdit clangLex clangBasic clangAPINotes clangSupport)
+  clangAnalysis clangAnalysisLifetimeSafety clangASTMatchers clangAST clangEdit clangLex clangBasic
+  clangAPINotes clangSupport)
 
 function(kiln_link_static_llvm target)
   set(archives)
@@ -21,12 +22,14 @@ function(kiln_link_static_llvm target)
   foreach(component ${LLVM_AVAILABLE_LIBS})
     set(archive ${LLVM_LIBRARY_DIR}/lib${component}.a)
     # Only LLVM's own libraries: the list also names tools' libraries (opt's driver wants Polly).
-    if(EXISTS ${archive} AND NOT component MATCHES "^LLVM(Testing|Exegesis|TableGen|BOLT|OptDriver|Diff|CFIVerify|Fuzz)")
+    if(EXISTS ${archive} AND
+       NOT component MATCHES "^LLVM(Testing|Exegesis|TableGen|BOLT|OptDriver|Diff|CFIVerify|Fuzz)")
       list(APPEND archives ${archive})
     endif()
   endforeach()
   list(REMOVE_DUPLICATES archives)
-  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/compiler/llvm/portable/no_polly_extension.cpp)
+  target_sources(${target} PRIVATE
+                 ${PROJECT_SOURCE_DIR}/src/compiler/llvm/portable/no_polly_extension.cpp)
   find_package(ZLIB REQUIRED)
   # The runtime library is enough: libzstd-dev is not needed for this link.
   find_library(KILN_ZSTD_LIBRARY NAMES zstd libzstd.so.1 REQUIRED)

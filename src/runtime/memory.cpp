@@ -37,18 +37,16 @@ MemObject::MemObject(Context &context, cl_mem_flags flags, const ImageDescriptio
                      size_t size, void *hostPointer, AlignedStorage storage,
                      std::vector<cl_mem_properties> properties)
     : MemObject(context, flags, size, hostPointer, std::move(storage), std::move(properties)) {
-  image_ = image;
-  kernelDescriptor_ = kernelDescriptorOf(image, data_);
+  image_ = imageOver(image, data_);
 }
 
 MemObject::MemObject(MemObject &buffer, cl_mem_flags flags, const ImageDescription &image,
                      size_t size, std::vector<cl_mem_properties> properties)
     : context_(&buffer.context()), parent_(&buffer), flags_(flags), size_(size),
       hostPointer_(buffer.hostPointer()), data_(buffer.data()), properties_(std::move(properties)),
-      image_(image) {
-  // Kernels address the buffer's own bytes: what they write through the image, the buffer holds.
-  kernelDescriptor_ = kernelDescriptorOf(image, data_);
-}
+      // Kernels address the buffer's own bytes: what they write through the image, the buffer
+      // holds.
+      image_(imageOver(image, data_)) {}
 
 MemObject::~MemObject() {
   // No lock: weakRef() needs a live handle, so it cannot run while the buffer is destroyed.

@@ -48,11 +48,15 @@ public:
   ~MemObject();
 
   Context &context() const { return *context_; }
-  cl_mem_object_type type() const { return image_ ? image_->type : CL_MEM_OBJECT_BUFFER; }
+  cl_mem_object_type type() const {
+    return image_ ? image_->description.type : CL_MEM_OBJECT_BUFFER;
+  }
   /// Null for buffers.
-  const ImageDescription *image() const { return image_ ? &*image_ : nullptr; }
-  /// What a kernel receives for this image (meaningless for buffers).
-  const ImageKernelDescriptor *kernelDescriptor() const { return &kernelDescriptor_; }
+  const ImageDescription *image() const { return image_ ? &image_->description : nullptr; }
+  /// What a kernel receives for this image; null for buffers.
+  const ImageKernelDescriptor *kernelDescriptor() const {
+    return image_ ? &image_->kernelDescriptor : nullptr;
+  }
   cl_mem_flags flags() const { return flags_; }
   size_t size() const { return size_; }
   /// CL_MEM_HOST_PTR: what the application gave (offset into it for sub-buffers).
@@ -86,8 +90,16 @@ private:
   AlignedStorage storage_;
   std::byte *data_;
   std::vector<cl_mem_properties> properties_;
-  std::optional<ImageDescription> image_;
-  ImageKernelDescriptor kernelDescriptor_{};
+  /// An image's layout and the descriptor kernels get, made together over data_ by
+  /// imageOver(): every kind of image, with storage of its own or a buffer's, has both.
+  struct ImageParts {
+    ImageDescription description;
+    ImageKernelDescriptor kernelDescriptor;
+  };
+  static ImageParts imageOver(const ImageDescription &image, std::byte *data) {
+    return {image, kernelDescriptorOf(image, data)};
+  }
+  std::optional<ImageParts> image_;
 
   mutable std::mutex mutex_;
   std::vector<void *> mappings_;

@@ -341,10 +341,9 @@ private:
     return Error::success();
   }
 
+  /// Called once per kernel and shape (each kernel's WorkGroupCodeCache asks only for shapes it
+  /// lacks), so the symbol, named by the shape, is new to the JIT.
   Expected<WorkGroupCode> compileSpecialization(size_t kernel, const WorkGroupShape &shape) {
-    auto known = compiled_.find({kernel, shape});
-    if (known != compiled_.end())
-      return known->second;
     if (Error error = start())
       return error;
     const std::string &name = kernelNames_[kernel];
@@ -352,14 +351,9 @@ private:
     std::string key = programKey_ + "/" + symbol;
     // What is printed while compiling (the vectorizer's report, the IR) needs the compile.
     bool cacheable = !prepared_.reportVectorization && std::getenv("KILN_PRINT_IR") == nullptr;
-    std::optional<CachedSpecialization> cached;
-    if (cacheable)
-      cached = cache_->find(key);
-    Expected<WorkGroupCode> code =
-        cached ? linkCachedSpecialization(*cached, key) : compileAndLink(name, shape, symbol, key);
-    if (code)
-      compiled_.emplace(std::pair{kernel, shape}, *code);
-    return code;
+    std::shared_ptr<const CachedSpecialization> cached = cacheable ? cache_->find(key) : nullptr;
+    return cached ? linkCachedSpecialization(*cached, key)
+                  : compileAndLink(name, shape, symbol, key);
   }
 
   /// A specialization from the cache, linked into this program's JIT.
@@ -435,8 +429,7 @@ private:
   /// What identifies the prepared program in the cache's keys.
   std::string programKey_;
   std::vector<std::string> kernelNames_;
-  std::mutex mutex_; // one specialization at a time
-  std::map<std::pair<size_t, WorkGroupShape>, WorkGroupCode> compiled_;
+  std::mutex mutex_;      // one specialization at a time
   ObjectCapture capture_; // outlives the JIT that compiles into it
   std::unique_ptr<TargetMachine> machine_;
   std::unique_ptr<orc::LLJIT> jit_; // owns the code the function pointers point into

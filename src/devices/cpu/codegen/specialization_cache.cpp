@@ -3,11 +3,11 @@
 
 namespace kiln::cpu {
 
-std::optional<CachedSpecialization> SpecializationCache::find(llvm::StringRef key) {
+std::shared_ptr<const CachedSpecialization> SpecializationCache::find(llvm::StringRef key) {
   std::lock_guard lock(mutex_);
   auto found = index_.find(key);
   if (found == index_.end())
-    return std::nullopt;
+    return nullptr;
   entries_.splice(entries_.begin(), entries_, found->second);
   return found->second->specialization;
 }
@@ -19,20 +19,16 @@ void SpecializationCache::insert(llvm::StringRef key, CachedSpecialization speci
   if (index_.contains(key))
     return;
   sizeBytes_ += specialization.object.size();
-  entries_.push_front(Entry{key.str(), std::move(specialization)});
+  entries_.push_front(
+      Entry{key.str(), std::make_shared<const CachedSpecialization>(std::move(specialization))});
   index_[key] = entries_.begin();
   evictBeyondCapacity();
-}
-
-size_t SpecializationCache::sizeBytes() const {
-  std::lock_guard lock(mutex_);
-  return sizeBytes_;
 }
 
 void SpecializationCache::evictBeyondCapacity() {
   while (sizeBytes_ > capacityBytes_ && !entries_.empty()) {
     Entry &oldest = entries_.back();
-    sizeBytes_ -= oldest.specialization.object.size();
+    sizeBytes_ -= oldest.specialization->object.size();
     index_.erase(oldest.key);
     entries_.pop_back();
   }

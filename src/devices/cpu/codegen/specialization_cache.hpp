@@ -16,8 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <list>
+#include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 
 namespace kiln::cpu {
@@ -36,20 +36,19 @@ class SpecializationCache {
 public:
   explicit SpecializationCache(size_t capacityBytes) : capacityBytes_(capacityBytes) {}
 
-  std::optional<CachedSpecialization> find(llvm::StringRef key);
+  /// Shared, not copied: an entry evicted meanwhile stays valid for whoever found it.
+  std::shared_ptr<const CachedSpecialization> find(llvm::StringRef key);
   void insert(llvm::StringRef key, CachedSpecialization specialization);
-
-  size_t sizeBytes() const;
 
 private:
   struct Entry {
     std::string key;
-    CachedSpecialization specialization;
+    std::shared_ptr<const CachedSpecialization> specialization;
   };
   void evictBeyondCapacity();
 
   const size_t capacityBytes_;
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::list<Entry> entries_; // most recently used first
   llvm::StringMap<std::list<Entry>::iterator> index_;
   size_t sizeBytes_ = 0;
