@@ -3,12 +3,27 @@
 // record) and the runtime (which formats the records); no LLVM types.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace kiln::compiler {
+
+/// The printf buffer of one launch, in memory the kernel and the host both address. The
+/// generated code (llvm/printf_reservation.hpp) reserves a record by advancing `used`
+/// atomically, never past `capacity`, so the records lie in [0, used) once the launch has
+/// finished.
+struct PrintfBuffer {
+  std::byte *data;
+  uint64_t capacity;
+  std::atomic<uint64_t> used;
+};
+static_assert(std::atomic<uint64_t>::is_always_lock_free &&
+                  sizeof(std::atomic<uint64_t>) == sizeof(uint64_t),
+              "the generated code updates PrintfBuffer::used as a plain 64-bit atomic");
 
 enum class PrintfLength : uint8_t {
   None,

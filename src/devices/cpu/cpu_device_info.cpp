@@ -1,6 +1,7 @@
 #include "devices/cpu/cpu_device_info.hpp"
 
 #include "devices/cpu/cpu_topology.hpp"
+#include "runtime/kiln_language.hpp"
 #include "runtime/platform.hpp"
 
 #include <algorithm>
@@ -40,37 +41,6 @@ void describeMemory(const HostCpu &host, DeviceInfo &info) {
   info.maxParameterSize = 1024;
   info.maxGlobalVariableSize = 64 * 1024;
   info.globalVariablePreferredTotalSize = 1 << 20;
-}
-
-void describeLanguage(DeviceInfo &info) {
-  info.openclCVersion = "OpenCL C 1.2 Kiln";
-  info.openclCAllVersions = {{"OpenCL C", makeVersion(1, 0)},
-                             {"OpenCL C", makeVersion(1, 1)},
-                             {"OpenCL C", makeVersion(1, 2)},
-                             {"OpenCL C", makeVersion(3, 0)}};
-  for (const char *feature :
-       {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_atomic_order_acq_rel",
-        "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
-        "__opencl_c_atomic_scope_all_devices", "__opencl_c_program_scope_global_variables",
-        "__opencl_c_generic_address_space"})
-    info.openclCFeatures.push_back({feature, makeVersion(3, 0)});
-  for (const char *extension :
-       {"cl_khr_byte_addressable_store", "cl_khr_fp64", "cl_khr_global_int32_base_atomics",
-        "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
-        "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
-        "cl_khr_int64_extended_atomics", "cl_khr_icd", "cl_khr_extended_versioning",
-        "cl_khr_suggested_local_work_size"})
-    info.extensions.push_back({extension, makeVersion(1, 0)});
-  info.genericAddressSpaceSupport = true;
-  info.nonUniformWorkGroupSupport = true;
-  cl_device_atomic_capabilities orders = CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                                         CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                                         CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
-  cl_device_atomic_capabilities scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
-                                         CL_DEVICE_ATOMIC_SCOPE_DEVICE |
-                                         CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
-  info.atomicMemoryCapabilities = orders | scopes;
-  info.atomicFenceCapabilities = orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
 }
 
 void describeFloatingPoint(const HostCpu &host, DeviceInfo &info) {
@@ -151,23 +121,11 @@ DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCp
 
   describeVectorWidths(host, info);
   describeMemory(host, info);
-  describeLanguage(info);
+  describeKilnLanguage(info);
   describeFloatingPoint(host, info);
   describePartitioning(unitCpus, info);
   describeImages(info);
   return info;
-}
-
-compiler::TargetDescription cpuTarget(const DeviceInfo &info) {
-  compiler::TargetDescription target;
-  target.triple = "spir64-unknown-unknown";
-  for (const NamedVersion &version : info.openclCAllVersions)
-    target.languageVersions.push_back(version.version);
-  for (const NamedVersion &extension : info.extensions)
-    target.extensions.push_back(extension.name);
-  for (const NamedVersion &feature : info.openclCFeatures)
-    target.features.push_back(feature.name);
-  return target;
 }
 
 unsigned workerCount(const HostCpu &host) {

@@ -14,9 +14,6 @@ namespace kiln::cpu {
 /// logical CPU that unit runs on.
 DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCpus);
 
-/// The front end's target: the device's OpenCL C versions, extensions and features.
-compiler::TargetDescription cpuTarget(const DeviceInfo &info);
-
 /// Worker threads: KILN_CPU_THREADS when set, else one per core.
 unsigned workerCount(const HostCpu &host);
 

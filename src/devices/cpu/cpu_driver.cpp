@@ -3,7 +3,6 @@
 #include "compiler/compiler_library.hpp"
 #include "devices/cpu/cpu_device_info.hpp"
 #include "devices/cpu/cpu_topology.hpp"
-#include "devices/cpu/host_commands.hpp"
 #include "devices/cpu/host_cpu.hpp"
 #include "devices/cpu/kernel_jit.hpp"
 #include "devices/cpu/prepared_program_serialization.hpp"
@@ -11,7 +10,9 @@
 #include "devices/cpu/thread_stack.hpp"
 #include "devices/cpu/work_group_code_cache.hpp"
 #include "runtime/command.hpp"
+#include "runtime/host_commands.hpp"
 #include "runtime/kernel.hpp"
+#include "runtime/kiln_language.hpp"
 #include "runtime/memory.hpp"
 #include "runtime/platform.hpp"
 #include "runtime/printf_formatter.hpp"
@@ -356,7 +357,7 @@ public:
   /// runs on. `pinned`: the workers run only on those CPUs (a sub-device), else anywhere.
   CpuDriver(const HostCpu &host, std::vector<int> unitCpus, bool pinned)
       : host_(host), unitCpus_(std::move(unitCpus)), pinned_(pinned),
-        info_(describeCpuDevice(host_, unitCpus_)), target_(cpuTarget(info_)) {}
+        info_(describeCpuDevice(host_, unitCpus_)), target_(compilerTargetOf(info_)) {}
 
   ~CpuDriver() override {
     // A sub-device's last reference may go in the completion of its last command, on one of its

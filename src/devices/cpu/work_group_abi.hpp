@@ -3,23 +3,15 @@
 // structures; the runtime (cpu_device.cpp) fills them. Change both together.
 #pragma once
 
+#include "compiler/printf_format.hpp"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 
 namespace kiln::cpu {
 
-/// The printf buffer of one launch (its records: compiler/printf_format.hpp). The generated code
-/// reserves a record by advancing `used` atomically, never past `capacity`, so the records lie
-/// in [0, used) once the launch has finished.
-struct PrintfBuffer {
-  std::byte *data;
-  uint64_t capacity;
-  std::atomic<uint64_t> used;
-};
-static_assert(std::atomic<uint64_t>::is_always_lock_free &&
-                  sizeof(std::atomic<uint64_t>) == sizeof(uint64_t),
-              "the generated code updates PrintfBuffer::used as a plain 64-bit atomic");
+using compiler::PrintfBuffer;
 
 /// The same for every work-group of one NDRange.
 struct LaunchParams {

@@ -2,6 +2,7 @@
 #include "devices/cpu/codegen/cpu_kernel_jit.hpp"
 
 #include "compiler/llvm/fatal_error_guard.hpp"
+#include "compiler/llvm/opaque_type_lowering.hpp"
 #include "devices/cpu/codegen/contiguous_gather_fast_path.hpp"
 #include "devices/cpu/codegen/data_bounded_loops.hpp"
 #include "devices/cpu/codegen/division_guard.hpp"
@@ -9,7 +10,6 @@
 #include "devices/cpu/codegen/host_symbols.h"
 #include "devices/cpu/codegen/image_accessors.hpp"
 #include "devices/cpu/codegen/module_preparation.hpp"
-#include "devices/cpu/codegen/opaque_type_lowering.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/specialization_cache.hpp"
 #include "devices/cpu/codegen/streaming_stores.hpp"
@@ -476,7 +476,7 @@ private:
     if (!machine)
       return machine.takeError();
 
-    if (Error error = lowerOpaqueTypes(**module))
+    if (Error error = compiler::lowerOpaqueTypes(**module))
       return error;
     resolveImageAccessors(**module);
     retargetModuleToHost(**module, (*machine)->getTargetTriple(), (*machine)->createDataLayout());

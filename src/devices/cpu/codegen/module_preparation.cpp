@@ -1,8 +1,7 @@
 //===- module_preparation.cpp - Retarget a SPIR64 module to the host ------===//
 #include "devices/cpu/codegen/module_preparation.hpp"
 
-#include "llvm/IR/InstIterator.h"
-#include "llvm/IR/Instructions.h"
+#include "compiler/llvm/kernel_inlining.hpp"
 
 using namespace llvm;
 
@@ -14,20 +13,7 @@ void retargetModuleToHost(Module &module, const Triple &triple, const DataLayout
   module.setTargetTriple(triple);
   module.setDataLayout(layout);
 
-  for (Function &function : module) {
-    function.setCallingConv(CallingConv::C);
-    // Programs built with -cl-opt-disable still need their functions inlined into the
-    // work-group functions; optimization levels are the code generator's choice.
-    function.removeFnAttr(Attribute::OptimizeNone);
-    function.removeFnAttr(Attribute::NoInline);
-    if (!function.isDeclaration()) {
-      function.addFnAttr(Attribute::AlwaysInline);
-      function.setLinkage(GlobalValue::InternalLinkage);
-    }
-    for (Instruction &instruction : instructions(function))
-      if (auto *call = dyn_cast<CallBase>(&instruction))
-        call->setCallingConv(CallingConv::C);
-  }
+  compiler::markEverythingForInlining(module);
 }
 
 } // namespace kiln::cpu

@@ -1,8 +1,8 @@
 //===- pass_pipelines.cpp - The optimization pipelines of the CPU JIT ----===//
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 
-#include "llvm/Analysis/CGSCCPassManager.h"
-#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "compiler/llvm/pass_analyses.hpp"
+
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -16,29 +16,10 @@
 using namespace llvm;
 
 namespace kiln::cpu {
-namespace {
-
-/// The four analysis managers a PassBuilder needs, registered and cross-wired.
-struct Analyses {
-  LoopAnalysisManager loops;
-  FunctionAnalysisManager functions;
-  CGSCCAnalysisManager sccs;
-  ModuleAnalysisManager modules;
-
-  explicit Analyses(PassBuilder &builder) {
-    builder.registerModuleAnalyses(modules);
-    builder.registerCGSCCAnalyses(sccs);
-    builder.registerFunctionAnalyses(functions);
-    builder.registerLoopAnalyses(loops);
-    builder.crossRegisterProxies(loops, functions, sccs, modules);
-  }
-};
-
-} // namespace
 
 void simplifyKernelBody(Function &function, TargetMachine &machine) {
   PassBuilder builder(&machine);
-  Analyses analyses(builder);
+  compiler::PassAnalyses analyses(builder);
   FunctionPassManager passes;
   passes.addPass(SROAPass(SROAOptions::PreserveCFG));
   passes.addPass(EarlyCSEPass());
@@ -48,7 +29,7 @@ void simplifyKernelBody(Function &function, TargetMachine &machine) {
 
 void prepareForVectorization(Function &function, TargetMachine &machine) {
   PassBuilder builder(&machine);
-  Analyses analyses(builder);
+  compiler::PassAnalyses analyses(builder);
   FunctionPassManager passes;
   passes.addPass(LowerSwitchPass());
   ScalarizerPassOptions scalarizer;
@@ -66,7 +47,7 @@ void optimizeModule(Module &module, TargetMachine &machine, bool optimize) {
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
   PassBuilder builder(&machine, tuning);
-  Analyses analyses(builder);
+  compiler::PassAnalyses analyses(builder);
   ModulePassManager passes;
   if (optimize)
     passes = builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3);

@@ -2,6 +2,7 @@
 #include "devices/cpu/codegen/work_group_function.hpp"
 
 #include "compiler/llvm/printf_lowering.hpp"
+#include "compiler/llvm/printf_reservation.hpp"
 #include "compiler/llvm/spir_address_spaces.hpp"
 #include "devices/cpu/codegen/address_space_queries.hpp"
 #include "devices/cpu/codegen/barrier_regions.hpp"
@@ -223,67 +224,6 @@ void replaceGroupPrimitives(Module &module, Function &function, ParameterReader 
   }
 }
 
-/// `ptr addrspace(N) (ptr launch, i64 size)`: reserves `size` bytes of the launch's printf
-/// buffer for a record; null when they do not fit (or the launch has no buffer). Work-items of
-/// all work-groups reserve concurrently: a compare-and-swap loop on PrintfBuffer::used.
-Function *printfReserveFunction(Module &module, PointerType *recordType) {
-  std::string name = "kiln.cpu.printf_reserve.p" + std::to_string(recordType->getAddressSpace());
-  if (Function *existing = module.getFunction(name))
-    return existing;
-  LLVMContext &context = module.getContext();
-  Type *i64 = Type::getInt64Ty(context);
-  Type *pointer = PointerType::get(context, 0);
-  Function *function = Function::Create(FunctionType::get(recordType, {pointer, i64}, false),
-                                        GlobalValue::InternalLinkage, name, module);
-  function->addFnAttr(Attribute::NoUnwind);
-  Argument *launch = function->getArg(0);
-  Argument *size = function->getArg(1);
-
-  auto *entry = BasicBlock::Create(context, "entry", function);
-  auto *start = BasicBlock::Create(context, "start", function);
-  auto *loop = BasicBlock::Create(context, "loop", function);
-  auto *claim = BasicBlock::Create(context, "claim", function);
-  auto *reserved = BasicBlock::Create(context, "reserved", function);
-  auto *full = BasicBlock::Create(context, "full", function);
-  IRBuilder<> builder(entry);
-  auto field = [&](Value *base, size_t offset) {
-    return builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), base, offset);
-  };
-  Value *buffer =
-      builder.CreateLoad(pointer, field(launch, offsetof(LaunchParams, printfBuffer)), "buffer");
-  builder.CreateCondBr(builder.CreateIsNull(buffer), full, start);
-
-  builder.SetInsertPoint(start);
-  Value *capacity =
-      builder.CreateLoad(i64, field(buffer, offsetof(PrintfBuffer, capacity)), "capacity");
-  Value *usedAddress = field(buffer, offsetof(PrintfBuffer, used));
-  LoadInst *initial = builder.CreateAlignedLoad(i64, usedAddress, Align(8), "used");
-  initial->setAtomic(AtomicOrdering::Monotonic);
-  builder.CreateBr(loop);
-
-  // `used` never exceeds `capacity`: the record fits when size <= capacity - used.
-  builder.SetInsertPoint(loop);
-  PHINode *used = builder.CreatePHI(i64, 2, "used");
-  used->addIncoming(initial, start);
-  builder.CreateCondBr(builder.CreateICmpULE(size, builder.CreateSub(capacity, used)), claim, full);
-
-  builder.SetInsertPoint(claim);
-  AtomicCmpXchgInst *exchange =
-      builder.CreateAtomicCmpXchg(usedAddress, used, builder.CreateAdd(used, size), MaybeAlign(8),
-                                  AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
-  used->addIncoming(builder.CreateExtractValue(exchange, 0), claim);
-  builder.CreateCondBr(builder.CreateExtractValue(exchange, 1), reserved, loop);
-
-  builder.SetInsertPoint(reserved);
-  Value *data = builder.CreateLoad(pointer, field(buffer, offsetof(PrintfBuffer, data)), "data");
-  Value *record = builder.CreateGEP(builder.getInt8Ty(), data, used, "record");
-  builder.CreateRet(builder.CreateAddrSpaceCast(record, recordType));
-
-  builder.SetInsertPoint(full);
-  builder.CreateRet(ConstantPointerNull::get(recordType));
-  return function;
-}
-
 /// Replaces the printf record reservations (compiler/llvm/printf_lowering.hpp) by reservations
 /// in the launch's printf buffer.
 void replacePrintfReservations(Module &module, Function &function, Value *launch) {
@@ -294,9 +234,17 @@ void replacePrintfReservations(Module &module, Function &function, Value *launch
     auto *call = dyn_cast<CallInst>(user);
     if (call == nullptr || call->getFunction() != &function)
       continue;
-    Function *reserve = printfReserveFunction(module, cast<PointerType>(call->getType()));
-    CallInst *replacement = CallInst::Create(reserve, {launch, call->getArgOperand(0)},
-                                             "printf.record", call->getIterator());
+    auto *pointer = PointerType::get(module.getContext(), 0);
+    Function *reserve =
+        compiler::printfReservationFunction(module, cast<PointerType>(call->getType()), pointer);
+    IRBuilder<> builder(call);
+    Value *buffer =
+        builder.CreateLoad(pointer,
+                           builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), launch,
+                                                              offsetof(LaunchParams, printfBuffer)),
+                           "printf.buffer");
+    CallInst *replacement =
+        builder.CreateCall(reserve, {buffer, call->getArgOperand(0)}, "printf.record");
     call->replaceAllUsesWith(replacement);
     call->eraseFromParent();
   }

@@ -1,10 +1,10 @@
-#include "devices/cpu/host_commands.hpp"
+#include "runtime/host_commands.hpp"
 
 #include "runtime/memory.hpp"
 
 #include <cstring>
 
-namespace kiln::cpu {
+namespace kiln {
 namespace {
 
 /// Copies a 3-D region between two byte arrays described as rows and slices.
@@ -66,6 +66,7 @@ struct HostExecutor {
   }
   cl_int operator()(MapBuffer &) const { return CL_COMPLETE; }
   cl_int operator()(UnmapBuffer &) const { return CL_COMPLETE; }
+
   cl_int operator()(NativeKernel &native) const {
     for (auto &[offset, memory] : native.memLocations) {
       void *address = memory->data();
@@ -83,4 +84,4 @@ cl_int executeHostCommand(CommandPayload &payload) {
   return std::visit(HostExecutor{}, payload);
 }
 
-} // namespace kiln::cpu
+} // namespace kiln

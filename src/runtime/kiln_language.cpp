@@ -1,0 +1,50 @@
+#include "runtime/kiln_language.hpp"
+
+namespace kiln {
+
+void describeKilnLanguage(DeviceInfo &info) {
+  info.openclCVersion = "OpenCL C 1.2 Kiln";
+  info.openclCAllVersions = {{"OpenCL C", makeVersion(1, 0)},
+                             {"OpenCL C", makeVersion(1, 1)},
+                             {"OpenCL C", makeVersion(1, 2)},
+                             {"OpenCL C", makeVersion(3, 0)}};
+  for (const char *feature :
+       {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_atomic_order_acq_rel",
+        "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
+        "__opencl_c_atomic_scope_all_devices", "__opencl_c_program_scope_global_variables",
+        "__opencl_c_generic_address_space"})
+    info.openclCFeatures.push_back({feature, makeVersion(3, 0)});
+  for (const char *extension :
+       {"cl_khr_byte_addressable_store", "cl_khr_fp64", "cl_khr_global_int32_base_atomics",
+        "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
+        "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
+        "cl_khr_int64_extended_atomics", "cl_khr_icd", "cl_khr_extended_versioning",
+        "cl_khr_suggested_local_work_size"})
+    info.extensions.push_back({extension, makeVersion(1, 0)});
+  info.genericAddressSpaceSupport = true;
+  info.nonUniformWorkGroupSupport = true;
+  cl_device_atomic_capabilities orders = CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                                         CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                         CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+  cl_device_atomic_capabilities scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+                                         CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+                                         CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+  info.atomicMemoryCapabilities = orders | scopes;
+  info.atomicFenceCapabilities = orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+}
+
+compiler::TargetDescription compilerTargetOf(const DeviceInfo &info) {
+  compiler::TargetDescription target;
+  // Every device's programs are compiled for SPIR64; the device's code generator retargets
+  // them.
+  target.triple = "spir64-unknown-unknown";
+  for (const NamedVersion &version : info.openclCAllVersions)
+    target.languageVersions.push_back(version.version);
+  for (const NamedVersion &extension : info.extensions)
+    target.extensions.push_back(extension.name);
+  for (const NamedVersion &feature : info.openclCFeatures)
+    target.features.push_back(feature.name);
+  return target;
+}
+
+} // namespace kiln

@@ -1,0 +1,17 @@
+// What Kiln's OpenCL C compiler gives every device: the language versions, the OpenCL C 3.0
+// features and the extensions its front end and builtin library implement, whatever the device.
+#pragma once
+
+#include "compiler/frontend.hpp"
+#include "runtime/device_info.hpp"
+
+namespace kiln {
+
+/// Fills the language versions, features, extensions and atomic capabilities every Kiln device
+/// has; a device adds its own (images, for one) afterwards.
+void describeKilnLanguage(DeviceInfo &info);
+
+/// The front end's target for a device: its OpenCL C versions, extensions and features.
+compiler::TargetDescription compilerTargetOf(const DeviceInfo &info);
+
+} // namespace kiln
