@@ -2,12 +2,14 @@
 //
 //   kilnc [options] file.cl... [-o out.bc] [--emit-llvm] [--link] [--link-options "..."]
 //
-// Loads libkiln-compiler.so the way the runtime does (dlopen, kiln_compiler_services_v1),
+// Loads libkiln-compiler.so the way the runtime does (dlopen, kiln_compiler_services_v2),
 // compiles each .cl file, optionally links the results (and any .bc inputs) into an executable,
-// and prints the build log and the ProgramInfo the runtime would get. Any argument kilnc does
-// not know is an OpenCL build option (-cl-std=CL3.0, -DNAME=1, -I dir, ...).
+// and prints the build log and the ProgramInfo the runtime would get. With --ptx, the linked
+// executable goes on through the GPU device's code generator, as it would for an NVIDIA GPU. Any
+// argument kilnc does not know is an OpenCL build option (-cl-std=CL3.0, -DNAME=1, -I dir, ...).
 #include "compiler/compiler_library.hpp"
 #include "compiler/frontend.hpp"
+#include "devices/cuda/ptx_compiler.hpp"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -49,6 +51,8 @@ constexpr const char *kUsage = R"(usage: kilnc [options] file.cl|file.bc... [-o 
   --versions LIST       OpenCL C versions of the target, e.g. 1.2,3.0 (default 1.0-3.0)
   --extensions LIST     the target's extensions (default: a typical CPU set; "" for none)
   --features LIST       the target's OpenCL C 3.0 features (default: a typical CPU set)
+  --ptx SM              after --link, compile the executable to PTX for sm_SM (e.g. 90) as the
+                        GPU device does; -o then writes the PTX
   --repeat N            compile N times and report the time of each (timing)
   -q                    print only the log and errors
 Any other argument starting with '-' is an OpenCL build option.
@@ -66,6 +70,7 @@ struct Arguments {
   bool inspect = false;
   bool quiet = false;
   int repeat = 1;
+  unsigned ptxArchitecture = 0; // 0: no PTX
   TargetDescription target;
 };
 
@@ -150,6 +155,14 @@ bool parseArguments(int argc, char **argv, Arguments &args) {
       args.emitLlvm = true;
     } else if (arg == "--link") {
       args.link = true;
+    } else if (arg == "--ptx") {
+      if (!(v = value()))
+        return false;
+      args.ptxArchitecture = static_cast<unsigned>(std::strtoul(v->c_str(), nullptr, 10));
+      if (args.ptxArchitecture == 0) {
+        std::cerr << "kilnc: --ptx wants an architecture number such as 90\n";
+        return false;
+      }
     } else if (arg == "--inspect") {
       args.inspect = true;
     } else if (arg == "-q") {
@@ -465,8 +478,8 @@ std::optional<Bitcode> readBitcode(Frontend &frontend, const std::string &path,
   return module;
 }
 
-std::optional<Bitcode> linkModules(Frontend &frontend, const std::vector<Bitcode> &modules,
-                                   const Arguments &args, const BuildOptions &options) {
+std::optional<LinkResult> linkModules(Frontend &frontend, const std::vector<Bitcode> &modules,
+                                      const Arguments &args, const BuildOptions &options) {
   std::vector<const Bitcode *> inputs;
   for (const Bitcode &module : modules)
     inputs.push_back(&module);
@@ -480,7 +493,22 @@ std::optional<Bitcode> linkModules(Frontend &frontend, const std::vector<Bitcode
     return std::nullopt;
   if (!options.createLibrary && !args.quiet)
     printProgramInfo(result.info);
-  return result.module;
+  return result;
+}
+
+std::optional<std::string> compilePtx(CompilerServices &services, const LinkResult &linked,
+                                      const Arguments &args, const BuildOptions &options) {
+  Clock::time_point start = Clock::now();
+  cuda::PtxResult result = services.ptxCompiler().compile(
+      linked.module, linked.info, args.ptxArchitecture, !options.optimizationsDisabled);
+  if (!args.quiet)
+    std::cout << "ptx for sm_" << args.ptxArchitecture << ": " << (result.success ? "ok" : "FAILED")
+              << " in " << millisecondsSince(start) << " ms\n";
+  if (!result.success) {
+    std::cerr << "kilnc: " << result.error << "\n";
+    return std::nullopt;
+  }
+  return result.ptx;
 }
 
 int run(const Arguments &args) {
@@ -515,10 +543,21 @@ int run(const Arguments &args) {
   if (!ok)
     return 1;
   std::optional<Bitcode> result;
-  if (args.link && !args.inspect)
-    result = linkModules(frontend, modules, args, linkOptions);
-  else if (modules.size() == 1)
+  if (args.link && !args.inspect) {
+    std::optional<LinkResult> linked = linkModules(frontend, modules, args, linkOptions);
+    if (linked && args.ptxArchitecture != 0) {
+      std::optional<std::string> ptx = compilePtx(*services, *linked, args, linkOptions);
+      if (!ptx)
+        return 1;
+      result = Bitcode(ptx->begin(), ptx->end());
+      if (args.output.empty() && !args.quiet)
+        std::cout << *ptx;
+    } else if (linked) {
+      result = std::move(linked->module);
+    }
+  } else if (modules.size() == 1) {
     result = std::move(modules.front());
+  }
   if (!result)
     return args.link && !args.inspect ? 1 : 0;
   if (args.emitLlvm)

@@ -9,6 +9,9 @@ class Frontend;
 namespace kiln::cpu {
 class KernelJit;
 }
+namespace kiln::cuda {
+class PtxCompiler;
+}
 
 namespace kiln {
 
@@ -18,10 +21,11 @@ public:
   virtual ~CompilerServices() = default;
   virtual compiler::Frontend &frontend() = 0;
   virtual cpu::KernelJit &cpuJit() = 0;
+  virtual cuda::PtxCompiler &ptxCompiler() = 0;
 };
 
 /// The symbol libkiln-compiler.so exports; bump the suffix when the interfaces change.
-inline constexpr const char *kCompilerServicesSymbol = "kiln_compiler_services_v1";
+inline constexpr const char *kCompilerServicesSymbol = "kiln_compiler_services_v2";
 using CompilerServicesEntry = CompilerServices *(*)();
 
 } // namespace kiln

@@ -2,6 +2,7 @@
 #include "compiler/compiler_library.hpp"
 #include "compiler/llvm/clang_frontend.hpp"
 #include "devices/cpu/codegen/cpu_kernel_jit.hpp"
+#include "devices/cuda/codegen/ptx_compiler.hpp"
 
 #include <llvm/Support/VirtualFileSystem.h>
 
@@ -17,17 +18,19 @@ public:
 
   compiler::Frontend &frontend() override { return *frontend_; }
   cpu::KernelJit &cpuJit() override { return *cpuJit_; }
+  cuda::PtxCompiler &ptxCompiler() override { return *ptxCompiler_; }
 
 private:
   std::unique_ptr<compiler::Frontend> frontend_ = compiler::createClangFrontend();
   std::unique_ptr<cpu::KernelJit> cpuJit_ = cpu::createCpuKernelJit();
+  std::unique_ptr<cuda::PtxCompiler> ptxCompiler_ = cuda::createPtxCompiler();
 };
 
 } // namespace
 } // namespace kiln
 
 extern "C" __attribute__((visibility("default"))) kiln::CompilerServices *
-kiln_compiler_services_v1() {
+kiln_compiler_services_v2() {
   static kiln::LlvmCompilerServices services;
   return &services;
 }

@@ -1,0 +1,242 @@
+//===- kernel_entry.cpp - PTX entries and the work-item primitives -------===//
+#include "devices/cuda/codegen/kernel_entry.hpp"
+
+#include "compiler/llvm/kernel_inlining.hpp"
+#include "compiler/llvm/printf_lowering.hpp"
+#include "compiler/llvm/printf_reservation.hpp"
+#include "devices/cuda/codegen/address_space_mapping.hpp"
+#include "devices/cuda/codegen/codegen_error.hpp"
+#include "devices/cuda/launch_abi.hpp"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
+#include <cstddef>
+
+using namespace llvm;
+
+namespace kiln::cuda {
+namespace {
+
+/// The __local arguments' memory: the launch's dynamic shared memory.
+GlobalVariable &dynamicSharedMemory(Module &module) {
+  if (GlobalVariable *existing = module.getNamedGlobal(kDynamicSharedSymbol))
+    return *existing;
+  auto *type = ArrayType::get(Type::getInt8Ty(module.getContext()), 0);
+  auto *variable = new GlobalVariable(module, type, false, GlobalValue::ExternalLinkage, nullptr,
+                                      kDynamicSharedSymbol, nullptr, GlobalValue::NotThreadLocal,
+                                      kNvptxSharedAddressSpace);
+  variable->setAlignment(Align(16));
+  return *variable;
+}
+
+/// The kernel's arguments, read from the argument block (layout: compiler::KernelArgInfo).
+Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &kernel,
+                                                const compiler::KernelInfo &info, Value *block,
+                                                Value *sharedMemory) {
+  if (kernel.arg_size() != info.args.size())
+    return codegenError("kernel '" + info.name + "' has " + Twine(kernel.arg_size()) +
+                        " parameters but its metadata describes " + Twine(info.args.size()));
+  SmallVector<Value *, 8> values;
+  for (Argument &parameter : kernel.args()) {
+    const compiler::KernelArgInfo &arg = info.args[parameter.getArgNo()];
+    Value *slot =
+        builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block, arg.blockOffset, arg.name);
+    Type *type = parameter.getType();
+    switch (arg.kind) {
+    case compiler::ArgKind::GlobalPointer:
+    case compiler::ArgKind::ConstantPointer:
+    case compiler::ArgKind::Image:
+    case compiler::ArgKind::Sampler:
+      values.push_back(builder.CreateAlignedLoad(type, slot, Align(8)));
+      break;
+    case compiler::ArgKind::LocalPointer: {
+      // The runtime places __local arguments after the kernel's own __local variables, which
+      // are static shared memory here: the dynamic memory starts where they end.
+      Value *offset =
+          builder.CreateSub(builder.CreateAlignedLoad(builder.getInt64Ty(), slot, Align(8)),
+                            builder.getInt64(info.staticLocalMemSize));
+      Value *address = builder.CreateGEP(builder.getInt8Ty(), sharedMemory, offset);
+      values.push_back(builder.CreatePointerBitCastOrAddrSpaceCast(address, type));
+      break;
+    }
+    case compiler::ArgKind::Value:
+      // A struct passed by value arrives as a pointer to a private copy (byval); the inliner
+      // makes that copy.
+      values.push_back(parameter.hasByValAttr() ? slot
+                                                : builder.CreateAlignedLoad(type, slot, Align(1)));
+      break;
+    default:
+      return codegenError("kernel '" + info.name +
+                          "' has an argument of a kind the GPU device does not support yet "
+                          "(pipe or queue)");
+    }
+  }
+  return values;
+}
+
+Error addEntry(Module &module, Function &kernel, const compiler::KernelInfo &info) {
+  LLVMContext &context = module.getContext();
+  Type *byte = Type::getInt8Ty(context);
+  Type *blockType = ArrayType::get(byte, std::max<uint32_t>(info.argBlockSize, 8));
+  Type *launchType = ArrayType::get(byte, sizeof(LaunchParams));
+  PointerType *pointer = PointerType::get(context, 0);
+  auto *type = FunctionType::get(Type::getVoidTy(context), {pointer, pointer}, false);
+  Function *entry =
+      Function::Create(type, GlobalValue::ExternalLinkage, entryName(info.name), module);
+  entry->setCallingConv(CallingConv::PTX_Kernel);
+  entry->addParamAttr(0, Attribute::getWithByValType(context, blockType));
+  entry->addParamAttr(0, Attribute::getWithAlignment(
+                             context, Align(std::max<uint32_t>(info.argBlockAlignment, 8))));
+  entry->addParamAttr(1, Attribute::getWithByValType(context, launchType));
+  entry->addParamAttr(1, Attribute::getWithAlignment(context, Align(8)));
+  entry->getArg(0)->setName("args");
+  entry->getArg(1)->setName("launch");
+  entry->addFnAttr(Attribute::NoUnwind);
+  if (info.requiredWorkGroupSize[0] != 0) {
+    // The launch always has this shape: registers can be allotted for exactly that many threads.
+    size_t threads = info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] *
+                     info.requiredWorkGroupSize[2];
+    entry->addFnAttr("nvvm.maxntid", std::to_string(threads));
+  }
+
+  IRBuilder<> builder(BasicBlock::Create(context, "entry", entry));
+  Expected<SmallVector<Value *, 8>> arguments =
+      readArguments(builder, kernel, info, entry->getArg(0), &dynamicSharedMemory(module));
+  if (!arguments)
+    return arguments.takeError();
+  builder.CreateCall(&kernel, *arguments);
+  builder.CreateRetVoid();
+  return Error::success();
+}
+
+/// Reads field `offset` (+ 8 × `dimension` for the per-dimension ones) of the launch parameters.
+Value *launchField(IRBuilder<> &builder, Value *launch, size_t offset, Type *type,
+                   Value *dimension = nullptr) {
+  Value *address = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), launch, offset);
+  if (dimension != nullptr)
+    address = builder.CreateInBoundsGEP(builder.getInt64Ty(), address, dimension);
+  return builder.CreateAlignedLoad(type, address, Align(8));
+}
+
+/// One of CUDA's x/y/z special registers for `dimension` (0, 1 or 2), as a 64-bit value.
+Value *specialRegister(IRBuilder<> &builder, const Intrinsic::ID (&registers)[3],
+                       Value *dimension) {
+  Value *values[3];
+  for (int axis = 0; axis < 3; ++axis)
+    values[axis] = builder.CreateZExt(
+        builder.CreateIntrinsic(builder.getInt32Ty(), registers[axis], {}), builder.getInt64Ty());
+  if (auto *constant = dyn_cast<ConstantInt>(dimension))
+    return values[std::min<uint64_t>(constant->getZExtValue(), 2)];
+  Value *isY = builder.CreateICmpEQ(dimension, builder.getInt32(1));
+  Value *isX = builder.CreateICmpEQ(dimension, builder.getInt32(0));
+  return builder.CreateSelect(isX, values[0], builder.CreateSelect(isY, values[1], values[2]));
+}
+
+constexpr Intrinsic::ID kThreadIndex[3] = {Intrinsic::nvvm_read_ptx_sreg_tid_x,
+                                           Intrinsic::nvvm_read_ptx_sreg_tid_y,
+                                           Intrinsic::nvvm_read_ptx_sreg_tid_z};
+constexpr Intrinsic::ID kBlockIndex[3] = {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                          Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                          Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+constexpr Intrinsic::ID kBlockSize[3] = {Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+                                         Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+                                         Intrinsic::nvvm_read_ptx_sreg_ntid_z};
+
+/// The value of a primitive's call, computed before `call` (which the caller then removes), or
+/// null when `name` is not a primitive this step lowers.
+Value *primitiveValue(IRBuilder<> &builder, StringRef name, CallBase &call, Value *launch) {
+  Type *i64 = builder.getInt64Ty();
+  auto dimension = [&] { return call.getArgOperand(0); };
+  if (name == "__kiln_local_id")
+    return specialRegister(builder, kThreadIndex, dimension());
+  if (name == "__kiln_local_size")
+    return specialRegister(builder, kBlockSize, dimension());
+  if (name == "__kiln_group_id")
+    return builder.CreateAdd(
+        specialRegister(builder, kBlockIndex, dimension()),
+        launchField(builder, launch, offsetof(LaunchParams, firstGroup), i64, dimension()));
+  if (name == "__kiln_enqueued_local_size")
+    return launchField(builder, launch, offsetof(LaunchParams, enqueuedLocalSize), i64,
+                       dimension());
+  if (name == "__kiln_num_groups")
+    return launchField(builder, launch, offsetof(LaunchParams, numGroups), i64, dimension());
+  if (name == "__kiln_global_size")
+    return launchField(builder, launch, offsetof(LaunchParams, globalSize), i64, dimension());
+  if (name == "__kiln_global_offset")
+    return launchField(builder, launch, offsetof(LaunchParams, globalOffset), i64, dimension());
+  if (name == "__kiln_work_dim")
+    return launchField(builder, launch, offsetof(LaunchParams, workDim), builder.getInt32Ty());
+  if (name == "__kiln_is_local_pointer")
+    return builder.CreateIntrinsic(builder.getInt1Ty(), Intrinsic::nvvm_isspacep_shared,
+                                   {call.getArgOperand(0)});
+  if (name == "__kiln_is_private_pointer")
+    return builder.CreateIntrinsic(builder.getInt1Ty(), Intrinsic::nvvm_isspacep_local,
+                                   {call.getArgOperand(0)});
+  if (name == compiler::kPrintfAllocPrimitive) {
+    auto *pointer = PointerType::get(builder.getContext(), 0);
+    Function *reserve = compiler::printfReservationFunction(
+        *call.getModule(), cast<PointerType>(call.getType()), pointer);
+    reserve->addFnAttr(Attribute::AlwaysInline);
+    Value *buffer = builder.CreateIntToPtr(
+        launchField(builder, launch, offsetof(LaunchParams, printfBuffer), i64), pointer);
+    return builder.CreateCall(reserve, {buffer, call.getArgOperand(0)});
+  }
+  if (name == "__kiln_work_group_barrier") {
+    // bar.sync orders the memory accesses of the block's threads, as the primitive must.
+    builder.CreateIntrinsic(builder.getVoidTy(), Intrinsic::nvvm_barrier_cta_sync_aligned_all,
+                            {builder.getInt32(0)});
+    return PoisonValue::get(call.getType());
+  }
+  return nullptr;
+}
+
+bool isEntry(const Function &function) {
+  return function.getCallingConv() == CallingConv::PTX_Kernel;
+}
+
+} // namespace
+
+Error addKernelEntries(Module &module, const compiler::ProgramInfo &info) {
+  compiler::markEverythingForInlining(module);
+  for (const compiler::KernelInfo &kernel : info.kernels) {
+    Function *function = module.getFunction(kernel.name);
+    if (function == nullptr || function->isDeclaration())
+      return codegenError("kernel '" + kernel.name + "' is missing from the module");
+    if (Error error = addEntry(module, *function, kernel))
+      return error;
+  }
+  return Error::success();
+}
+
+Error lowerWorkItemPrimitives(Module &module) {
+  for (Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    for (Instruction &instruction : make_early_inc_range(instructions(function))) {
+      auto *call = dyn_cast<CallBase>(&instruction);
+      Function *callee = call ? call->getCalledFunction() : nullptr;
+      if (callee == nullptr || callee->isIntrinsic())
+        continue;
+      if (!callee->isDeclaration())
+        return codegenError("recursion is not supported on the GPU (function '" +
+                            callee->getName() + "')");
+      if (!callee->getName().starts_with("__kiln_"))
+        continue;
+      if (!isEntry(function))
+        return codegenError("'" + callee->getName() + "' called outside a kernel");
+      IRBuilder<> builder(call);
+      Value *value = primitiveValue(builder, callee->getName(), *call, function.getArg(1));
+      if (value == nullptr)
+        return codegenError("the GPU device cannot run '" + callee->getName() + "' yet");
+      if (!call->getType()->isVoidTy())
+        call->replaceAllUsesWith(value);
+      call->eraseFromParent();
+    }
+  }
+  return Error::success();
+}
+
+} // namespace kiln::cuda

@@ -1,0 +1,27 @@
+//===- kernel_entry.hpp - PTX entries and the work-item primitives -------===//
+//
+// Each OpenCL kernel gets a PTX entry with the launch ABI of devices/cuda/launch_abi.hpp: it
+// reads the kernel's arguments from the argument block and calls the kernel. Once everything
+// is inlined into the entries, the primitives the builtin library is written on
+// (builtins/kiln_primitives.h) become reads of CUDA's special registers and of the launch
+// parameters.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "compiler/program_info.hpp"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+namespace kiln::cuda {
+
+/// Adds an entry for every kernel of `info`; every other function becomes internal and marked
+/// for inlining.
+llvm::Error addKernelEntries(llvm::Module &module, const compiler::ProgramInfo &info);
+
+/// Replaces the primitives' calls in the entries (after inlining). Fails when a function other
+/// than an entry is still called (recursion) or a primitive is used outside an entry.
+llvm::Error lowerWorkItemPrimitives(llvm::Module &module);
+
+} // namespace kiln::cuda

@@ -1,0 +1,171 @@
+//===- ptx_compiler.cpp - Linked programs to PTX -------------------------===//
+//
+// The steps, in order: OpenCL's opaque types become pointers; SPIR's address spaces become
+// NVPTX's; each kernel gets its PTX entry; everything is inlined into the entries, whose
+// primitives then read CUDA's registers; atomics on private memory become plain accesses;
+// libdevice provides the math; O3 (or only clean-up for
+// -cl-opt-disable); NVPTX's code generator writes PTX.
+//
+//===----------------------------------------------------------------------===//
+#include "devices/cuda/codegen/ptx_compiler.hpp"
+
+#include "compiler/llvm/bitcode_io.hpp"
+#include "compiler/llvm/fatal_error_guard.hpp"
+#include "compiler/llvm/opaque_type_lowering.hpp"
+#include "compiler/llvm/pass_analyses.hpp"
+#include "devices/cuda/codegen/address_space_mapping.hpp"
+#include "devices/cuda/codegen/codegen_error.hpp"
+#include "devices/cuda/codegen/kernel_entry.hpp"
+#include "devices/cuda/codegen/libdevice_math.hpp"
+#include "devices/cuda/codegen/private_atomics.hpp"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+
+#include <cstdlib>
+#include <mutex>
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTarget();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+extern "C" void LLVMInitializeNVPTXAsmPrinter();
+
+using namespace llvm;
+
+namespace kiln::cuda {
+namespace {
+
+constexpr const char *kNvptxTriple = "nvptx64-nvidia-cuda";
+
+void initializeNvptxTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+/// PTX 8.7 (CUDA 12.8) covers every architecture up to sm_120 and is what LLVM 22 writes for
+/// them; older architectures take the lowest version LLVM chooses itself.
+Expected<std::unique_ptr<TargetMachine>> createTargetMachine(unsigned smVersion) {
+  initializeNvptxTarget();
+  Triple triple(kNvptxTriple);
+  std::string error;
+  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  if (target == nullptr)
+    return codegenError("the NVPTX code generator is missing: " + error);
+  TargetOptions options;
+  std::unique_ptr<TargetMachine> machine(
+      target->createTargetMachine(triple, "sm_" + std::to_string(smVersion), "", options,
+                                  std::nullopt, std::nullopt, CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return codegenError("no NVPTX code generator for sm_" + Twine(smVersion));
+  return machine;
+}
+
+void inlineIntoEntries(Module &module, TargetMachine &machine) {
+  PassBuilder builder(&machine);
+  compiler::PassAnalyses analyses(builder);
+  ModulePassManager passes;
+  passes.addPass(AlwaysInlinerPass());
+  passes.addPass(GlobalDCEPass());
+  passes.run(module, analyses.modules);
+}
+
+void optimize(Module &module, TargetMachine &machine, bool optimize) {
+  PassBuilder builder(&machine);
+  compiler::PassAnalyses analyses(builder);
+  ModulePassManager passes = optimize ? builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3)
+                                      : builder.buildO0DefaultPipeline(OptimizationLevel::O0);
+  passes.run(module, analyses.modules);
+}
+
+Expected<std::string> emitPtx(Module &module, TargetMachine &machine) {
+  SmallString<0> ptx;
+  raw_svector_ostream stream(ptx);
+  legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, stream, nullptr, CodeGenFileType::AssemblyFile))
+    return codegenError("the NVPTX code generator cannot write PTX");
+  passes.run(module);
+  return std::string(ptx.str());
+}
+
+Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
+                                    const compiler::ProgramInfo &info, unsigned smVersion,
+                                    bool optimizeCode) {
+  LLVMContext context;
+  Expected<std::unique_ptr<Module>> module =
+      compiler::readModule(bitcode, context, "the program's module");
+  if (!module)
+    return module.takeError();
+  Expected<std::unique_ptr<TargetMachine>> machine = createTargetMachine(smVersion);
+  if (!machine)
+    return machine.takeError();
+
+  if (Error error = compiler::lowerOpaqueTypes(**module))
+    return error;
+  if (Error error = mapAddressSpacesToNvptx(**module))
+    return error;
+  (*module)->setTargetTriple(Triple(kNvptxTriple));
+  (*module)->setDataLayout((*machine)->createDataLayout());
+  if (Error error = addKernelEntries(**module, info))
+    return error;
+  inlineIntoEntries(**module, **machine);
+  if (Error error = lowerWorkItemPrimitives(**module))
+    return error;
+  lowerPrivateAtomics(**module);
+  // After inlining, which libdevice's functions are not subject to.
+  if (Error error = linkLibdeviceMath(**module))
+    return error;
+
+  std::string problems;
+  raw_string_ostream problemStream(problems);
+  if (verifyModule(**module, &problemStream))
+    return codegenError("the GPU code generator made invalid IR: " + problems);
+  optimize(**module, **machine, optimizeCode);
+  if (std::getenv("KILN_PRINT_IR") != nullptr)
+    (*module)->print(errs(), nullptr);
+  return emitPtx(**module, **machine);
+}
+
+class LlvmPtxCompiler final : public PtxCompiler {
+public:
+  PtxResult compile(const compiler::Bitcode &module, const compiler::ProgramInfo &info,
+                    unsigned smVersion, bool optimize) override {
+    PtxResult result;
+    std::string fatal;
+    // Guarded like the front end: an LLVM fatal error or crash on some unusual kernel fails the
+    // build instead of ending the application.
+    bool finished = compiler::runGuarded(
+        [&] {
+          Expected<std::string> ptx = compileModule(module, info, smVersion, optimize);
+          if (ptx) {
+            result.success = true;
+            result.ptx = std::move(*ptx);
+          } else {
+            result.error = toString(ptx.takeError());
+          }
+        },
+        fatal);
+    if (!finished)
+      result.error = "the GPU code generator failed: " + fatal;
+    return result;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<PtxCompiler> createPtxCompiler() {
+  return std::make_unique<LlvmPtxCompiler>();
+}
+
+} // namespace kiln::cuda

@@ -1,0 +1,41 @@
+// The contract between the CUDA code generator and the CUDA runtime: how a kernel compiled to
+// PTX is launched. Each OpenCL kernel becomes one PTX entry taking two parameters, both passed
+// by value: the kernel's argument block (layout: compiler::KernelArgInfo; a __local argument's
+// offset counts from the start of the work-group's local memory, whose first
+// KernelInfo::staticLocalMemSize bytes are the kernel's own __local variables, static shared
+// memory here, and the rest the launch's dynamic shared memory) and a LaunchParams. Change the
+// generator (codegen/kernel_entry.cpp) and the runtime together.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace kiln::cuda {
+
+/// What the work-item functions read besides CUDA's own registers. One NDRange may take several
+/// CUDA launches (a non-uniform last work-group along a dimension has a block shape of its own);
+/// each launch says where its blocks lie in the whole range.
+struct LaunchParams {
+  uint64_t globalOffset[3];
+  uint64_t globalSize[3];
+  uint64_t enqueuedLocalSize[3];
+  uint64_t numGroups[3];
+  /// The OpenCL group id of this launch's first block (blockIdx 0, 0, 0).
+  uint64_t firstGroup[3];
+  /// The address of the launch's printf buffer (a compiler::PrintfBuffer), or 0.
+  uint64_t printfBuffer;
+  uint32_t workDim;
+  uint32_t reserved;
+};
+static_assert(sizeof(LaunchParams) == 136);
+
+/// The PTX entry of the OpenCL kernel `kernelName`.
+inline std::string entryName(std::string_view kernelName) {
+  return "__kiln_entry_" + std::string(kernelName);
+}
+
+/// The symbol of the dynamic shared memory that holds the __local arguments.
+inline constexpr const char *kDynamicSharedSymbol = "__kiln_dynamic_local";
+
+} // namespace kiln::cuda

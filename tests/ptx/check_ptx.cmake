@@ -1,0 +1,30 @@
+# One PTX test: compiles KERNEL (OpenCL C 3.0) with kilnc as the GPU device does (MODE optimized
+# or unoptimized, i.e. -cl-opt-disable), checks that every kernel has its entry, then assembles
+# the PTX with the CUDA toolkit's ptxas for sm_90 when PTXAS names one.
+set(options -cl-std=CL3.0)
+if(MODE STREQUAL "unoptimized")
+  list(APPEND options -cl-opt-disable)
+endif()
+execute_process(COMMAND ${KILNC} -q --link --ptx 90 ${options} ${KERNEL} -o ${OUTPUT}
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "kilnc failed on ${KERNEL}:\n${out}")
+endif()
+file(READ ${KERNEL} source)
+file(READ ${OUTPUT} ptx)
+string(REGEX MATCHALL "kernel void ([A-Za-z_0-9]+)" kernels "${source}")
+foreach(kernel ${kernels})
+  string(REPLACE "kernel void " "" name "${kernel}")
+  if(NOT ptx MATCHES "\\.entry __kiln_entry_${name}\\(")
+    message(FATAL_ERROR "no PTX entry for kernel ${name}")
+  endif()
+endforeach()
+if(PTXAS)
+  execute_process(COMMAND ${PTXAS} -arch=sm_90 ${OUTPUT} -o ${OUTPUT}.cubin
+                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "ptxas rejected the PTX of ${KERNEL}:\n${out}")
+  endif()
+else()
+  message(STATUS "no ptxas (CUDA toolkit): the PTX was not assembled")
+endif()
