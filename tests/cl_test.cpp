@@ -114,10 +114,20 @@ cl_platform_id platform() {
   return first;
 }
 
+/// The kind of device the suite runs on: KILN_TEST_DEVICE=gpu or cpu, else the first device.
+cl_device_type testedDeviceType() {
+  const char *kind = std::getenv("KILN_TEST_DEVICE");
+  if (kind != nullptr && std::string(kind) == "gpu")
+    return CL_DEVICE_TYPE_GPU;
+  if (kind != nullptr && std::string(kind) == "cpu")
+    return CL_DEVICE_TYPE_CPU;
+  return CL_DEVICE_TYPE_ALL;
+}
+
 cl_device_id device() {
   static cl_device_id first = [] {
     cl_device_id found = nullptr;
-    cl_int error = clGetDeviceIDs(platform(), CL_DEVICE_TYPE_ALL, 1, &found, nullptr);
+    cl_int error = clGetDeviceIDs(platform(), testedDeviceType(), 1, &found, nullptr);
     if (error != CL_SUCCESS || found == nullptr) {
       std::fprintf(stderr, "kiln_tests: no OpenCL device (clGetDeviceIDs: %s)\n",
                    errorName(error).c_str());
@@ -144,6 +154,12 @@ bool isKiln() {
     return std::string(name) == "Kiln";
   }();
   return kiln;
+}
+
+bool isKilnCpuDevice() {
+  cl_device_type type = 0;
+  clGetDeviceInfo(device(), CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+  return isKiln() && (type & CL_DEVICE_TYPE_CPU) != 0;
 }
 
 bool validatesForeignHandles() {

@@ -119,13 +119,17 @@ using Event = Handle<cl_event>;
 
 /// The first platform the ICD loader reports (with OCL_ICD_VENDORS set, the only one).
 cl_platform_id platform();
-/// The first device of that platform.
+/// The device the tests run on: the first device of that platform, or the first of the kind
+/// KILN_TEST_DEVICE names (gpu or cpu).
 cl_device_id device();
 
 /// Whether the platform under test is PoCL (used to validate the tests' expectations).
 bool isPocl();
 /// Whether the platform under test is Kiln.
 bool isKiln();
+/// Whether the device under test is Kiln's CPU device (for tests of its code generator's own
+/// behaviour: vectorization, streaming stores, worker threads).
+bool isKilnCpuDevice();
 
 /// Whether the implementation rejects handles that are not its live objects (foreign blocks,
 /// objects of another type) instead of dereferencing them. The specification's CL_INVALID_*

@@ -2,6 +2,8 @@
 // clGetExtensionFunctionAddressForPlatform, the host timer.
 #include "cl_test.hpp"
 
+#include <dlfcn.h>
+
 #include <regex>
 #include <set>
 #include <thread>
@@ -199,6 +201,46 @@ TEST(DeviceIds, EachTypeReturnsOnlyDevicesOfThatType) {
     ASSERT_CL_SUCCESS(clGetDeviceIDs(platform(), type, count, devices.data(), nullptr));
     for (cl_device_id device : devices)
       EXPECT_NE(0u, deviceInfo<cl_device_type>(device, CL_DEVICE_TYPE) & type);
+  }
+}
+
+/// The GPUs the CUDA driver of this machine reports; 0 without a driver.
+static int cudaDriverGpuCount() {
+  void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (cuda == nullptr)
+    return 0;
+  auto init = reinterpret_cast<int (*)(unsigned)>(dlsym(cuda, "cuInit"));
+  auto count = reinterpret_cast<int (*)(int *)>(dlsym(cuda, "cuDeviceGetCount"));
+  int gpus = 0;
+  if (init == nullptr || count == nullptr || init(0) != 0 || count(&gpus) != 0)
+    gpus = 0;
+  dlclose(cuda);
+  return gpus;
+}
+
+// Kiln opens the CUDA driver only where there is one: without it the platform has its CPU device
+// alone (and loading Kiln costs nothing more), with it one GPU device per GPU beside the CPU.
+TEST(DeviceIds, KilnHasOneGpuDevicePerGpuOfTheCudaDriver) {
+  if (!isKiln())
+    GTEST_SKIP() << "Kiln's own devices";
+  cl_uint cpus = 0;
+  ASSERT_CL_SUCCESS(clGetDeviceIDs(platform(), CL_DEVICE_TYPE_CPU, 0, nullptr, &cpus));
+  EXPECT_EQ(1u, cpus);
+  cl_uint gpus = 0;
+  cl_int error = clGetDeviceIDs(platform(), CL_DEVICE_TYPE_GPU, 0, nullptr, &gpus);
+  int expected = cudaDriverGpuCount();
+  if (expected == 0) {
+    EXPECT_CL_ERROR(CL_DEVICE_NOT_FOUND, error);
+    return;
+  }
+  ASSERT_CL_SUCCESS(error);
+  EXPECT_EQ(static_cast<cl_uint>(expected), gpus);
+  std::vector<cl_device_id> devices(gpus);
+  ASSERT_CL_SUCCESS(clGetDeviceIDs(platform(), CL_DEVICE_TYPE_GPU, gpus, devices.data(), nullptr));
+  for (cl_device_id gpu : devices) {
+    EXPECT_EQ(0x10deu, deviceInfo<cl_uint>(gpu, CL_DEVICE_VENDOR_ID));
+    EXPECT_GE(deviceInfo<size_t>(gpu, CL_DEVICE_MAX_WORK_GROUP_SIZE), 1024u);
+    EXPECT_EQ(32u, deviceInfo<size_t>(gpu, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE));
   }
 }
 

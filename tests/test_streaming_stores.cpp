@@ -31,6 +31,8 @@ class StreamingStoresTest : public ClTest {
 protected:
   void SetUp() override {
     ClTest::SetUp();
+    if (!isKilnCpuDevice())
+      GTEST_SKIP() << "streaming stores are the CPU device's";
     // The CPU device streams a launch's stores when the buffers it may write exceed a quarter
     // of the last-level cache: make the output larger than that.
     uint64_t cache = deviceInfo<cl_ulong>(device_, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);

@@ -302,7 +302,8 @@ KILN_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_
     *image_row_pitch = layout.rowPitch;
     if (image_slice_pitch != nullptr)
       *image_slice_pitch = layout.slicePitch;
-    mapped->recordMapping(pointer);
+    // Images are never a cache of the application's memory: nothing moves.
+    mapped->recordMapping({pointer, 0, 0, writes});
     error = submitCommand(target, CL_COMMAND_MAP_IMAGE, MapBuffer{Ref<MemObject>(mapped)}, event,
                           blocking_map);
     if (error != CL_SUCCESS) {

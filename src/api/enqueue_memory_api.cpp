@@ -327,11 +327,13 @@ KILN_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl
       error = CL_INVALID_OPERATION;
       return nullptr;
     }
-    // Buffers live in host memory: the mapped region is the buffer itself (for
-    // CL_MEM_USE_HOST_PTR, the application's memory at `offset`, as required).
-    void *pointer = mapped->data() + offset;
-    mapped->recordMapping(pointer);
-    error = submitCommand(target, CL_COMMAND_MAP_BUFFER, MapBuffer{Ref<MemObject>(mapped)}, event,
+    // The mapped region is the buffer itself, or for CL_MEM_USE_HOST_PTR the application's
+    // memory at `offset`, as required.
+    void *pointer = mapped->mapAddress(offset);
+    mapped->recordMapping({pointer, offset, size, writes});
+    bool copiesOut = mapped->cachesHostMemory() && !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION);
+    error = submitCommand(target, CL_COMMAND_MAP_BUFFER,
+                          MapBuffer{Ref<MemObject>(mapped), offset, size, copiesOut}, event,
                           blocking_map);
     if (error != CL_SUCCESS) {
       mapped->removeMapping(pointer); // the application never gets this mapping
@@ -359,10 +361,14 @@ KILN_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_que
     if (cl_int error = validateWaitList(num_events_in_wait_list, event_wait_list,
                                         &target.queue->context(), target.waitList))
       return error;
-    if (mapped_ptr == nullptr || !mapped->removeMapping(mapped_ptr))
+    std::optional<MemObject::Mapping> mapping;
+    if (mapped_ptr == nullptr || !(mapping = mapped->removeMapping(mapped_ptr)))
       return CL_INVALID_VALUE;
-    return submitCommand(target, CL_COMMAND_UNMAP_MEM_OBJECT,
-                         UnmapBuffer{Ref<MemObject>(mapped), mapped_ptr}, event);
+    bool copiesIn = mapped->cachesHostMemory() && mapping->writes;
+    return submitCommand(
+        target, CL_COMMAND_UNMAP_MEM_OBJECT,
+        UnmapBuffer{Ref<MemObject>(mapped), mapped_ptr, mapping->offset, mapping->size, copiesIn},
+        event);
   });
 }
 

@@ -244,7 +244,7 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties, cl_m
   noPitches.image_row_pitch = noPitches.image_slice_pitch = 0;
   choosePitches(noPitches, packed);
   size_t size = storageSize(packed);
-  AlignedStorage storage = allocateAligned(size, MemObject::kBaseAlignment);
+  AlignedStorage storage = owner->allocateStorage(size);
   if (!storage) {
     error = CL_MEM_OBJECT_ALLOCATION_FAILURE;
     return nullptr;

@@ -117,13 +117,17 @@ cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_
     flags |= CL_MEM_READ_WRITE;
 
   AlignedStorage storage;
-  if (!(flags & CL_MEM_USE_HOST_PTR)) {
-    storage = allocateAligned(size, MemObject::kBaseAlignment);
+  // CL_MEM_USE_HOST_PTR buffers are the application's memory itself, unless a device of the
+  // context cannot address that: they then cache it in memory every device addresses (the
+  // specification allows this; maps and unmaps keep the two in step).
+  bool cachesHostMemory = (flags & CL_MEM_USE_HOST_PTR) && owner->hasDeviceMemory();
+  if (!(flags & CL_MEM_USE_HOST_PTR) || cachesHostMemory) {
+    storage = owner->allocateStorage(size);
     if (!storage) {
       error = CL_MEM_OBJECT_ALLOCATION_FAILURE;
       return nullptr;
     }
-    if (flags & CL_MEM_COPY_HOST_PTR)
+    if (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR))
       std::memcpy(storage.get(), hostPtr, size);
   }
   // CL_MEM_HOST_PTR reports the pointer only for CL_MEM_USE_HOST_PTR buffers.

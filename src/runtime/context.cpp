@@ -27,6 +27,18 @@ bool Context::hasDevice(const Device *device) const {
   return std::find(devices_.begin(), devices_.end(), device) != devices_.end();
 }
 
+bool Context::hasDeviceMemory() const {
+  return std::any_of(devices_.begin(), devices_.end(),
+                     [](const Device *device) { return device->driver().hasOwnMemory(); });
+}
+
+AlignedStorage Context::allocateStorage(size_t size) const {
+  for (Device *device : devices_)
+    if (device->driver().hasOwnMemory())
+      return device->driver().allocateSharedMemory(size);
+  return allocateAligned(size, MemObject::kBaseAlignment);
+}
+
 void Context::reportError(const std::string &message) const {
   if (errorCallback_ != nullptr)
     errorCallback_(message.c_str(), nullptr, 0, errorUserData_);

@@ -1,6 +1,7 @@
 // cl_context: a set of devices sharing memory objects, programs and queues.
 #pragma once
 
+#include "runtime/memory.hpp"
 #include "runtime/object.hpp"
 
 #include <mutex>
@@ -23,6 +24,13 @@ public:
   const std::vector<Device *> &devices() const { return devices_; }
   bool hasDevice(const Device *device) const;
   const std::vector<cl_context_properties> &properties() const { return properties_; }
+
+  /// Storage for a memory object of `size` bytes that every device of the context addresses:
+  /// host memory, or the memory a device shares with the host when it has memory of its own
+  /// (a GPU's managed memory). Null when out of memory.
+  AlignedStorage allocateStorage(size_t size) const;
+  /// Whether a device of the context has memory of its own (DeviceDriver::hasOwnMemory).
+  bool hasDeviceMemory() const;
 
   /// Reports an error to the application's callback, if it gave one.
   void reportError(const std::string &message) const;

@@ -4,6 +4,7 @@
 
 #include "compiler/frontend.hpp"
 #include "runtime/device_info.hpp"
+#include "runtime/memory.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -87,10 +88,23 @@ public:
     return nullptr;
   }
 
+  /// Whether the device has memory of its own (a GPU). Contexts with such a device allocate
+  /// their memory objects with allocateSharedMemory() instead of in plain host memory.
+  virtual bool hasOwnMemory() const { return false; }
+
+  /// `size` bytes that the host and this device both address, at the same address, aligned to
+  /// CL_DEVICE_MEM_BASE_ADDR_ALIGN; null when out of memory. Only for devices with memory of
+  /// their own.
+  virtual AlignedStorage allocateSharedMemory(size_t size) { return nullptr; }
+
   /// Runs a command whose dependencies have all completed. The driver calls
   /// Command::markRunning() when it starts and Command::complete() when it is done, from any
   /// thread.
   virtual void submit(std::shared_ptr<Command> command) = 0;
 };
+
+/// The drivers of every device on this machine that this build of Kiln supports, the CPU first
+/// (devices/device_drivers.cpp).
+std::vector<std::unique_ptr<DeviceDriver>> createDeviceDrivers();
 
 } // namespace kiln

@@ -64,9 +64,17 @@ struct HostExecutor {
       }
     return CL_COMPLETE;
   }
-  cl_int operator()(MapBuffer &) const { return CL_COMPLETE; }
-  cl_int operator()(UnmapBuffer &) const { return CL_COMPLETE; }
-
+  cl_int operator()(MapBuffer &map) const {
+    if (map.copiesOut)
+      std::memcpy(map.buffer->mapAddress(map.offset), map.buffer->data() + map.offset, map.size);
+    return CL_COMPLETE;
+  }
+  cl_int operator()(UnmapBuffer &unmap) const {
+    if (unmap.copiesIn)
+      std::memcpy(unmap.buffer->data() + unmap.offset, unmap.buffer->mapAddress(unmap.offset),
+                  unmap.size);
+    return CL_COMPLETE;
+  }
   cl_int operator()(NativeKernel &native) const {
     for (auto &[offset, memory] : native.memLocations) {
       void *address = memory->data();

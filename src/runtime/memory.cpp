@@ -7,8 +7,11 @@
 
 namespace kiln {
 
-void AlignedFree::operator()(std::byte *pointer) const {
-  std::free(pointer);
+void StorageRelease::operator()(std::byte *pointer) const {
+  if (release != nullptr)
+    release(owner, pointer);
+  else
+    std::free(pointer);
 }
 
 AlignedStorage allocateAligned(size_t size, size_t alignment) {
@@ -70,18 +73,20 @@ cl_uint MemObject::mapCount() const {
   return static_cast<cl_uint>(mappings_.size());
 }
 
-void MemObject::recordMapping(void *pointer) {
+void MemObject::recordMapping(const Mapping &mapping) {
   std::lock_guard lock(mutex_);
-  mappings_.push_back(pointer);
+  mappings_.push_back(mapping);
 }
 
-bool MemObject::removeMapping(void *pointer) {
+std::optional<MemObject::Mapping> MemObject::removeMapping(void *pointer) {
   std::lock_guard lock(mutex_);
-  auto found = std::find(mappings_.begin(), mappings_.end(), pointer);
+  auto found = std::find_if(mappings_.begin(), mappings_.end(),
+                            [&](const Mapping &mapping) { return mapping.pointer == pointer; });
   if (found == mappings_.end())
-    return false;
+    return std::nullopt;
+  Mapping mapping = *found;
   mappings_.erase(found);
-  return true;
+  return mapping;
 }
 
 void MemObject::addDestructorCallback(DestructorCallback callback, void *userData) {

@@ -18,11 +18,15 @@ namespace kiln {
 
 class Context;
 
-/// Frees storage from std::aligned_alloc.
-struct AlignedFree {
+/// Frees a memory object's storage: with std::free (storage from std::aligned_alloc), or with
+/// `release` of the device driver `owner` that allocated it (drivers live as long as the
+/// process).
+struct StorageRelease {
+  void (*release)(void *owner, std::byte *pointer) = nullptr;
+  void *owner = nullptr;
   void operator()(std::byte *pointer) const;
 };
-using AlignedStorage = std::unique_ptr<std::byte[], AlignedFree>;
+using AlignedStorage = std::unique_ptr<std::byte[], StorageRelease>;
 
 /// Allocates `size` bytes aligned to `alignment`; null when out of memory.
 AlignedStorage allocateAligned(size_t size, size_t alignment);
@@ -65,15 +69,31 @@ public:
   size_t origin() const { return origin_; }
   const std::vector<cl_mem_properties> &properties() const { return properties_; }
 
-  /// The bytes of the buffer in host memory.
+  /// The bytes of the buffer, which every device of the context addresses (and the host too).
   std::byte *data() const { return data_; }
 
+  /// Whether data() is a copy of the application's memory (CL_MEM_USE_HOST_PTR in a context
+  /// whose devices cannot address ordinary host memory, such as a GPU's): maps then copy to the
+  /// application's memory and unmaps back from it.
+  bool cachesHostMemory() const { return hostPointer_ != nullptr && data_ != hostPointer_; }
+  /// Where a mapping of the bytes at `offset` starts: the application's memory for
+  /// CL_MEM_USE_HOST_PTR (as the specification requires), else the buffer itself.
+  std::byte *mapAddress(size_t offset) const {
+    return static_cast<std::byte *>(hostPointer_ != nullptr ? hostPointer_ : data_) + offset;
+  }
+
+  /// One clEnqueueMap* of this object: where, which bytes, and whether the host may write them.
+  struct Mapping {
+    void *pointer;
+    size_t offset, size;
+    bool writes;
+  };
   /// CL_MEM_MAP_COUNT.
   cl_uint mapCount() const;
-  /// Remembers a mapping at `pointer` (clEnqueueMapBuffer).
-  void recordMapping(void *pointer);
-  /// Forgets one mapping at `pointer`; false when `pointer` is not mapped from this buffer.
-  bool removeMapping(void *pointer);
+  void recordMapping(const Mapping &mapping);
+  /// Forgets one mapping at `pointer` and returns it; nothing when `pointer` is not mapped from
+  /// this object.
+  std::optional<Mapping> removeMapping(void *pointer);
 
   void addDestructorCallback(DestructorCallback callback, void *userData);
 
@@ -102,7 +122,7 @@ private:
   std::optional<ImageParts> image_;
 
   mutable std::mutex mutex_;
-  std::vector<void *> mappings_;
+  std::vector<Mapping> mappings_;
   std::vector<std::pair<DestructorCallback, void *>> destructorCallbacks_;
   /// Made on the first weakRef(), so buffers never set as kernel arguments cost nothing more.
   std::shared_ptr<WeakAnchor> weakAnchor_;

@@ -1,7 +1,6 @@
 #include "runtime/platform.hpp"
 
 #include "compiler/compiler_library.hpp"
-#include "devices/cpu/cpu_driver.hpp"
 #include "runtime/build_id.hpp"
 #include "runtime/device.hpp"
 
@@ -33,7 +32,8 @@ BlockRecycler &BlockRecycler::commands() {
 Platform::Platform() {
   version_ = std::string("OpenCL 3.0 Kiln ") + kilnVersion();
   extensions_ = "cl_khr_icd cl_khr_extended_versioning cl_khr_suggested_local_work_size";
-  devices_.push_back(std::make_unique<Device>(*this, cpu::createCpuDriver()));
+  for (std::unique_ptr<DeviceDriver> &driver : createDeviceDrivers())
+    devices_.push_back(std::make_unique<Device>(*this, std::move(driver)));
   for (const auto &device : devices_)
     devicePointers_.push_back(device.get());
 }

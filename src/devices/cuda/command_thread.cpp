@@ -1,0 +1,40 @@
+#include "devices/cuda/command_thread.hpp"
+
+namespace kiln::cuda {
+
+CommandThread::~CommandThread() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  if (thread_.joinable())
+    thread_.join();
+}
+
+void CommandThread::submit(std::shared_ptr<Command> command) {
+  {
+    std::lock_guard lock(mutex_);
+    pending_.push_back(std::move(command));
+    if (!thread_.joinable())
+      thread_ = std::thread([this] { run(); });
+  }
+  wake_.notify_one();
+}
+
+void CommandThread::run() {
+  for (;;) {
+    std::shared_ptr<Command> command;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
+      if (pending_.empty())
+        return;
+      command = std::move(pending_.front());
+      pending_.pop_front();
+    }
+    execute_(std::move(command));
+  }
+}
+
+} // namespace kiln::cuda

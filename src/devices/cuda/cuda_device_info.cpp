@@ -1,0 +1,112 @@
+#include "devices/cuda/cuda_device_info.hpp"
+
+#include "runtime/kiln_language.hpp"
+#include "runtime/platform.hpp"
+
+#include <algorithm>
+
+namespace kiln::cuda {
+namespace {
+
+constexpr cl_uint kNvidiaVendorId = 0x10de;
+
+int attribute(const CudaLibrary &cuda, CUdevice device, CUdevice_attribute which) {
+  int value = 0;
+  return cuda.deviceGetAttribute(&value, which, device) == CUDA_SUCCESS ? value : 0;
+}
+
+void describeCompute(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info) {
+  info.maxComputeUnits = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  info.maxClockFrequencyMHz = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000;
+  info.maxWorkItemDimensions = 3;
+  info.maxWorkGroupSize = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  info.maxWorkItemSizes = {
+      static_cast<size_t>(attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)),
+      static_cast<size_t>(attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)),
+      static_cast<size_t>(attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z))};
+  // A warp: work-groups of a multiple of it leave no lane of the SIMT units idle.
+  info.preferredWorkGroupSizeMultiple = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  // Each work-item is a thread: scalar code is what the hardware prefers.
+  info.preferredVectorWidthChar = info.preferredVectorWidthShort = 1;
+  info.preferredVectorWidthInt = info.preferredVectorWidthLong = 1;
+  info.preferredVectorWidthFloat = info.preferredVectorWidthDouble = 1;
+  info.nativeVectorWidthChar = info.nativeVectorWidthShort = 1;
+  info.nativeVectorWidthInt = info.nativeVectorWidthLong = 1;
+  info.nativeVectorWidthFloat = info.nativeVectorWidthDouble = 1;
+  info.executionCapabilities = CL_EXEC_KERNEL;
+  info.nonUniformWorkGroupSupport = true;
+  info.genericAddressSpaceSupport = true;
+}
+
+void describeMemory(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info,
+                    GpuProperties &properties) {
+  size_t total = 0;
+  cuda.deviceTotalMem(&total, device);
+  info.globalMemSize = total;
+  info.maxMemAllocSize = std::max<cl_ulong>(total / 4, 128ull << 20);
+  info.globalMemCacheType = CL_READ_WRITE_CACHE;
+  info.globalMemCachelineSize = 128;
+  info.globalMemCacheSize = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  // __constant buffers are ordinary device memory read through the caches: no bank limit.
+  info.maxConstantBufferSize = 64 * 1024;
+  info.maxConstantArgs = 8;
+  info.localMemType = CL_LOCAL;
+  properties.maxDynamicSharedBytes =
+      attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  // A kernel's __local variables and its __local arguments together, as the hardware allows a
+  // block with the opt-in; 48 KiB on GPUs without it.
+  info.localMemSize =
+      std::max<size_t>(properties.maxDynamicSharedBytes,
+                       attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK));
+  info.errorCorrectionSupport = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_ECC_ENABLED) != 0;
+  info.hostUnifiedMemory = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0;
+  info.memBaseAddrAlignBits = 1024;
+  info.minDataTypeAlignSize = 128;
+  // The kernel parameter space (4 KiB before Volta's 32 KiB) holds the argument block.
+  info.maxParameterSize = 4096 - 256;
+  info.maxGlobalVariableSize = 64 * 1024;
+  info.globalVariablePreferredTotalSize = 1 << 20;
+}
+
+void describeFloatingPoint(DeviceInfo &info) {
+  // PTX's .rn division and square root are correctly rounded, denormals are kept (no .ftz),
+  // and every rounding mode exists as an instruction modifier.
+  info.singleFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                        CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA |
+                        CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+  info.doubleFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                        CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
+}
+
+} // namespace
+
+DeviceInfo describeGpu(const CudaLibrary &cuda, CUdevice device, GpuProperties &properties) {
+  DeviceInfo info;
+  info.type = CL_DEVICE_TYPE_GPU;
+  info.vendorId = kNvidiaVendorId;
+  char name[256] = {};
+  cuda.deviceGetName(name, sizeof(name) - 1, device);
+  info.name = name;
+  info.vendor = "NVIDIA Corporation";
+  int driverVersion = 0;
+  cuda.driverGetVersion(&driverVersion);
+  info.driverVersion = std::string(kilnVersion()) + " (CUDA " +
+                       std::to_string(driverVersion / 1000) + "." +
+                       std::to_string(driverVersion % 1000 / 10) + ")";
+  info.version = std::string("OpenCL 3.0 Kiln ") + kilnVersion();
+  info.numericVersion = makeVersion(3, 0);
+  properties.smVersion =
+      attribute(cuda, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
+      attribute(cuda, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  info.queueOnHostProperties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+  info.profilingTimerResolutionNs = 1;
+  info.printfBufferSize = 1 << 20;
+
+  describeCompute(cuda, device, info);
+  describeMemory(cuda, device, info, properties);
+  describeKilnLanguage(info);
+  describeFloatingPoint(info);
+  return info;
+}
+
+} // namespace kiln::cuda

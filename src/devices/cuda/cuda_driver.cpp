@@ -1,0 +1,259 @@
+#include "devices/cuda/cuda_driver.hpp"
+
+#include "compiler/compiler_library.hpp"
+#include "compiler/printf_format.hpp"
+#include "devices/cuda/command_thread.hpp"
+#include "devices/cuda/cuda_device_info.hpp"
+#include "devices/cuda/cuda_library.hpp"
+#include "devices/cuda/gpu_program.hpp"
+#include "devices/cuda/launch_abi.hpp"
+#include "devices/cuda/ptx_compiler.hpp"
+#include "runtime/command.hpp"
+#include "runtime/host_commands.hpp"
+#include "runtime/kiln_language.hpp"
+#include "runtime/platform.hpp"
+#include "runtime/printf_formatter.hpp"
+
+#include <array>
+#include <cstdio>
+#include <new>
+
+namespace kiln::cuda {
+namespace {
+
+/// The groups of `range` along each dimension, the last one possibly smaller.
+std::array<uint64_t, 3> groupCounts(const NDRange &range) {
+  std::array<uint64_t, 3> counts{};
+  for (int axis = 0; axis < 3; ++axis)
+    counts[axis] = (range.global[axis] + range.local[axis] - 1) / range.local[axis];
+  return counts;
+}
+
+/// One CUDA launch of an NDRange: the full groups of some dimensions and the last, smaller
+/// group of the others.
+struct LaunchPart {
+  std::array<unsigned, 3> grid{};
+  std::array<unsigned, 3> block{};
+  std::array<uint64_t, 3> firstGroup{};
+};
+
+/// The (up to eight) launches that together run every work-group of `range`: a CUDA launch
+/// has one block shape, and OpenCL's last group along a dimension may be smaller.
+std::vector<LaunchPart> splitIntoLaunches(const NDRange &range) {
+  std::vector<LaunchPart> parts;
+  for (unsigned choice = 0; choice < 8; ++choice) {
+    LaunchPart part;
+    bool empty = false;
+    for (int axis = 0; axis < 3; ++axis) {
+      uint64_t full = range.global[axis] / range.local[axis];
+      uint64_t rest = range.global[axis] % range.local[axis];
+      bool remainder = (choice >> axis) & 1;
+      part.grid[axis] = static_cast<unsigned>(remainder ? (rest != 0) : full);
+      part.block[axis] = static_cast<unsigned>(remainder ? rest : range.local[axis]);
+      part.firstGroup[axis] = remainder ? full : 0;
+      empty |= part.grid[axis] == 0;
+    }
+    if (!empty)
+      parts.push_back(part);
+  }
+  return parts;
+}
+
+class CudaDriver final : public DeviceDriver {
+public:
+  CudaDriver(std::shared_ptr<const CudaLibrary> cuda, CUdevice device, CUcontext context)
+      : cuda_(std::move(cuda)), device_(device), context_(context),
+        info_(describeGpu(*cuda_, device_, properties_)), target_(compilerTargetOf(info_)),
+        commands_([this](std::shared_ptr<Command> command) { execute(std::move(command)); }) {}
+
+  const DeviceInfo &info() const override { return info_; }
+  const compiler::TargetDescription &compilerTarget() const override { return target_; }
+
+  std::unique_ptr<DeviceProgram> loadProgram(const compiler::Bitcode &module,
+                                             const compiler::ProgramInfo &info, bool optimize,
+                                             std::string &error) override {
+    CompilerServices *services = Platform::get().compiler(error);
+    if (services == nullptr)
+      return nullptr;
+    PtxResult ptx = services->ptxCompiler().compile(module, info, properties_.smVersion, optimize);
+    if (!ptx.success) {
+      error = ptx.error;
+      return nullptr;
+    }
+    return GpuProgram::load(cuda_, context_, std::move(ptx.ptx), info,
+                            properties_.maxDynamicSharedBytes, error);
+  }
+
+  std::unique_ptr<DeviceProgram> loadSerializedProgram(std::span<const std::byte> bytes,
+                                                       const compiler::Bitcode &,
+                                                       const compiler::ProgramInfo &info,
+                                                       bool) override {
+    std::string error;
+    return GpuProgram::load(cuda_, context_,
+                            std::string(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
+                            info, properties_.maxDynamicSharedBytes, error);
+  }
+
+  std::string codeIdentity() const override {
+    return info_.name + "|sm_" + std::to_string(properties_.smVersion);
+  }
+
+  bool hasOwnMemory() const override { return true; }
+
+  AlignedStorage allocateSharedMemory(size_t size) override {
+    CurrentContext current(*cuda_, context_);
+    CUdeviceptr pointer = 0;
+    if (cuda_->memAllocManaged(&pointer, size, CU_MEM_ATTACH_GLOBAL) != CUDA_SUCCESS)
+      return nullptr;
+    return AlignedStorage(reinterpret_cast<std::byte *>(pointer),
+                          StorageRelease{&CudaDriver::releaseSharedMemory, this});
+  }
+
+  void submit(std::shared_ptr<Command> command) override { commands_.submit(std::move(command)); }
+
+private:
+  static void releaseSharedMemory(void *owner, std::byte *pointer) {
+    auto &driver = *static_cast<CudaDriver *>(owner);
+    CurrentContext current(*driver.cuda_, driver.context_);
+    driver.cuda_->memFree(reinterpret_cast<CUdeviceptr>(pointer));
+  }
+
+  /// On the command thread, in submission order.
+  void execute(std::shared_ptr<Command> command) {
+    CurrentContext current(*cuda_, context_);
+    if (stream_ == nullptr &&
+        cuda_->streamCreate(&stream_, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) {
+      command->complete(CL_OUT_OF_RESOURCES);
+      return;
+    }
+    command->markRunning();
+    command->complete(run(command->payload()));
+  }
+
+  cl_int run(CommandPayload &payload) {
+    if (auto *launch = std::get_if<KernelLaunch>(&payload))
+      return run(*launch);
+    if (auto *read = std::get_if<ReadBuffer>(&payload))
+      return copy(read->destination, read->buffer->data() + read->offset, read->size);
+    if (auto *write = std::get_if<WriteBuffer>(&payload))
+      return copy(write->buffer->data() + write->offset, write->source, write->size);
+    if (auto *between = std::get_if<CopyBuffer>(&payload))
+      return copy(between->destination->data() + between->destinationOffset,
+                  between->source->data() + between->sourceOffset, between->size);
+    // Everything else works on the memory as the host sees it.
+    return executeHostCommand(payload);
+  }
+
+  cl_int run(KernelLaunch &launch) {
+    const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
+    std::array<uint64_t, 3> groups = groupCounts(launch.range);
+    if (groups[0] * groups[1] * groups[2] == 0)
+      return CL_COMPLETE;
+    LaunchParams params{};
+    for (int axis = 0; axis < 3; ++axis) {
+      params.globalOffset[axis] = launch.range.offset[axis];
+      params.globalSize[axis] = launch.range.global[axis];
+      params.enqueuedLocalSize[axis] = launch.range.local[axis];
+      params.numGroups[axis] = groups[axis];
+    }
+    params.workDim = launch.range.workDim;
+    // The entry's argument block parameter is at least 8 bytes.
+    std::array<std::byte, 8> noArguments{};
+    void *block =
+        launch.args.size() >= noArguments.size() ? launch.args.data() : noArguments.data();
+    size_t dynamicShared = launch.localMemorySize - kernel.staticLocalBytes();
+    AlignedStorage printfStorage;
+    if (kernel.printfCalls() != nullptr) {
+      printfStorage = allocatePrintfBuffer();
+      params.printfBuffer = reinterpret_cast<uint64_t>(printfStorage.get());
+    }
+    for (const LaunchPart &part : splitIntoLaunches(launch.range)) {
+      for (int axis = 0; axis < 3; ++axis)
+        params.firstGroup[axis] = part.firstGroup[axis];
+      void *parameters[] = {block, &params};
+      CUresult result = cuda_->launchKernel(
+          kernel.function(), part.grid[0], part.grid[1], part.grid[2], part.block[0], part.block[1],
+          part.block[2], static_cast<unsigned>(dynamicShared), stream_, parameters, nullptr);
+      if (result != CUDA_SUCCESS)
+        return CL_OUT_OF_RESOURCES;
+    }
+    cl_int status = synchronize();
+    if (printfStorage != nullptr && status == CL_COMPLETE)
+      writePrintfOutput(*reinterpret_cast<compiler::PrintfBuffer *>(printfStorage.get()),
+                        *kernel.printfCalls());
+    return status;
+  }
+
+  /// A compiler::PrintfBuffer followed by its records' bytes, in managed memory; null when the
+  /// memory is not available (every printf then returns -1).
+  AlignedStorage allocatePrintfBuffer() {
+    size_t header = sizeof(compiler::PrintfBuffer);
+    AlignedStorage storage = allocateSharedMemory(header + info_.printfBufferSize);
+    if (storage == nullptr)
+      return storage;
+    auto *buffer = new (storage.get()) compiler::PrintfBuffer;
+    buffer->data = storage.get() + header;
+    buffer->capacity = info_.printfBufferSize;
+    buffer->used.store(0, std::memory_order_relaxed);
+    return storage;
+  }
+
+  /// Writes the records' text to the application's stdout in one piece, as the CPU device does.
+  static void writePrintfOutput(const compiler::PrintfBuffer &buffer,
+                                std::span<const compiler::PrintfCallSite> callSites) {
+    std::string text =
+        formatPrintfRecords({buffer.data, buffer.used.load(std::memory_order_acquire)}, callSites);
+    if (text.empty())
+      return;
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  }
+
+  /// Copies with the GPU's copy engines, without moving managed pages to the host.
+  cl_int copy(void *destination, const void *source, size_t size) {
+    if (size == 0)
+      return CL_COMPLETE;
+    if (cuda_->memcpyAsync(reinterpret_cast<CUdeviceptr>(destination),
+                           reinterpret_cast<CUdeviceptr>(source), size, stream_) != CUDA_SUCCESS)
+      return CL_OUT_OF_RESOURCES;
+    return synchronize();
+  }
+
+  cl_int synchronize() {
+    return cuda_->streamSynchronize(stream_) == CUDA_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
+  }
+
+  std::shared_ptr<const CudaLibrary> cuda_;
+  CUdevice device_;
+  CUcontext context_;
+  GpuProperties properties_;
+  DeviceInfo info_;
+  compiler::TargetDescription target_;
+  CUstream stream_ = nullptr; // made and used on the command thread
+  CommandThread commands_;
+};
+
+} // namespace
+
+std::vector<std::unique_ptr<DeviceDriver>> createCudaDrivers() {
+  std::vector<std::unique_ptr<DeviceDriver>> drivers;
+  std::shared_ptr<const CudaLibrary> cuda = CudaLibrary::open();
+  if (cuda == nullptr)
+    return drivers;
+  int count = 0;
+  if (cuda->deviceGetCount(&count) != CUDA_SUCCESS)
+    return drivers;
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    CUdevice device = 0;
+    CUcontext context = nullptr;
+    // The primary context: the one the CUDA runtime of the application would use too, so
+    // memory and modules are shared with it rather than duplicated.
+    if (cuda->deviceGet(&device, ordinal) != CUDA_SUCCESS ||
+        cuda->primaryCtxRetain(&context, device) != CUDA_SUCCESS)
+      continue;
+    drivers.push_back(std::make_unique<CudaDriver>(cuda, device, context));
+  }
+  return drivers;
+}
+
+} // namespace kiln::cuda

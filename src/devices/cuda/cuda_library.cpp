@@ -1,0 +1,63 @@
+#include "devices/cuda/cuda_library.hpp"
+
+#include <dlfcn.h>
+
+namespace kiln::cuda {
+namespace {
+
+/// Resolves `name` into `function`; false when the driver lacks it (too old).
+template <typename Function> bool resolve(void *library, const char *name, Function &function) {
+  function = reinterpret_cast<Function>(dlsym(library, name));
+  return function != nullptr;
+}
+
+bool resolveAll(void *library, CudaLibrary &cuda) {
+  // The versioned names are those cuda.h maps the plain ones to (cuMemFree is cuMemFree_v2).
+  return resolve(library, "cuInit", cuda.init) &&
+         resolve(library, "cuDriverGetVersion", cuda.driverGetVersion) &&
+         resolve(library, "cuGetErrorString", cuda.getErrorString) &&
+         resolve(library, "cuDeviceGetCount", cuda.deviceGetCount) &&
+         resolve(library, "cuDeviceGet", cuda.deviceGet) &&
+         resolve(library, "cuDeviceGetName", cuda.deviceGetName) &&
+         resolve(library, "cuDeviceGetAttribute", cuda.deviceGetAttribute) &&
+         resolve(library, "cuDeviceTotalMem_v2", cuda.deviceTotalMem) &&
+         resolve(library, "cuDevicePrimaryCtxRetain", cuda.primaryCtxRetain) &&
+         resolve(library, "cuCtxPushCurrent_v2", cuda.ctxPushCurrent) &&
+         resolve(library, "cuCtxPopCurrent_v2", cuda.ctxPopCurrent) &&
+         resolve(library, "cuMemAllocManaged", cuda.memAllocManaged) &&
+         resolve(library, "cuMemFree_v2", cuda.memFree) &&
+         resolve(library, "cuMemcpyAsync", cuda.memcpyAsync) &&
+         resolve(library, "cuModuleLoadDataEx", cuda.moduleLoadDataEx) &&
+         resolve(library, "cuModuleUnload", cuda.moduleUnload) &&
+         resolve(library, "cuModuleGetFunction", cuda.moduleGetFunction) &&
+         resolve(library, "cuFuncGetAttribute", cuda.funcGetAttribute) &&
+         resolve(library, "cuFuncSetAttribute", cuda.funcSetAttribute) &&
+         resolve(library, "cuLaunchKernel", cuda.launchKernel) &&
+         resolve(library, "cuStreamCreate", cuda.streamCreate) &&
+         resolve(library, "cuStreamSynchronize", cuda.streamSynchronize);
+}
+
+} // namespace
+
+std::shared_ptr<const CudaLibrary> CudaLibrary::open() {
+  // RTLD_LOCAL: the application's own use of CUDA (or none) is not affected. Never closed: the
+  // drivers of the immortal platform use it until the process ends.
+  void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr)
+    return nullptr;
+  auto cuda = std::make_shared<CudaLibrary>();
+  if (!resolveAll(library, *cuda) || cuda->init(0) != CUDA_SUCCESS) {
+    dlclose(library);
+    return nullptr;
+  }
+  return cuda;
+}
+
+std::string CudaLibrary::describe(CUresult result) const {
+  const char *text = nullptr;
+  if (getErrorString(result, &text) != CUDA_SUCCESS || text == nullptr)
+    return "CUDA error " + std::to_string(static_cast<int>(result));
+  return text;
+}
+
+} // namespace kiln::cuda

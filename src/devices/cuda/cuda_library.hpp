@@ -1,0 +1,51 @@
+// The CUDA driver API (libcuda.so.1), opened with dlopen when the platform starts. Machines
+// without an NVIDIA driver simply have no GPU device: nothing links against libcuda, and a
+// missing library or a failing cuInit costs nothing more.
+#pragma once
+
+#include <cuda.h>
+
+#include <memory>
+#include <string>
+
+namespace kiln::cuda {
+
+/// The driver functions Kiln calls, resolved once. Shared by the drivers of all GPUs.
+struct CudaLibrary {
+  CUresult (*init)(unsigned int flags);
+  CUresult (*driverGetVersion)(int *version);
+  CUresult (*getErrorString)(CUresult error, const char **text);
+  CUresult (*deviceGetCount)(int *count);
+  CUresult (*deviceGet)(CUdevice *device, int ordinal);
+  CUresult (*deviceGetName)(char *name, int length, CUdevice device);
+  CUresult (*deviceGetAttribute)(int *value, CUdevice_attribute attribute, CUdevice device);
+  CUresult (*deviceTotalMem)(size_t *bytes, CUdevice device);
+  CUresult (*primaryCtxRetain)(CUcontext *context, CUdevice device);
+  CUresult (*ctxPushCurrent)(CUcontext context);
+  CUresult (*ctxPopCurrent)(CUcontext *context);
+  CUresult (*memAllocManaged)(CUdeviceptr *pointer, size_t size, unsigned int flags);
+  CUresult (*memFree)(CUdeviceptr pointer);
+  CUresult (*memcpyAsync)(CUdeviceptr destination, CUdeviceptr source, size_t size,
+                          CUstream stream);
+  CUresult (*moduleLoadDataEx)(CUmodule *module, const void *image, unsigned int optionCount,
+                               CUjit_option *options, void **optionValues);
+  CUresult (*moduleUnload)(CUmodule module);
+  CUresult (*moduleGetFunction)(CUfunction *function, CUmodule module, const char *name);
+  CUresult (*funcGetAttribute)(int *value, CUfunction_attribute attribute, CUfunction function);
+  CUresult (*funcSetAttribute)(CUfunction function, CUfunction_attribute attribute, int value);
+  CUresult (*launchKernel)(CUfunction function, unsigned int gridX, unsigned int gridY,
+                           unsigned int gridZ, unsigned int blockX, unsigned int blockY,
+                           unsigned int blockZ, unsigned int sharedBytes, CUstream stream,
+                           void **parameters, void **extra);
+  CUresult (*streamCreate)(CUstream *stream, unsigned int flags);
+  CUresult (*streamSynchronize)(CUstream stream);
+
+  /// The library with every function resolved and cuInit done, or null when this machine has
+  /// no usable NVIDIA driver.
+  static std::shared_ptr<const CudaLibrary> open();
+
+  /// "CUDA_ERROR_..." text for `result`.
+  std::string describe(CUresult result) const;
+};
+
+} // namespace kiln::cuda

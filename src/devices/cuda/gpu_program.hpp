@@ -1,0 +1,78 @@
+// A program's PTX loaded into a GPU's CUDA context, and its kernels.
+#pragma once
+
+#include "compiler/program_info.hpp"
+#include "devices/cuda/cuda_library.hpp"
+#include "runtime/device_driver.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace kiln::cuda {
+
+/// Makes `context` current on the calling thread for the scope, and restores what was current
+/// before: Kiln runs on the application's threads, which may use CUDA themselves.
+class CurrentContext {
+public:
+  CurrentContext(const CudaLibrary &cuda, CUcontext context) : cuda_(cuda) {
+    cuda_.ctxPushCurrent(context);
+  }
+  ~CurrentContext() {
+    CUcontext previous = nullptr;
+    cuda_.ctxPopCurrent(&previous);
+  }
+  CurrentContext(const CurrentContext &) = delete;
+  CurrentContext &operator=(const CurrentContext &) = delete;
+
+private:
+  const CudaLibrary &cuda_;
+};
+
+class GpuKernel final : public DeviceKernel {
+public:
+  GpuKernel(CUfunction function, DeviceKernelInfo info, uint64_t staticLocalBytes,
+            const std::vector<compiler::PrintfCallSite> *printfCalls)
+      : function_(function), info_(info), staticLocalBytes_(staticLocalBytes),
+        printfCalls_(printfCalls) {}
+  DeviceKernelInfo info() const override { return info_; }
+  CUfunction function() const { return function_; }
+  /// The kernel's own __local variables (static shared memory).
+  uint64_t staticLocalBytes() const { return staticLocalBytes_; }
+  /// The program's printf calls when this kernel may call printf, else null.
+  const std::vector<compiler::PrintfCallSite> *printfCalls() const { return printfCalls_; }
+
+private:
+  CUfunction function_;
+  DeviceKernelInfo info_;
+  uint64_t staticLocalBytes_;
+  const std::vector<compiler::PrintfCallSite> *printfCalls_;
+};
+
+class GpuProgram final : public DeviceProgram {
+public:
+  /// Loads `ptx` (compiled from a program described by `info`) with the driver's JIT. Null with
+  /// `error` set (the JIT's log) on failure.
+  static std::unique_ptr<GpuProgram> load(std::shared_ptr<const CudaLibrary> cuda,
+                                          CUcontext context, std::string ptx,
+                                          const compiler::ProgramInfo &info,
+                                          size_t maxDynamicSharedBytes, std::string &error);
+  ~GpuProgram() override;
+
+  const DeviceKernel *kernel(std::string_view name) const override;
+  /// The PTX: the on-disk cache keeps it, and the driver's own cache keeps what its JIT makes.
+  std::vector<std::byte> serialize() const override;
+
+private:
+  GpuProgram(std::shared_ptr<const CudaLibrary> cuda, CUcontext context, CUmodule module,
+             std::string ptx);
+
+  std::shared_ptr<const CudaLibrary> cuda_;
+  CUcontext context_;
+  CUmodule module_;
+  std::string ptx_;
+  std::vector<compiler::PrintfCallSite> printfCalls_;
+  std::map<std::string, GpuKernel, std::less<>> kernels_;
+};
+
+} // namespace kiln::cuda
