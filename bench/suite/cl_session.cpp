@@ -21,7 +21,7 @@ std::string infoString(cl_int (*query)(Object, Name, size_t, void *, size_t *), 
 
 } // namespace
 
-std::vector<ClDevice> installedDevices() {
+std::vector<ClDevice> installedDevices(cl_device_type type) {
   cl_uint count = 0;
   if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0)
     return {};
@@ -30,7 +30,7 @@ std::vector<ClDevice> installedDevices() {
   std::vector<ClDevice> devices;
   for (cl_platform_id platform : platforms) {
     cl_device_id device = nullptr;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) != CL_SUCCESS)
+    if (clGetDeviceIDs(platform, type, 1, &device, nullptr) != CL_SUCCESS)
       continue;
     devices.push_back({platform, device,
                        infoString(clGetPlatformInfo, platform, cl_platform_info{CL_PLATFORM_NAME}),

@@ -39,8 +39,9 @@ struct ClDevice {
   std::string deviceName;
 };
 
-/// The first device of every installed platform (the ICD loader decides which are installed).
-std::vector<ClDevice> installedDevices();
+/// The first device of `type` of every installed platform (the ICD loader decides which are
+/// installed); platforms without one are left out.
+std::vector<ClDevice> installedDevices(cl_device_type type);
 
 /// Thrown by ClSession when an OpenCL call fails; what() names the call and the error code.
 struct ClFailure : std::runtime_error {

@@ -7,6 +7,7 @@
 //
 // Options: --tiny (small inputs, one run each: a correctness check), --min-time S (seconds of
 // runs per measurement, default 1), --only NAME (workloads whose name contains NAME),
+// --device-type cpu|gpu (each platform's first device of that type; default: its first device),
 // --csv FILE, --json FILE. Exits 1 when a device fails a workload or gets a wrong result.
 #include "cl_session.hpp"
 #include "report.hpp"
@@ -27,6 +28,7 @@ struct Options {
   Scale scale = Scale::Full;
   double minSeconds = 1.0;
   std::string only, csvPath, jsonPath;
+  cl_device_type deviceType = CL_DEVICE_TYPE_ALL;
 };
 
 /// Median seconds of `run` over repetitions lasting about `minSeconds` (at least 3, at most
@@ -87,6 +89,13 @@ bool parse(int argc, char **argv, Options &options) {
       options.minSeconds = std::atof(argv[++i]);
     } else if (arg == "--only" && hasValue) {
       options.only = argv[++i];
+    } else if (arg == "--device-type" && hasValue) {
+      std::string type = argv[++i];
+      if (type != "cpu" && type != "gpu") {
+        std::fprintf(stderr, "kiln-bench: --device-type takes cpu or gpu\n");
+        return false;
+      }
+      options.deviceType = type == "gpu" ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
     } else if (arg == "--csv" && hasValue) {
       options.csvPath = argv[++i];
     } else if (arg == "--json" && hasValue) {
@@ -107,7 +116,7 @@ int main(int argc, char **argv) {
   Options options;
   if (!parse(argc, argv, options))
     return 2;
-  std::vector<ClDevice> devices = installedDevices();
+  std::vector<ClDevice> devices = installedDevices(options.deviceType);
   if (devices.empty()) {
     std::fprintf(stderr, "kiln-bench: no OpenCL platform is installed\n");
     return 1;
