@@ -129,8 +129,10 @@ public:
           call->setAttributes(
               remapTypeAttributes(module_.getContext(), call->getAttributes(), types_));
     }
+    // (The ValueMapper records every global it meets as mapping to itself: the variables this
+    // rewrite replaces are those in replaced_.)
     for (GlobalVariable &variable : module_.globals())
-      if (variable.hasInitializer() && !values_.count(&variable))
+      if (variable.hasInitializer() && !is_contained(replaced_, &variable))
         variable.setInitializer(
             MapValue(variable.getInitializer(), values_, RF_IgnoreMissingLocals, &types_));
     for (auto [variable, initializer] : pendingInitializers_)

@@ -80,6 +80,38 @@ void removeCastsWithinOneSpace(Module &module) {
         }
 }
 
+/// `constant` with every cast of a null pointer replaced by the null pointer of the cast's type.
+Constant *withNullCastsFolded(Constant *constant) {
+  if (auto *expression = dyn_cast<ConstantExpr>(constant))
+    if (expression->getOpcode() == Instruction::AddrSpaceCast &&
+        expression->getOperand(0)->isNullValue())
+      return ConstantPointerNull::get(cast<PointerType>(expression->getType()));
+  if (!isa<ConstantAggregate>(constant))
+    return constant;
+  SmallVector<Constant *, 8> elements;
+  bool changed = false;
+  for (Use &operand : constant->operands()) {
+    elements.push_back(withNullCastsFolded(cast<Constant>(operand.get())));
+    changed |= elements.back() != operand.get();
+  }
+  if (!changed)
+    return constant;
+  if (auto *structure = dyn_cast<StructType>(constant->getType()))
+    return ConstantStruct::get(structure, elements);
+  if (auto *array = dyn_cast<ArrayType>(constant->getType()))
+    return ConstantArray::get(array, elements);
+  return ConstantVector::get(elements);
+}
+
+/// Clang spells a null pointer of some address spaces as a cast of the generic null pointer.
+/// Every NVPTX address space's null pointer is 0, but NVPTX cannot write a cast into a
+/// variable's initial value: the casts of null in initializers become plain nulls.
+void foldNullCastsInInitializers(Module &module) {
+  for (GlobalVariable &variable : module.globals())
+    if (variable.hasInitializer())
+      variable.setInitializer(withNullCastsFolded(variable.getInitializer()));
+}
+
 /// Overloaded intrinsics are named after their pointer types (llvm.memcpy.p0.p4.i64): give
 /// them the names of their new types, merging those that now coincide.
 void renameIntrinsics(Module &module) {
@@ -134,6 +166,7 @@ Error mapAddressSpacesToNvptx(Module &module) {
   ValueToValueMapTy values;
   compiler::rewriteModuleTypes(module, types, nvptxAddressSpace, values);
   removeCastsWithinOneSpace(module);
+  foldNullCastsInInitializers(module);
   renameIntrinsics(module);
   renameSynchronizationScopes(module);
   if (compiler::moduleHasTypesToRewrite(module, types))
