@@ -3,6 +3,7 @@
 // The steps, in order: OpenCL's opaque types become pointers; SPIR's address spaces become
 // NVPTX's; each kernel gets its PTX entry; everything is inlined into the entries, whose
 // primitives then read CUDA's registers; atomics on private memory become plain accesses;
+// float division and rsqrt use PTX's fast forms where OpenCL's accuracy allows;
 // libdevice provides the math; O3 (or only clean-up for
 // -cl-opt-disable); NVPTX's code generator writes PTX.
 //
@@ -15,6 +16,7 @@
 #include "compiler/llvm/pass_analyses.hpp"
 #include "devices/cuda/codegen/address_space_mapping.hpp"
 #include "devices/cuda/codegen/codegen_error.hpp"
+#include "devices/cuda/codegen/fast_float_math.hpp"
 #include "devices/cuda/codegen/kernel_entry.hpp"
 #include "devices/cuda/codegen/libdevice_math.hpp"
 #include "devices/cuda/codegen/private_atomics.hpp"
@@ -123,6 +125,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   if (Error error = lowerWorkItemPrimitives(**module))
     return error;
   lowerPrivateAtomics(**module);
+  useFastFloatMath(**module);
   // After inlining, which libdevice's functions are not subject to.
   if (Error error = linkLibdeviceMath(**module))
     return error;
