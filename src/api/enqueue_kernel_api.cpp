@@ -46,8 +46,10 @@ std::array<size_t, 3> defaultLocalSize(const Kernel &kernel, const Device &devic
   if (required[0] != 0)
     return {required[0], required[1], required[2]};
   const DeviceInfo &info = device.info();
-  return chooseLocalSize(
-      workDim, global, {code.info().maxWorkGroupSize, info.maxWorkItemSizes, info.maxComputeUnits});
+  DeviceKernelInfo kernelInfo = code.info();
+  return chooseLocalSize(workDim, global,
+                         {kernelInfo.maxWorkGroupSize, kernelInfo.preferredWorkGroupItems,
+                          info.maxWorkItemSizes, info.maxComputeUnits});
 }
 
 /// Checks the work sizes of an NDRange and fills `range` (choosing a local size if none).

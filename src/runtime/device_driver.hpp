@@ -22,6 +22,10 @@ struct DeviceKernelInfo {
   size_t maxWorkGroupSize = 1;
   size_t preferredWorkGroupSizeMultiple = 1;
   cl_ulong privateMemSize = 0;
+  /// How many work-items the device likes a work-group of this kernel to have, when the
+  /// application leaves the local size to the implementation (the work-group size Kiln aims
+  /// for; it still divides the global size).
+  size_t preferredWorkGroupItems = 1024;
 };
 
 /// A kernel ready to run on one device. Drivers derive their own and recognise it in launches.

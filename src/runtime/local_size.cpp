@@ -25,12 +25,8 @@ size_t groupCount(unsigned workDim, const std::array<size_t, 3> &global,
 
 std::array<size_t, 3> chooseLocalSize(unsigned workDim, const std::array<size_t, 3> &global,
                                       const LocalSizeLimits &limits) {
-  // Large enough to amortize the cost of starting a work-group, small enough that the
-  // work-items' data stays in cache. A streaming kernel (STREAM's triad) moved 8-12% more bytes
-  // a second with 1024 work-items a group than with 256; 4096 gained nothing more.
-  constexpr size_t kTargetItems = 1024;
   std::array<size_t, 3> local{1, 1, 1};
-  size_t budget = std::min(kTargetItems, limits.maxWorkGroupSize);
+  size_t budget = std::min(limits.targetItems, limits.maxWorkGroupSize);
   for (unsigned dim = 0; dim < workDim; ++dim) {
     if (global[dim] == 0)
       continue;

@@ -8,6 +8,7 @@ namespace kiln {
 
 struct LocalSizeLimits {
   size_t maxWorkGroupSize;                // the kernel's on this device
+  size_t targetItems;                     // the work-group size the device prefers
   std::array<size_t, 3> maxWorkItemSizes; // the device's, per dimension
   unsigned computeUnits;                  // for keeping every core busy
 };

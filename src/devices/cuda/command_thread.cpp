@@ -12,10 +12,10 @@ CommandThread::~CommandThread() {
     thread_.join();
 }
 
-void CommandThread::submit(std::shared_ptr<Command> command) {
+void CommandThread::submit(Item item) {
   {
     std::lock_guard lock(mutex_);
-    pending_.push_back(std::move(command));
+    pending_.push_back(std::move(item));
     if (!thread_.joinable())
       thread_ = std::thread([this] { run(); });
   }
@@ -24,16 +24,16 @@ void CommandThread::submit(std::shared_ptr<Command> command) {
 
 void CommandThread::run() {
   for (;;) {
-    std::shared_ptr<Command> command;
+    Item item;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
       if (pending_.empty())
         return;
-      command = std::move(pending_.front());
+      item = std::move(pending_.front());
       pending_.pop_front();
     }
-    execute_(std::move(command));
+    execute_(std::move(item));
   }
 }
 

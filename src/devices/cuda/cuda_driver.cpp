@@ -64,7 +64,11 @@ public:
   CudaDriver(std::shared_ptr<const CudaLibrary> cuda, CUdevice device, CUcontext context)
       : cuda_(std::move(cuda)), device_(device), context_(context),
         info_(describeGpu(*cuda_, device_, properties_)), target_(compilerTargetOf(info_)),
-        commands_([this](std::shared_ptr<Command> command) { execute(std::move(command)); }) {}
+        commands_([this](CommandThread::Item item) { finish(std::move(item)); }) {
+    CurrentContext current(*cuda_, context_);
+    if (cuda_->streamCreate(&stream_, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
+      stream_ = nullptr;
+  }
 
   const DeviceInfo &info() const override { return info_; }
   const compiler::TargetDescription &compilerTarget() const override { return target_; }
@@ -109,7 +113,25 @@ public:
                           StorageRelease{&CudaDriver::releaseSharedMemory, this});
   }
 
-  void submit(std::shared_ptr<Command> command) override { commands_.submit(std::move(command)); }
+  /// A kernel launch goes to the GPU at once, from the submitting thread (without printf,
+  /// whose records are read after it); the command thread waits for it and completes it, and
+  /// carries out every other command.
+  void submit(std::shared_ptr<Command> command) override {
+    auto *launch = std::get_if<KernelLaunch>(&command->payload());
+    if (launch == nullptr || stream_ == nullptr ||
+        static_cast<const GpuKernel &>(*launch->deviceKernel).printfCalls() != nullptr) {
+      commands_.submit({std::move(command), false});
+      return;
+    }
+    command->markRunning();
+    CurrentContext current(*cuda_, context_);
+    cl_int status = start(*launch, 0);
+    if (status != CL_COMPLETE) {
+      command->complete(status);
+      return;
+    }
+    commands_.submit({std::move(command), true});
+  }
 
 private:
   static void releaseSharedMemory(void *owner, std::byte *pointer) {
@@ -119,15 +141,14 @@ private:
   }
 
   /// On the command thread, in submission order.
-  void execute(std::shared_ptr<Command> command) {
+  void finish(CommandThread::Item item) {
     CurrentContext current(*cuda_, context_);
-    if (stream_ == nullptr &&
-        cuda_->streamCreate(&stream_, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) {
-      command->complete(CL_OUT_OF_RESOURCES);
+    if (item.started) {
+      item.command->complete(synchronize());
       return;
     }
-    command->markRunning();
-    command->complete(run(command->payload()));
+    item.command->markRunning();
+    item.command->complete(stream_ != nullptr ? run(item.command->payload()) : CL_OUT_OF_RESOURCES);
   }
 
   cl_int run(CommandPayload &payload) {
@@ -144,7 +165,23 @@ private:
     return executeHostCommand(payload);
   }
 
+  /// Runs a launch whose kernel calls printf, and prints its records.
   cl_int run(KernelLaunch &launch) {
+    const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
+    AlignedStorage printfStorage;
+    if (kernel.printfCalls() != nullptr)
+      printfStorage = allocatePrintfBuffer();
+    cl_int status = start(launch, reinterpret_cast<uint64_t>(printfStorage.get()));
+    if (status == CL_COMPLETE)
+      status = synchronize();
+    if (printfStorage != nullptr && status == CL_COMPLETE)
+      writePrintfOutput(*reinterpret_cast<compiler::PrintfBuffer *>(printfStorage.get()),
+                        *kernel.printfCalls());
+    return status;
+  }
+
+  /// Puts the CUDA launches of `launch` on the stream (the current context being the GPU's).
+  cl_int start(KernelLaunch &launch, uint64_t printfBuffer) {
     const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
     std::array<uint64_t, 3> groups = groupCounts(launch.range);
     if (groups[0] * groups[1] * groups[2] == 0)
@@ -162,11 +199,7 @@ private:
     void *block =
         launch.args.size() >= noArguments.size() ? launch.args.data() : noArguments.data();
     size_t dynamicShared = launch.localMemorySize - kernel.staticLocalBytes();
-    AlignedStorage printfStorage;
-    if (kernel.printfCalls() != nullptr) {
-      printfStorage = allocatePrintfBuffer();
-      params.printfBuffer = reinterpret_cast<uint64_t>(printfStorage.get());
-    }
+    params.printfBuffer = printfBuffer;
     for (const LaunchPart &part : splitIntoLaunches(launch.range)) {
       for (int axis = 0; axis < 3; ++axis)
         params.firstGroup[axis] = part.firstGroup[axis];
@@ -177,11 +210,7 @@ private:
       if (result != CUDA_SUCCESS)
         return CL_OUT_OF_RESOURCES;
     }
-    cl_int status = synchronize();
-    if (printfStorage != nullptr && status == CL_COMPLETE)
-      writePrintfOutput(*reinterpret_cast<compiler::PrintfBuffer *>(printfStorage.get()),
-                        *kernel.printfCalls());
-    return status;
+    return CL_COMPLETE;
   }
 
   /// A compiler::PrintfBuffer followed by its records' bytes, in managed memory; null when the
@@ -229,7 +258,7 @@ private:
   GpuProperties properties_;
   DeviceInfo info_;
   compiler::TargetDescription target_;
-  CUstream stream_ = nullptr; // made and used on the command thread
+  CUstream stream_ = nullptr; // launches come from any thread: CUDA streams allow that
   CommandThread commands_;
 };
 

@@ -58,6 +58,9 @@ std::unique_ptr<GpuProgram> GpuProgram::load(std::shared_ptr<const CudaLibrary> 
     kernelInfo.maxWorkGroupSize =
         functionAttribute(*cuda, function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
     kernelInfo.preferredWorkGroupSizeMultiple = 32;
+    // Eight warps: several blocks then share each multiprocessor, hiding one another's memory
+    // latency, as blocks of 1024 threads (at most two per multiprocessor) cannot.
+    kernelInfo.preferredWorkGroupItems = 256;
     kernelInfo.privateMemSize =
         functionAttribute(*cuda, function, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     program->kernels_.emplace(kernel.name,
