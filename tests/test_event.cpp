@@ -221,6 +221,70 @@ TEST_F(EventTest, InOrderQueueRunsCommandsInOrder) {
   EXPECT_EQ(2, read<int>(buffer_, 1)[0]) << "the second write must land last";
 }
 
+TEST_F(EventTest, InOrderQueueKeepsOrderAcrossAThousandMixedCommandsBehindAUserEvent) {
+  // Each launch computes x = 3x + i, so any reordering changes the result; writes, copies, fills
+  // and markers in between run on the device's stream or on the host. The gate holds the whole
+  // chain back until it is enqueued (a device that queues commands back to back must not
+  // recurse once per command when it opens).
+  Kernel step = buildKernel(R"(
+      kernel void step(global uint *x, uint i) { x[0] = x[0] * 3u + i; })",
+                            "step");
+  ASSERT_NE(nullptr, step.get());
+  Mem scratch = createBuffer(CL_MEM_READ_WRITE, sizeof(cl_uint));
+  Gate gate(context_);
+  cl_uint initial = 7;
+  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, buffer_, CL_FALSE, 0, sizeof initial, &initial, 1,
+                                         gate.list(), nullptr));
+  cl_uint expected = initial;
+  const cl_uint kLaunches = 1000;
+  for (cl_uint i = 0; i < kLaunches; ++i) {
+    ASSERT_TRUE(setArgs(step.get(), buffer_, i));
+    size_t one = 1;
+    ASSERT_CL_SUCCESS(
+        clEnqueueNDRangeKernel(queue_, step, 1, nullptr, &one, &one, 0, nullptr, nullptr));
+    expected = expected * 3u + i;
+    if (i % 97 == 50) {
+      // Round trip through another buffer: copy out, overwrite, copy back.
+      ASSERT_CL_SUCCESS(clEnqueueCopyBuffer(queue_, buffer_, scratch, 0, 0, sizeof(cl_uint), 0,
+                                            nullptr, nullptr));
+      cl_uint junk = 0xdead;
+      ASSERT_CL_SUCCESS(clEnqueueFillBuffer(queue_, buffer_, &junk, sizeof junk, 0, sizeof junk, 0,
+                                            nullptr, nullptr));
+      ASSERT_CL_SUCCESS(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, nullptr));
+      ASSERT_CL_SUCCESS(clEnqueueCopyBuffer(queue_, scratch, buffer_, 0, 0, sizeof(cl_uint), 0,
+                                            nullptr, nullptr));
+    }
+  }
+  ASSERT_CL_SUCCESS(gate.open());
+  ASSERT_CL_SUCCESS(clFinish(queue_));
+  EXPECT_EQ(expected, read<cl_uint>(buffer_, 1)[0]);
+}
+
+TEST_F(EventTest, FinishWaitsForEarlierCommandsWhenALaterOneFailsAtOnce) {
+  // The later write fails as soon as it may run (its wait list failed); clFinish must still
+  // wait for the kernel before it.
+  Kernel spin = buildKernel(R"(
+      kernel void spin(global uint *x, uint rounds) {
+        uint v = x[0];
+        for (uint i = 0; i < rounds; ++i)
+          v = v * 1664525u + 1013904223u;
+        x[0] = v;
+      })",
+                            "spin");
+  ASSERT_NE(nullptr, spin.get());
+  ASSERT_TRUE(setArgs(spin.get(), buffer_, cl_uint{20'000'000}));
+  Gate failed(context_);
+  ASSERT_CL_SUCCESS(failed.fail(-5));
+  Event kernel;
+  size_t one = 1;
+  ASSERT_CL_SUCCESS(
+      clEnqueueNDRangeKernel(queue_, spin, 1, nullptr, &one, &one, 0, nullptr, kernel.out()));
+  Event write = writeValue(queue_, 1, 5, {failed});
+  ASSERT_CL_SUCCESS(clFinish(queue_));
+  EXPECT_EQ(CL_COMPLETE, eventStatus(kernel)) << "clFinish returned before an earlier command";
+  EXPECT_LT(eventStatus(write), 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Failure propagation
 
@@ -609,6 +673,46 @@ TEST_F(EventTest, ProfilingOfAGatedCommandStartsAfterTheGateOpens) {
   ASSERT_CL_SUCCESS(
       clGetEventProfilingInfo(write, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr));
   EXPECT_GE(start - queued, 15'000'000u) << "start must come after the 20 ms gate";
+}
+
+TEST_F(EventTest, ProfilingOfKernelsIsOrderedAndCoversTheirRun) {
+  Queue queue = queueWith(CL_QUEUE_PROFILING_ENABLE);
+  ASSERT_NE(nullptr, queue.get());
+  Kernel spin = buildKernel(R"(
+      kernel void spin(global uint *x, uint rounds) {
+        uint v = x[get_global_id(0)];
+        for (uint i = 0; i < rounds; ++i)
+          v = v * 1664525u + 1013904223u;
+        x[get_global_id(0)] = v;
+      })",
+                            "spin");
+  ASSERT_NE(nullptr, spin.get());
+  // Back to back in one queue: each kernel starts after the one before it ends.
+  std::array<Event, 3> events;
+  std::array<cl_uint, 3> rounds{1000, 2'000'000, 1000};
+  for (size_t k = 0; k < events.size(); ++k) {
+    ASSERT_TRUE(setArgs(spin.get(), buffer_, rounds[k]));
+    size_t global = kSize;
+    ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queue, spin, 1, nullptr, &global, nullptr, 0, nullptr,
+                                             events[k].out()));
+  }
+  ASSERT_CL_SUCCESS(clFinish(queue));
+  const cl_profiling_info points[] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                      CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
+                                      CL_PROFILING_COMMAND_COMPLETE};
+  std::array<std::array<cl_ulong, 5>, 3> times{};
+  for (size_t k = 0; k < events.size(); ++k) {
+    for (int index = 0; index < 5; ++index)
+      ASSERT_CL_SUCCESS(clGetEventProfilingInfo(events[k], points[index], sizeof(cl_ulong),
+                                                &times[k][index], nullptr));
+    for (int index = 1; index < 5; ++index)
+      EXPECT_LE(times[k][index - 1], times[k][index]) << "kernel " << k << ", point " << index;
+  }
+  EXPECT_LE(times[0][3], times[1][2]) << "the second kernel started before the first ended";
+  EXPECT_LE(times[1][3], times[2][2]) << "the third kernel started before the second ended";
+  // Two million dependent multiply-adds take far more than the thousand-round kernels.
+  EXPECT_GT(times[1][3] - times[1][2], times[0][3] - times[0][2]);
+  EXPECT_GT(times[1][3] - times[1][2], times[2][3] - times[2][2]);
 }
 
 TEST_F(EventTest, ProfilingInfoNotAvailableCases) {

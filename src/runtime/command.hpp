@@ -133,7 +133,14 @@ public:
   void dependencyFinished(cl_int status, bool propagatesErrors);
 
 private:
+  /// Counts one dependency off; true when it was the last.
+  bool releaseDependency(cl_int status, bool propagatesErrors);
+  /// Submits this command and every in-order successor that its submission makes ready, one
+  /// after the other (not recursively: a long queue behind a user event would overflow the
+  /// stack).
   void submit();
+  /// Submits this command alone; returns the successors its submission made ready.
+  std::vector<std::shared_ptr<Command>> submitOne();
 
   Ref<Event> event_;
   CommandPayload payload_;

@@ -101,7 +101,14 @@ public:
   /// their own.
   virtual AlignedStorage allocateSharedMemory(size_t size) { return nullptr; }
 
-  /// Runs a command whose dependencies have all completed. The driver calls
+  /// Whether the device runs and completes the commands submitted to it in the order they were
+  /// submitted (a GPU's stream). The next command of an in-order queue is then submitted as soon
+  /// as the one before it has been, instead of once it has finished, so the device can queue
+  /// them back to back.
+  virtual bool keepsSubmissionOrder() const { return false; }
+
+  /// Runs a command whose dependencies have all completed (when the driver keeps submission
+  /// order, the in-order predecessor may only have been submitted). The driver calls
   /// Command::markRunning() when it starts and Command::complete() when it is done, from any
   /// thread.
   virtual void submit(std::shared_ptr<Command> command) = 0;

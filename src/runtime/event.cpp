@@ -5,7 +5,9 @@
 #include "runtime/queue.hpp"
 #include "runtime/spin_wait.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <utility>
 
 namespace kiln {
 
@@ -48,6 +50,7 @@ void Event::setStatus(cl_int status) {
   // Keep this event alive while callbacks run: one of them may release it.
   Ref<Event> self(this);
   DependentList dependents;
+  std::vector<std::shared_ptr<Command>> submissionDependents;
   std::vector<PendingCallback> dueCallbacks;
   {
     std::lock_guard lock(mutex_);
@@ -60,6 +63,8 @@ void Event::setStatus(cl_int status) {
     status_.store(status, std::memory_order_release);
     if (status <= CL_COMPLETE) {
       dependents.swap(dependents_);
+      submissionDependents.swap(submissionDependents_);
+      handedToDevice_ = true;
       finished_.notify_all();
     }
     takeCallbacksReached(status, dueCallbacks);
@@ -69,6 +74,8 @@ void Event::setStatus(cl_int status) {
   if (status <= CL_COMPLETE) {
     for (Dependent &dependent : dependents)
       dependent.command->dependencyFinished(status, dependent.propagatesErrors);
+    for (const std::shared_ptr<Command> &command : submissionDependents)
+      command->dependencyFinished(CL_COMPLETE, false);
     if (queue_)
       queue_->commandFinished(*this);
   }
@@ -80,8 +87,15 @@ void Event::recordTimes(cl_int previous, cl_int status) {
   // skipped profiling points the same time so they stay ordered.
   for (int index = timeIndexForStatus(previous) + 1; index <= timeIndexForStatus(status); ++index)
     times_[index] = now;
-  if (status <= CL_COMPLETE)
-    times_[4] = now;
+  if (status > CL_COMPLETE)
+    return;
+  times_[4] = now;
+  if (deviceTimes_[1] != 0) {
+    // The device's clock, mapped to the host's, is only as exact as the mapping: keep the
+    // points ordered.
+    times_[2] = std::clamp(deviceTimes_[0], times_[1], now);
+    times_[3] = std::clamp(deviceTimes_[1], times_[2], now);
+  }
 }
 
 void Event::takeCallbacksReached(cl_int status, std::vector<PendingCallback> &due) {
@@ -120,6 +134,25 @@ bool Event::addDependent(const std::shared_ptr<Command> &command, bool propagate
     return false;
   dependents_.push_back({command, propagatesErrors});
   return true;
+}
+
+bool Event::addSubmissionDependent(const std::shared_ptr<Command> &command) {
+  std::lock_guard lock(mutex_);
+  if (handedToDevice_)
+    return false;
+  submissionDependents_.push_back(command);
+  return true;
+}
+
+std::vector<std::shared_ptr<Command>> Event::takeSubmissionDependents() {
+  std::lock_guard lock(mutex_);
+  handedToDevice_ = true;
+  return std::exchange(submissionDependents_, {});
+}
+
+void Event::setDeviceExecutionTimes(cl_ulong start, cl_ulong end) {
+  std::lock_guard lock(mutex_);
+  deviceTimes_ = {start, end};
 }
 
 void Event::addCallback(cl_int callbackType, Callback callback, void *userData) {

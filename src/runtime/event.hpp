@@ -59,6 +59,20 @@ public:
   /// without registering, when it has already finished.
   bool addDependent(const std::shared_ptr<Command> &command, bool propagatesErrors);
 
+  /// Has `command` told (Command::dependencyFinished with CL_COMPLETE) once this event's command
+  /// has been handed to its device, or has finished, whichever comes first: how the next
+  /// command of an in-order queue follows its predecessor on a device that keeps submission
+  /// order. Returns false, without registering, when that has happened already.
+  bool addSubmissionDependent(const std::shared_ptr<Command> &command);
+
+  /// For Command: its driver has it. Returns the commands waiting for that (once).
+  std::vector<std::shared_ptr<Command>> takeSubmissionDependents();
+
+  /// For drivers that time commands on the device: the start and end of execution on the
+  /// host's clock (monotonicNanoseconds), which CL_PROFILING_COMMAND_START and _END report
+  /// instead of the times the status changed. Call before completing the command.
+  void setDeviceExecutionTimes(cl_ulong start, cl_ulong end);
+
   /// clSetEventCallback. Runs the callback at once when the status was already reached.
   void addCallback(cl_int callbackType, Callback callback, void *userData);
 
@@ -94,7 +108,10 @@ private:
   using DependentList = std::vector<Dependent, RecyclingAllocator<Dependent>>;
   DependentList dependents_;
   std::vector<PendingCallback> callbacks_;
-  std::array<cl_ulong, 5> times_{}; // queued, submit, start, end, complete
+  std::vector<std::shared_ptr<Command>> submissionDependents_;
+  bool handedToDevice_ = false;
+  std::array<cl_ulong, 5> times_{};       // queued, submit, start, end, complete
+  std::array<cl_ulong, 2> deviceTimes_{}; // start, end; zero when the device gave none
 };
 
 } // namespace kiln

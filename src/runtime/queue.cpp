@@ -3,6 +3,7 @@
 #include "runtime/command.hpp"
 #include "runtime/context.hpp"
 #include "runtime/device.hpp"
+#include "runtime/device_driver.hpp"
 #include "runtime/event.hpp"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
     // Ordering dependencies only order: a failed predecessor does not fail this command.
     if (isInOrder()) {
       if (!unfinished_.empty())
-        dependOn(*unfinished_.back(), false);
+        followInOrder(command, *unfinished_.back());
     } else if (ordering != Ordering::Normal && waitList.empty()) {
       // Without a wait list, markers and barriers wait for everything enqueued before them.
       for (const Ref<Event> &event : unfinished_)
@@ -60,10 +61,20 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
   command->dependencyFinished(CL_COMPLETE, false);
 }
 
+void Queue::followInOrder(const std::shared_ptr<Command> &command, Event &predecessor) {
+  command->addPendingDependency();
+  bool registered = device_.driver().keepsSubmissionOrder()
+                        ? predecessor.addSubmissionDependent(command)
+                        : predecessor.addDependent(command, /*propagatesErrors=*/false);
+  if (!registered)
+    command->dependencyFinished(CL_COMPLETE, false);
+}
+
 void Queue::finish() {
-  if (isInOrder()) {
+  if (isInOrder() && !device_.driver().keepsSubmissionOrder()) {
     // Each command starts only after the one before it has finished (Event::setStatus marks an
-    // event finished before it tells its dependents), so the newest finishes last.
+    // event finished before it tells its dependents), so the newest finishes last. (On a
+    // device that keeps submission order, a command whose wait list failed finishes early.)
     Ref<Event> newest;
     {
       std::lock_guard lock(mutex_);
