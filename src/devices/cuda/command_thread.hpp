@@ -1,8 +1,9 @@
 // One thread that finishes the commands of a GPU device one after another, in the order they
-// were submitted (their dependencies are already met): it runs those the host carries out, and
-// waits for those already started on the GPU. Started at the first command.
+// were submitted: it carries out those the host must start, and waits for those already
+// started on the GPU's stream. Started at the first command.
 #pragma once
 
+#include "devices/cuda/cuda_library.hpp"
 #include "runtime/command.hpp"
 
 #include <condition_variable>
@@ -17,10 +18,17 @@ namespace kiln::cuda {
 class CommandThread {
 public:
   struct Item {
+    enum class State {
+      ToStart, ///< the thread starts it (after the commands before it)
+      Started, ///< on the GPU's stream already: only its completion is left
+      Failed,  ///< could not be started: complete it with `failure`
+    };
     std::shared_ptr<Command> command;
-    /// The command was started on the GPU's stream already (a kernel launch): only its
-    /// completion is left.
-    bool started = false;
+    State state = State::ToStart;
+    cl_int failure = CL_SUCCESS;
+    /// Recorded on the stream around a started command: `end` always, `start` only when its
+    /// queue is profiled (both then timing events).
+    CUevent start = nullptr, end = nullptr;
   };
   using Execute = std::function<void(Item)>;
   explicit CommandThread(Execute execute) : execute_(std::move(execute)) {}

@@ -5,6 +5,8 @@
 #include "devices/cuda/command_thread.hpp"
 #include "devices/cuda/cuda_device_info.hpp"
 #include "devices/cuda/cuda_library.hpp"
+#include "devices/cuda/event_pool.hpp"
+#include "devices/cuda/gpu_clock.hpp"
 #include "devices/cuda/gpu_program.hpp"
 #include "devices/cuda/launch_abi.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
@@ -16,7 +18,9 @@
 
 #include <array>
 #include <cstdio>
+#include <mutex>
 #include <new>
+#include <utility>
 
 namespace kiln::cuda {
 namespace {
@@ -113,24 +117,27 @@ public:
                           StorageRelease{&CudaDriver::releaseSharedMemory, this});
   }
 
-  /// A kernel launch goes to the GPU at once, from the submitting thread (without printf,
-  /// whose records are read after it); the command thread waits for it and completes it, and
-  /// carries out every other command.
+  bool keepsSubmissionOrder() const override { return true; }
+
+  /// Commands that the stream carries out go to it at once, from the submitting thread, unless
+  /// a command the command thread must start is still ahead of them; the command thread
+  /// completes every command, in submission order.
   void submit(std::shared_ptr<Command> command) override {
-    auto *launch = std::get_if<KernelLaunch>(&command->payload());
-    if (launch == nullptr || stream_ == nullptr ||
-        static_cast<const GpuKernel &>(*launch->deviceKernel).printfCalls() != nullptr) {
-      commands_.submit({std::move(command), false});
-      return;
+    std::shared_ptr<Command> started = command;
+    {
+      std::lock_guard order(orderMutex_);
+      if (stream_ == nullptr || threadStartsAhead_ > 0 ||
+          !startsFromAnyThread(command->payload())) {
+        ++threadStartsAhead_;
+        commands_.submit({std::move(command)});
+        return;
+      }
+      CurrentContext current(*cuda_, context_);
+      commands_.submit(startOnStream(std::move(command)));
     }
-    command->markRunning();
-    CurrentContext current(*cuda_, context_);
-    cl_int status = start(*launch, 0);
-    if (status != CL_COMPLETE) {
-      command->complete(status);
-      return;
-    }
-    commands_.submit({std::move(command), true});
+    // Outside the lock: the status change runs the application's callbacks, which may enqueue.
+    // (When the command has completed already, the status stays complete.)
+    started->markRunning();
   }
 
 private:
@@ -140,20 +147,43 @@ private:
     driver.cuda_->memFree(reinterpret_cast<CUdeviceptr>(pointer));
   }
 
-  /// On the command thread, in submission order.
-  void finish(CommandThread::Item item) {
-    CurrentContext current(*cuda_, context_);
-    if (item.started) {
-      item.command->complete(synchronize());
-      return;
-    }
-    item.command->markRunning();
-    item.command->complete(stream_ != nullptr ? run(item.command->payload()) : CL_OUT_OF_RESOURCES);
+  /// Whether the submitting thread may put `payload` on the stream: kernels without printf
+  /// (whose records are read after them), and copies that do not wait for the GPU (a copy to
+  /// pageable host memory returns only once it is done).
+  static bool startsFromAnyThread(const CommandPayload &payload) {
+    if (auto *launch = std::get_if<KernelLaunch>(&payload))
+      return static_cast<const GpuKernel &>(*launch->deviceKernel).printfCalls() == nullptr;
+    return std::holds_alternative<WriteBuffer>(payload) ||
+           std::holds_alternative<CopyBuffer>(payload);
   }
 
-  cl_int run(CommandPayload &payload) {
+  /// Puts `command` on the stream between its events (the context being current): a Started
+  /// item, or a Failed one.
+  CommandThread::Item startOnStream(std::shared_ptr<Command> command) {
+    bool timed = command->event().profilingEnabled();
+    CommandThread::Item item{std::move(command), CommandThread::Item::State::Started};
+    item.end = events_.acquire(timed);
+    if (timed)
+      item.start = events_.acquire(true);
+    cl_int status = CL_OUT_OF_RESOURCES;
+    if (item.end != nullptr && (!timed || item.start != nullptr) &&
+        (!timed || cuda_->eventRecord(item.start, stream_) == CUDA_SUCCESS)) {
+      status = enqueueOnStream(item.command->payload(), 0);
+      if (status == CL_COMPLETE && cuda_->eventRecord(item.end, stream_) != CUDA_SUCCESS)
+        status = CL_OUT_OF_RESOURCES;
+    }
+    if (status != CL_COMPLETE) {
+      releaseEvents(item);
+      item.state = CommandThread::Item::State::Failed;
+      item.failure = status;
+    }
+    return item;
+  }
+
+  /// Puts a kernel launch (without printf) or a copy on the stream.
+  cl_int enqueueOnStream(CommandPayload &payload, uint64_t printfBuffer) {
     if (auto *launch = std::get_if<KernelLaunch>(&payload))
-      return run(*launch);
+      return start(*launch, printfBuffer);
     if (auto *read = std::get_if<ReadBuffer>(&payload))
       return copy(read->destination, read->buffer->data() + read->offset, read->size);
     if (auto *write = std::get_if<WriteBuffer>(&payload))
@@ -161,19 +191,80 @@ private:
     if (auto *between = std::get_if<CopyBuffer>(&payload))
       return copy(between->destination->data() + between->destinationOffset,
                   between->source->data() + between->sourceOffset, between->size);
+    return CL_INVALID_OPERATION;
+  }
+
+  /// On the command thread, in submission order.
+  void finish(CommandThread::Item item) {
+    CurrentContext current(*cuda_, context_);
+    switch (item.state) {
+    case CommandThread::Item::State::Failed:
+      item.command->complete(item.failure);
+      return;
+    case CommandThread::Item::State::Started:
+      complete(item);
+      return;
+    case CommandThread::Item::State::ToStart:
+      break;
+    }
+    cl_int status = stream_ != nullptr ? startHere(item) : CL_OUT_OF_RESOURCES;
+    {
+      std::lock_guard order(orderMutex_);
+      --threadStartsAhead_;
+    }
+    if (item.state == CommandThread::Item::State::Started)
+      complete(item);
+    else
+      item.command->complete(status);
+  }
+
+  /// Waits for a started command, reads its times, and completes it.
+  void complete(CommandThread::Item &item) {
+    cl_int status =
+        cuda_->eventSynchronize(item.end) == CUDA_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
+    if (status == CL_COMPLETE && item.start != nullptr) {
+      cl_ulong start = clock_.hostTime(item.start), end = clock_.hostTime(item.end);
+      if (start != 0 && end != 0)
+        item.command->event().setDeviceExecutionTimes(start, end);
+    }
+    releaseEvents(item);
+    item.command->complete(status);
+  }
+
+  void releaseEvents(CommandThread::Item &item) {
+    bool timed = item.command->event().profilingEnabled();
+    events_.release(std::exchange(item.start, nullptr), true);
+    events_.release(std::exchange(item.end, nullptr), timed);
+  }
+
+  /// Starts a command on the command thread, after every command submitted before it has been
+  /// started. Commands of the stream become Started items; commands the host carries out run
+  /// to the end here (returning their status) once the stream has finished what is before them.
+  cl_int startHere(CommandThread::Item &item) {
+    item.command->markRunning();
+    CommandPayload &payload = item.command->payload();
+    if (auto *launch = std::get_if<KernelLaunch>(&payload);
+        launch != nullptr &&
+        static_cast<const GpuKernel &>(*launch->deviceKernel).printfCalls() != nullptr)
+      return runWithPrintf(*launch);
+    if (std::holds_alternative<KernelLaunch>(payload) ||
+        std::holds_alternative<ReadBuffer>(payload) || startsFromAnyThread(payload)) {
+      item = startOnStream(std::move(item.command));
+      return item.failure;
+    }
+    if (!synchronize())
+      return CL_OUT_OF_RESOURCES;
     // Everything else works on the memory as the host sees it.
     return executeHostCommand(payload);
   }
 
   /// Runs a launch whose kernel calls printf, and prints its records.
-  cl_int run(KernelLaunch &launch) {
+  cl_int runWithPrintf(KernelLaunch &launch) {
     const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
-    AlignedStorage printfStorage;
-    if (kernel.printfCalls() != nullptr)
-      printfStorage = allocatePrintfBuffer();
+    AlignedStorage printfStorage = allocatePrintfBuffer();
     cl_int status = start(launch, reinterpret_cast<uint64_t>(printfStorage.get()));
-    if (status == CL_COMPLETE)
-      status = synchronize();
+    if (status == CL_COMPLETE && !synchronize())
+      status = CL_OUT_OF_RESOURCES;
     if (printfStorage != nullptr && status == CL_COMPLETE)
       writePrintfOutput(*reinterpret_cast<compiler::PrintfBuffer *>(printfStorage.get()),
                         *kernel.printfCalls());
@@ -238,19 +329,18 @@ private:
     std::fflush(stdout);
   }
 
-  /// Copies with the GPU's copy engines, without moving managed pages to the host.
+  /// Puts a copy on the stream, for the GPU's copy engines (managed pages stay where they are).
   cl_int copy(void *destination, const void *source, size_t size) {
     if (size == 0)
       return CL_COMPLETE;
-    if (cuda_->memcpyAsync(reinterpret_cast<CUdeviceptr>(destination),
-                           reinterpret_cast<CUdeviceptr>(source), size, stream_) != CUDA_SUCCESS)
-      return CL_OUT_OF_RESOURCES;
-    return synchronize();
+    return cuda_->memcpyAsync(reinterpret_cast<CUdeviceptr>(destination),
+                              reinterpret_cast<CUdeviceptr>(source), size, stream_) == CUDA_SUCCESS
+               ? CL_COMPLETE
+               : CL_OUT_OF_RESOURCES;
   }
 
-  cl_int synchronize() {
-    return cuda_->streamSynchronize(stream_) == CUDA_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
-  }
+  /// Waits until the stream has done everything put on it.
+  bool synchronize() { return cuda_->streamSynchronize(stream_) == CUDA_SUCCESS; }
 
   std::shared_ptr<const CudaLibrary> cuda_;
   CUdevice device_;
@@ -259,6 +349,10 @@ private:
   DeviceInfo info_;
   compiler::TargetDescription target_;
   CUstream stream_ = nullptr; // launches come from any thread: CUDA streams allow that
+  EventPool events_{*cuda_};
+  GpuClock clock_{*cuda_};    // used by the command thread only
+  std::mutex orderMutex_;     // keeps the stream in submission order
+  int threadStartsAhead_ = 0; // submitted commands the command thread has yet to start
   CommandThread commands_;
 };
 

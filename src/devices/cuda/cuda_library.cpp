@@ -34,7 +34,14 @@ bool resolveAll(void *library, CudaLibrary &cuda) {
          resolve(library, "cuFuncSetAttribute", cuda.funcSetAttribute) &&
          resolve(library, "cuLaunchKernel", cuda.launchKernel) &&
          resolve(library, "cuStreamCreate", cuda.streamCreate) &&
-         resolve(library, "cuStreamSynchronize", cuda.streamSynchronize);
+         resolve(library, "cuStreamSynchronize", cuda.streamSynchronize) &&
+         resolve(library, "cuEventCreate", cuda.eventCreate) &&
+         resolve(library, "cuEventDestroy_v2", cuda.eventDestroy) &&
+         resolve(library, "cuEventRecord", cuda.eventRecord) &&
+         resolve(library, "cuEventSynchronize", cuda.eventSynchronize) &&
+         // The _v2 of CUDA 12.8 and later, else the original (same signature).
+         (resolve(library, "cuEventElapsedTime_v2", cuda.eventElapsedTime) ||
+          resolve(library, "cuEventElapsedTime", cuda.eventElapsedTime));
 }
 
 } // namespace

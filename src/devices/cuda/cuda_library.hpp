@@ -39,6 +39,11 @@ struct CudaLibrary {
                            void **parameters, void **extra);
   CUresult (*streamCreate)(CUstream *stream, unsigned int flags);
   CUresult (*streamSynchronize)(CUstream stream);
+  CUresult (*eventCreate)(CUevent *event, unsigned int flags);
+  CUresult (*eventDestroy)(CUevent event);
+  CUresult (*eventRecord)(CUevent event, CUstream stream);
+  CUresult (*eventSynchronize)(CUevent event);
+  CUresult (*eventElapsedTime)(float *milliseconds, CUevent start, CUevent end);
 
   /// The library with every function resolved and cuInit done, or null when this machine has
   /// no usable NVIDIA driver.

@@ -1,0 +1,60 @@
+#include "devices/cuda/gpu_clock.hpp"
+
+#include "runtime/event.hpp"
+
+#include <cmath>
+
+namespace kiln::cuda {
+namespace {
+
+constexpr cl_ulong kAnchorLifetimeNs = 1'000'000'000;
+
+} // namespace
+
+GpuClock::~GpuClock() {
+  for (CUevent event : samples_)
+    if (event != nullptr)
+      cuda_.eventDestroy(event);
+  // The stream belongs to the context, which lives as long as the process.
+}
+
+bool GpuClock::renewAnchor() {
+  anchor_ = nullptr;
+  if (stream_ == nullptr && cuda_.streamCreate(&stream_, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) {
+    stream_ = nullptr;
+    return false;
+  }
+  // The GPU stamps an event somewhere between the host's readings before and after: take the
+  // middle of the tightest of a few tries.
+  cl_ulong tightest = ~cl_ulong{0};
+  for (CUevent &sample : samples_) {
+    if (sample == nullptr && cuda_.eventCreate(&sample, CU_EVENT_DEFAULT) != CUDA_SUCCESS) {
+      sample = nullptr;
+      return false;
+    }
+    cl_ulong before = monotonicNanoseconds();
+    if (cuda_.eventRecord(sample, stream_) != CUDA_SUCCESS ||
+        cuda_.eventSynchronize(sample) != CUDA_SUCCESS)
+      return false;
+    cl_ulong after = monotonicNanoseconds();
+    if (after - before < tightest) {
+      tightest = after - before;
+      anchor_ = sample;
+      anchorHostTime_ = before + tightest / 2;
+    }
+  }
+  return true;
+}
+
+cl_ulong GpuClock::hostTime(CUevent event) {
+  cl_ulong now = monotonicNanoseconds();
+  if ((anchor_ == nullptr || now - anchorHostTime_ > kAnchorLifetimeNs) && !renewAnchor())
+    return 0;
+  float milliseconds = 0;
+  if (cuda_.eventElapsedTime(&milliseconds, anchor_, event) != CUDA_SUCCESS)
+    return 0;
+  auto offset = static_cast<long long>(std::llround(double(milliseconds) * 1e6));
+  return anchorHostTime_ + static_cast<cl_ulong>(offset); // wraps right for negative offsets
+}
+
+} // namespace kiln::cuda
