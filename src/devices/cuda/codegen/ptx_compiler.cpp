@@ -5,7 +5,7 @@
 // primitives then read CUDA's registers; atomics on private memory become plain accesses;
 // float division and rsqrt use PTX's fast forms where OpenCL's accuracy allows;
 // libdevice provides the math; O3 (or only clean-up for
-// -cl-opt-disable); NVPTX's code generator writes PTX.
+// -cl-opt-disable), then small counted loops unrolled; NVPTX's code generator writes PTX.
 //
 //===----------------------------------------------------------------------===//
 #include "devices/cuda/codegen/ptx_compiler.hpp"
@@ -19,6 +19,7 @@
 #include "devices/cuda/codegen/fast_float_math.hpp"
 #include "devices/cuda/codegen/kernel_entry.hpp"
 #include "devices/cuda/codegen/libdevice_math.hpp"
+#include "devices/cuda/codegen/loop_unrolling.hpp"
 #include "devices/cuda/codegen/private_atomics.hpp"
 
 #include "llvm/IR/LegacyPassManager.h"
@@ -135,6 +136,8 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   if (verifyModule(**module, &problemStream))
     return codegenError("the GPU code generator made invalid IR: " + problems);
   optimize(**module, **machine, optimizeCode);
+  if (optimizeCode)
+    unrollCountedLoops(**module, **machine);
   if (std::getenv("KILN_PRINT_IR") != nullptr)
     (*module)->print(errs(), nullptr);
   return emitPtx(**module, **machine);
