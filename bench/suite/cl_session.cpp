@@ -39,12 +39,20 @@ std::vector<ClDevice> installedDevices(cl_device_type type) {
   return devices;
 }
 
-ClSession::ClSession(const ClDevice &device) : device_(device) {
+ClSession::ClSession(const ClDevice &device, bool timeKernels)
+    : device_(device), timeKernels_(timeKernels) {
   cl_int error = CL_SUCCESS;
   context_.reset(clCreateContext(nullptr, 1, &device_.device, nullptr, nullptr, &error));
   check(error, "clCreateContext");
-  queue_.reset(clCreateCommandQueueWithProperties(context_.get(), device_.device, nullptr, &error));
+  cl_queue_properties profiled[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  queue_.reset(clCreateCommandQueueWithProperties(context_.get(), device_.device,
+                                                  timeKernels ? profiled : nullptr, &error));
   check(error, "clCreateCommandQueueWithProperties");
+}
+
+ClSession::~ClSession() {
+  for (cl_event event : launched_)
+    clReleaseEvent(event);
 }
 
 ClKernel ClSession::kernel(const std::string &source, const char *name,
@@ -82,9 +90,27 @@ void ClSession::read(cl_mem buffer, size_t bytes, void *out) {
 }
 
 void ClSession::launch(cl_kernel kernel, cl_uint dims, const size_t *global, const size_t *local) {
+  cl_event event = nullptr;
   check(clEnqueueNDRangeKernel(queue_.get(), kernel, dims, nullptr, global, local, 0, nullptr,
-                               nullptr),
+                               timeKernels_ ? &event : nullptr),
         "clEnqueueNDRangeKernel");
+  if (event != nullptr)
+    launched_.push_back(event);
+}
+
+double ClSession::takeKernelSeconds() {
+  cl_ulong total = 0;
+  for (cl_event event : launched_) {
+    cl_ulong start = 0, end = 0;
+    check(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
+          "clGetEventProfilingInfo");
+    check(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
+          "clGetEventProfilingInfo");
+    total += end - start;
+    clReleaseEvent(event);
+  }
+  launched_.clear();
+  return double(total) * 1e-9;
 }
 
 void ClSession::finish() {

@@ -1,5 +1,6 @@
-// One OpenCL device of any installed platform, with a context and a profiling-free in-order
-// queue, and the few operations the workloads need. Every object is released by its owner.
+// One OpenCL device of any installed platform, with a context and an in-order queue (profiled
+// only when the kernels' own times are measured), and the few operations the workloads need. Every
+// object is released by its owner.
 #pragma once
 
 #define CL_TARGET_OPENCL_VERSION 300
@@ -50,7 +51,10 @@ struct ClFailure : std::runtime_error {
 
 class ClSession {
 public:
-  explicit ClSession(const ClDevice &device);
+  /// With `timeKernels`, the queue is profiled and launch() keeps every kernel's event for
+  /// takeKernelSeconds().
+  explicit ClSession(const ClDevice &device, bool timeKernels = false);
+  ~ClSession();
 
   const ClDevice &device() const { return device_; }
   cl_command_queue queue() const { return queue_.get(); }
@@ -75,11 +79,17 @@ public:
   void launch(cl_kernel kernel, cl_uint dims, const size_t *global, const size_t *local = nullptr);
   void finish();
 
+  /// The sum of the execution times (profiling END - START) of the kernels launched since the
+  /// last call, which must have finished.
+  double takeKernelSeconds();
+
 private:
   ClDevice device_;
   ClContext context_;
   ClQueue queue_;
   std::vector<ClProgram> programs_;
+  bool timeKernels_ = false;
+  std::vector<cl_event> launched_;
 };
 
 /// Sets the kernel's arguments in order: cl_mem handles (ClBuffer) and plain values.

@@ -8,7 +8,9 @@
 // Options: --tiny (small inputs, one run each: a correctness check), --min-time S (seconds of
 // runs per measurement, default 1), --only NAME (workloads whose name contains NAME),
 // --device-type cpu|gpu (each platform's first device of that type; default: its first device),
-// --csv FILE, --json FILE. Exits 1 when a device fails a workload or gets a wrong result.
+// --kernel-time (rates from the kernels' profiled execution times instead of the wall time of
+// enqueue and clFinish: the devices' code alone), --csv FILE, --json FILE. Exits 1 when a device
+// fails a workload or gets a wrong result.
 #include "cl_session.hpp"
 #include "report.hpp"
 #include "workload.hpp"
@@ -29,18 +31,24 @@ struct Options {
   double minSeconds = 1.0;
   std::string only, csvPath, jsonPath;
   cl_device_type deviceType = CL_DEVICE_TYPE_ALL;
+  bool kernelTime = false;
 };
 
-/// Median seconds of `run` over repetitions lasting about `minSeconds` (at least 3, at most
-/// 1000); one run when minSeconds is 0.
-double timeRuns(const std::function<void()> &run, double minSeconds) {
+/// The wall time of `run`, in seconds.
+double wallSeconds(const std::function<void()> &run) {
   using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
+  run();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Median of the seconds `run` reports over repetitions lasting about `minSeconds` (at least 3,
+/// at most 1000); one run when minSeconds is 0.
+double timeRuns(const std::function<double()> &run, double minSeconds) {
   std::vector<double> times;
   double total = 0;
   do {
-    auto start = Clock::now();
-    run();
-    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    double seconds = run();
     times.push_back(seconds);
     total += seconds;
   } while (minSeconds > 0 && (times.size() < 3 || total < minSeconds) && times.size() < 1000);
@@ -51,17 +59,21 @@ double timeRuns(const std::function<void()> &run, double minSeconds) {
 Result measureDevice(Workload &workload, const ClDevice &device, const Options &options) {
   Result result{workload.name(), workload.unit(), device.platformName};
   try {
-    ClSession session(device);
+    ClSession session(device, options.kernelTime);
     std::unique_ptr<DeviceRun> run = workload.load(session);
     run->enqueue();
     session.finish();
     result.error = run->mismatch();
     if (!result.error.empty())
       return result;
+    session.takeKernelSeconds();
     result.seconds = timeRuns(
         [&] {
-          run->enqueue();
-          session.finish();
+          double wall = wallSeconds([&] {
+            run->enqueue();
+            session.finish();
+          });
+          return options.kernelTime ? session.takeKernelSeconds() : wall;
         },
         options.minSeconds);
     result.rate = workload.work() / result.seconds;
@@ -73,7 +85,8 @@ Result measureDevice(Workload &workload, const ClDevice &device, const Options &
 
 Result measureNative(Workload &workload, const Options &options) {
   Result result{workload.name(), workload.unit(), "native"};
-  result.seconds = timeRuns([&] { workload.runNative(); }, options.minSeconds);
+  result.seconds =
+      timeRuns([&] { return wallSeconds([&] { workload.runNative(); }); }, options.minSeconds);
   result.rate = workload.work() / result.seconds;
   return result;
 }
@@ -96,6 +109,8 @@ bool parse(int argc, char **argv, Options &options) {
         return false;
       }
       options.deviceType = type == "gpu" ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
+    } else if (arg == "--kernel-time") {
+      options.kernelTime = true;
     } else if (arg == "--csv" && hasValue) {
       options.csvPath = argv[++i];
     } else if (arg == "--json" && hasValue) {
