@@ -6,6 +6,7 @@
 #include "runtime/device_info.hpp"
 #include "runtime/memory.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -26,6 +27,9 @@ struct DeviceKernelInfo {
   /// application leaves the local size to the implementation (the work-group size Kiln aims
   /// for; it still divides the global size).
   size_t preferredWorkGroupItems = 1024;
+  /// In ranges of two or three dimensions, the most work-items the device likes along the first
+  /// (a GPU's warp, which then covers a compact patch of an image); 0: no limit.
+  size_t preferredGroupWidth = 0;
 };
 
 /// A kernel ready to run on one device. Drivers derive their own and recognise it in launches.
@@ -100,6 +104,12 @@ public:
   /// CL_DEVICE_MEM_BASE_ADDR_ALIGN; null when out of memory. Only for devices with memory of
   /// their own.
   virtual AlignedStorage allocateSharedMemory(size_t size) { return nullptr; }
+
+  /// How long a host thread that waits for one of this device's commands keeps polling (yielding
+  /// its core) after its first brief spin, before it sleeps. Zero: it sleeps at once. A GPU's
+  /// commands often take a fraction of a millisecond, and waking a sleeping thread adds several
+  /// microseconds to each of them.
+  virtual std::chrono::microseconds hostWaitPollTime() const { return {}; }
 
   /// Whether the device runs and completes the commands submitted to it in the order they were
   /// submitted (a GPU's stream). The next command of an in-order queue is then submitted as soon

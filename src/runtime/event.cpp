@@ -2,6 +2,7 @@
 
 #include "runtime/command.hpp"
 #include "runtime/context.hpp"
+#include "runtime/device.hpp"
 #include "runtime/queue.hpp"
 #include "runtime/spin_wait.hpp"
 
@@ -121,7 +122,11 @@ bool Event::setUserStatus(cl_int status) {
 }
 
 cl_int Event::wait() const {
-  if (!spinUntil([&] { return isFinished(); })) {
+  auto finished = [&] { return isFinished(); };
+  std::chrono::microseconds pollTime{};
+  if (queue_)
+    pollTime = queue_->device().driver().hostWaitPollTime();
+  if (!spinUntil(finished) && !(pollTime.count() > 0 && yieldUntil(finished, pollTime))) {
     std::unique_lock lock(mutex_.underlying());
     finished_.wait(lock, [&] { return isFinished(); });
   }

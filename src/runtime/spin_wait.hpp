@@ -41,4 +41,20 @@ bool spinUntil(Ready &&ready, std::chrono::nanoseconds budget = kSpinWaitTime) {
   }
 }
 
+/// Polls `ready` for up to `budget`, yielding the core between polls: for waits that are
+/// usually longer than spinUntil's but still far shorter than the time a sleeping thread takes
+/// to be woken and scheduled again.
+template <typename Ready> bool yieldUntil(Ready &&ready, std::chrono::nanoseconds budget) {
+  auto deadline = std::chrono::steady_clock::now() + budget;
+  for (;;) {
+    for (int poll = 0; poll < 8; ++poll) {
+      if (ready())
+        return true;
+      std::this_thread::yield();
+    }
+    if (std::chrono::steady_clock::now() >= deadline)
+      return ready();
+  }
+}
+
 } // namespace kiln

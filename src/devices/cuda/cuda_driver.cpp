@@ -119,6 +119,10 @@ public:
 
   bool keepsSubmissionOrder() const override { return true; }
 
+  std::chrono::microseconds hostWaitPollTime() const override {
+    return std::chrono::milliseconds(20);
+  }
+
   /// Commands that the stream carries out go to it at once, from the submitting thread, unless
   /// a command the command thread must start is still ahead of them; the command thread
   /// completes every command, in submission order.
