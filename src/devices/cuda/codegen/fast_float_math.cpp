@@ -27,19 +27,18 @@ Value *elementwise(IRBuilder<> &builder, ArrayRef<Value *> operands,
   return result;
 }
 
-/// 1/sqrt(x): rsqrt.approx, one Newton-Raphson step; the approximation itself where the step
-/// cannot apply (x zero, infinite or not a number, where it is already exact).
-Value *refinedRsqrt(IRBuilder<> &builder, Value *x) {
-  Value *estimate =
-      builder.CreateIntrinsic(builder.getFloatTy(), Intrinsic::nvvm_rsqrt_approx_f, {x});
-  Value *half = builder.CreateFMul(estimate, ConstantFP::get(builder.getFloatTy(), 0.5));
-  Value *product = builder.CreateFMul(x, estimate);
-  Value *error = builder.CreateIntrinsic(
-      Intrinsic::fma, {builder.getFloatTy()},
-      {builder.CreateFNeg(product), estimate, ConstantFP::get(builder.getFloatTy(), 1.0)});
-  Value *refined =
-      builder.CreateIntrinsic(Intrinsic::fma, {builder.getFloatTy()}, {error, half, estimate});
-  return builder.CreateSelect(builder.CreateFCmpUNO(refined, refined), estimate, refined);
+/// PTX's rsqrt.approx.f32: within 2 ulp (it is CUDA's rsqrtf), exact for zeros, infinities and
+/// NaN.
+Value *approximateRsqrt(IRBuilder<> &builder, Value *x) {
+  return builder.CreateIntrinsic(builder.getFloatTy(), Intrinsic::nvvm_rsqrt_approx_f, {x});
+}
+
+/// Whether `function` is the builtin library's rsqrt or native_rsqrt of floats (rsqrt's vector
+/// forms call the scalar one).
+bool isFloatRsqrt(const Function &function) {
+  StringRef name = function.getName();
+  return name == "_Z5rsqrtf" || (name.starts_with("_Z12native_rsqrt") && function.arg_size() == 1 &&
+                                 function.getReturnType()->getScalarType()->isFloatTy());
 }
 
 bool isOne(Value *value) {
@@ -60,19 +59,36 @@ Value *sqrtArgument(Value *value) {
 
 } // namespace
 
+void useFastRsqrt(Module &module) {
+  for (Function &function : module) {
+    if (function.isDeclaration() || !isFloatRsqrt(function))
+      continue;
+    GlobalValue::LinkageTypes linkage = function.getLinkage();
+    function.deleteBody();
+    function.setLinkage(linkage);
+    IRBuilder<> builder(BasicBlock::Create(module.getContext(), "", &function));
+    builder.CreateRet(elementwise(builder, {function.getArg(0)}, [&](ArrayRef<Value *> lanes) {
+      return approximateRsqrt(builder, lanes[0]);
+    }));
+  }
+}
+
 void useFastFloatMath(Module &module) {
   for (Function &function : module)
     for (Instruction &instruction : make_early_inc_range(instructions(function))) {
+      // Only divisions OpenCL lets be inexact (not under -cl-fp32-correctly-rounded-divide-sqrt).
       if (instruction.getOpcode() != Instruction::FDiv ||
-          !instruction.getType()->getScalarType()->isFloatTy())
+          !instruction.getType()->getScalarType()->isFloatTy() ||
+          cast<FPMathOperator>(instruction).getFPAccuracy() < 2.0f)
         continue;
       IRBuilder<> builder(&instruction);
       Value *numerator = instruction.getOperand(0);
       Value *denominator = instruction.getOperand(1);
       Value *replacement = nullptr;
       if (Value *x = sqrtArgument(denominator); x != nullptr && isOne(numerator))
-        replacement = elementwise(
-            builder, {x}, [&](ArrayRef<Value *> lanes) { return refinedRsqrt(builder, lanes[0]); });
+        replacement = elementwise(builder, {x}, [&](ArrayRef<Value *> lanes) {
+          return approximateRsqrt(builder, lanes[0]);
+        });
       if (replacement == nullptr)
         continue;
       instruction.replaceAllUsesWith(replacement);

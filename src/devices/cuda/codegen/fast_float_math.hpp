@@ -2,8 +2,10 @@
 //
 // The builtin library computes rsqrt as 1/sqrt(x) with both operations correctly rounded,
 // which on the CPU costs two instructions. In PTX those are two long instruction sequences,
-// while OpenCL C allows rsqrt 2 ulp: this step computes 1/sqrt(x) of floats with PTX's
-// rsqrt.approx refined by one Newton-Raphson step (about 1 ulp) instead.
+// while OpenCL C allows rsqrt 2 ulp: on the GPU, the library's rsqrt and native_rsqrt of floats
+// are PTX's rsqrt.approx, which CUDA documents as within 2 ulp (its rsqrtf), and so is an
+// application's 1/sqrt(x) where OpenCL lets the division and square root be inexact (their
+// 2.5 and 3 ulp allow more).
 //
 // Divisions stay correctly rounded (div.rn): PTX's faster div.full is within OpenCL's 2.5 ulp,
 // but whether it keeps subnormal results, which a device reporting CL_FP_DENORM must, is to be
@@ -16,6 +18,10 @@
 
 namespace kiln::cuda {
 
+/// Replaces the library's rsqrt and native_rsqrt of floats; before inlining.
+void useFastRsqrt(llvm::Module &module);
+
+/// Replaces the applications' inexact 1/sqrt(x); after inlining.
 void useFastFloatMath(llvm::Module &module);
 
 } // namespace kiln::cuda

@@ -122,6 +122,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   (*module)->setDataLayout((*machine)->createDataLayout());
   if (Error error = addKernelEntries(**module, info))
     return error;
+  useFastRsqrt(**module);
   inlineIntoEntries(**module, **machine);
   if (Error error = lowerWorkItemPrimitives(**module))
     return error;
