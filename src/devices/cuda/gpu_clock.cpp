@@ -24,8 +24,10 @@ bool GpuClock::renewAnchor() {
     stream_ = nullptr;
     return false;
   }
-  // The GPU stamps an event somewhere between the host's readings before and after: take the
-  // middle of the tightest of a few tries.
+  // The GPU stamps an event between the host's readings before and after, close to the later
+  // one: a record reaches the GPU only after several microseconds, while a spinning
+  // synchronization sees the stamp within about one. Take the later reading of the tightest of
+  // a few tries (an estimate that errs late, never before the host's own submit time).
   cl_ulong tightest = ~cl_ulong{0};
   for (CUevent &sample : samples_) {
     if (sample == nullptr && cuda_.eventCreate(&sample, CU_EVENT_DEFAULT) != CUDA_SUCCESS) {
@@ -40,7 +42,7 @@ bool GpuClock::renewAnchor() {
     if (after - before < tightest) {
       tightest = after - before;
       anchor_ = sample;
-      anchorHostTime_ = before + tightest / 2;
+      anchorHostTime_ = after;
     }
   }
   return true;

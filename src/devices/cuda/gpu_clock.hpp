@@ -1,6 +1,7 @@
 // Reads the times of completed CUDA events on the host's profiling clock
 // (monotonicNanoseconds). CUDA only measures the time between two events; an anchor event,
-// recorded on an idle stream while the host reads its own clock, ties the two clocks together.
+// recorded on an idle stream and waited for while the host reads its own clock, ties the two
+// clocks together.
 // The anchor is renewed every second, so the clocks cannot drift apart and the single-precision
 // milliseconds CUDA reports keep sub-microsecond resolution.
 #pragma once
