@@ -2,8 +2,8 @@
 // (monotonicNanoseconds). CUDA only measures the time between two events; an anchor event,
 // recorded on an idle stream and waited for while the host reads its own clock, ties the two
 // clocks together.
-// The anchor is renewed every second, so the clocks cannot drift apart and the single-precision
-// milliseconds CUDA reports keep sub-microsecond resolution.
+// The anchor is renewed every 20 ms, so the clocks cannot drift apart by more than about a
+// microsecond, and the single-precision milliseconds CUDA reports keep their resolution.
 #pragma once
 
 #include "devices/cuda/cuda_library.hpp"
