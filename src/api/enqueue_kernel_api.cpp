@@ -49,8 +49,7 @@ std::array<size_t, 3> defaultLocalSize(const Kernel &kernel, const Device &devic
   DeviceKernelInfo kernelInfo = code.info();
   return chooseLocalSize(workDim, global,
                          {kernelInfo.maxWorkGroupSize, kernelInfo.preferredWorkGroupItems,
-                          info.maxWorkItemSizes, info.maxComputeUnits,
-                          kernelInfo.preferredGroupWidth});
+                          info.maxWorkItemSizes, info.maxComputeUnits});
 }
 
 /// Checks the work sizes of an NDRange and fills `range` (choosing a local size if none).

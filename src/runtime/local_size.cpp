@@ -30,10 +30,7 @@ std::array<size_t, 3> chooseLocalSize(unsigned workDim, const std::array<size_t,
   for (unsigned dim = 0; dim < workDim; ++dim) {
     if (global[dim] == 0)
       continue;
-    size_t limit = std::min(budget, limits.maxWorkItemSizes[dim]);
-    if (dim == 0 && workDim > 1 && limits.groupWidth != 0)
-      limit = std::min(limit, limits.groupWidth);
-    local[dim] = largestDivisorAtMost(global[dim], limit);
+    local[dim] = largestDivisorAtMost(global[dim], std::min(budget, limits.maxWorkItemSizes[dim]));
     budget /= local[dim];
   }
   // Keep several groups per compute unit: shrink the largest dimension while there are too

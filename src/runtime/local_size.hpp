@@ -11,7 +11,6 @@ struct LocalSizeLimits {
   size_t targetItems;                     // the work-group size the device prefers
   std::array<size_t, 3> maxWorkItemSizes; // the device's, per dimension
   unsigned computeUnits;                  // for keeping every core busy
-  size_t groupWidth = 0; // in 2 or 3 dimensions, the most along the first; 0: no limit
 };
 
 /// A local size that divides the global size exactly (so it suits every program version),

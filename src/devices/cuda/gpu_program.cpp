@@ -61,9 +61,6 @@ std::unique_ptr<GpuProgram> GpuProgram::load(std::shared_ptr<const CudaLibrary> 
     // Eight warps: several blocks then share each multiprocessor, hiding one another's memory
     // latency, as blocks of 1024 threads (at most two per multiprocessor) cannot.
     kernelInfo.preferredWorkGroupItems = 256;
-    // In two or three dimensions, 32 x 8 rather than 256 x 1: neighbouring rows share the
-    // warp's cache lines, as image kernels' neighbourhoods want.
-    kernelInfo.preferredGroupWidth = 32;
     kernelInfo.privateMemSize =
         functionAttribute(*cuda, function, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     program->kernels_.emplace(kernel.name,
