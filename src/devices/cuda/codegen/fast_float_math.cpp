@@ -89,8 +89,10 @@ void useFastFloatMath(Module &module) {
         replacement = elementwise(builder, {x}, [&](ArrayRef<Value *> lanes) {
           return approximateRsqrt(builder, lanes[0]);
         });
-      if (replacement == nullptr)
-        continue;
+      else
+        replacement = elementwise(builder, {numerator, denominator}, [&](ArrayRef<Value *> lanes) {
+          return builder.CreateIntrinsic(Intrinsic::nvvm_div_full, {lanes[0], lanes[1]});
+        });
       instruction.replaceAllUsesWith(replacement);
       instruction.eraseFromParent();
     }

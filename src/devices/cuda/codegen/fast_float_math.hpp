@@ -7,9 +7,9 @@
 // application's 1/sqrt(x) where OpenCL lets the division and square root be inexact (their
 // 2.5 and 3 ulp allow more).
 //
-// Divisions stay correctly rounded (div.rn): PTX's faster div.full is within OpenCL's 2.5 ulp,
-// but whether it keeps subnormal results, which a device reporting CL_FP_DENORM must, is to be
-// checked on the conformance suite's division tests first.
+// Other float divisions that OpenCL lets be inexact (2.5 ulp) use PTX's div.full.f32 (2 ulp over
+// the full range, subnormals kept) instead of the correctly rounded div.rn.f32, a long
+// subroutine; under -cl-fp32-correctly-rounded-divide-sqrt they stay div.rn.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -21,7 +21,7 @@ namespace kiln::cuda {
 /// Replaces the library's rsqrt and native_rsqrt of floats; before inlining.
 void useFastRsqrt(llvm::Module &module);
 
-/// Replaces the applications' inexact 1/sqrt(x); after inlining.
+/// Replaces the applications' inexact divisions and 1/sqrt(x); after inlining.
 void useFastFloatMath(llvm::Module &module);
 
 } // namespace kiln::cuda
