@@ -20,7 +20,7 @@ namespace kiln::cuda {
 namespace {
 
 constexpr unsigned UnrollFactor = 4;
-/// Loops of fewer trips are left to the full unrolling of the optimization pipeline.
+/// Loops of fewer (known) trips are left to the full unrolling of the optimization pipeline.
 constexpr unsigned MinTripCount = 2 * UnrollFactor;
 /// Larger bodies have enough independent work already, and would bloat the code.
 constexpr unsigned MaxBodyInstructions = 96;
@@ -53,7 +53,11 @@ public:
     for (Loop *L : LI.getLoopsInPreorder()) {
       if (!L->isInnermost() || hasUnrollTransformation(L) != TM_Unspecified)
         continue;
-      if (SE.getSmallConstantTripCount(L) < MinTripCount || !isSmallCallFreeLoop(*L))
+      // A trip count known only at run time unrolls with a remainder loop, which LLVM builds
+      // for loops of one exit.
+      unsigned Trips = SE.getSmallConstantTripCount(L);
+      bool Worth = Trips == 0 ? L->getExitingBlock() != nullptr : Trips >= MinTripCount;
+      if (!Worth || !isSmallCallFreeLoop(*L))
         continue;
       addStringMetadataToLoop(L, "llvm.loop.unroll.count", UnrollFactor);
     }

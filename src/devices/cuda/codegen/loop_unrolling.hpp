@@ -2,9 +2,11 @@
 //
 // A GPU hides latency with parallel warps; when a launch has few of them (a tiled n-body with
 // 64-item groups, say), only independent instructions within one work-item keep the schedulers
-// busy. LLVM's NVPTX cost model unrolls little: this step unrolls each small innermost loop of
-// a known trip count by four, so that ptxas can overlap the iterations' dependent chains, as
-// NVIDIA's own OpenCL compiler does. Loops the source gave unroll pragmas keep them.
+// busy. LLVM's NVPTX cost model unrolls little: this step unrolls each small innermost loop by
+// four (with a remainder loop where the trip count is known only at run time), so that ptxas
+// can overlap the iterations' dependent chains and a loop's own branch costs less per
+// iteration, as NVIDIA's own OpenCL compiler does. Loops the source gave unroll pragmas keep
+// them.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
