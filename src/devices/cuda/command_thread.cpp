@@ -1,5 +1,7 @@
 #include "devices/cuda/command_thread.hpp"
 
+#include "runtime/spin_wait.hpp"
+
 namespace kiln::cuda {
 
 CommandThread::~CommandThread() {
@@ -16,6 +18,7 @@ void CommandThread::submit(Item item) {
   {
     std::lock_guard lock(mutex_);
     pending_.push_back(std::move(item));
+    pendingCount_.fetch_add(1, std::memory_order_release);
     if (!thread_.joinable())
       thread_ = std::thread([this] { run(); });
   }
@@ -25,6 +28,7 @@ void CommandThread::submit(Item item) {
 void CommandThread::run() {
   for (;;) {
     Item item;
+    spinUntil([this] { return pendingCount_.load(std::memory_order_acquire) != 0; });
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
@@ -32,6 +36,7 @@ void CommandThread::run() {
         return;
       item = std::move(pending_.front());
       pending_.pop_front();
+      pendingCount_.fetch_sub(1, std::memory_order_relaxed);
     }
     execute_(std::move(item));
   }

@@ -6,6 +6,7 @@
 #include "devices/cuda/cuda_library.hpp"
 #include "runtime/command.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -45,6 +46,9 @@ private:
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Item> pending_;
+  /// pending_'s size, which the thread polls before it sleeps: commands that follow one another
+  /// closely (a launch, then its completion) then skip a sleeping thread's wake-up.
+  std::atomic<size_t> pendingCount_{0};
   bool stopping_ = false;
   std::thread thread_;
 };
