@@ -164,17 +164,22 @@ private:
   /// Puts `command` on the stream between its events (the context being current): a Started
   /// item, or a Failed one.
   CommandThread::Item startOnStream(std::shared_ptr<Command> command) {
-    bool timed = command->event().profilingEnabled();
     CommandThread::Item item{std::move(command), CommandThread::Item::State::Started};
-    item.end = events_.acquire(timed);
-    if (timed)
-      item.start = events_.acquire(true);
     cl_int status = CL_OUT_OF_RESOURCES;
-    if (item.end != nullptr && (!timed || item.start != nullptr) &&
-        (!timed || cuda_->eventRecord(item.start, stream_) == CUDA_SUCCESS)) {
+    if (item.command->event().profilingEnabled()) {
+      // Timed: events right around the command.
+      item.start = events_.acquire(true);
+      item.end = events_.acquire(true);
+      if (item.start != nullptr && item.end != nullptr &&
+          cuda_->eventRecord(item.start, stream_) == CUDA_SUCCESS) {
+        status = enqueueOnStream(item.command->payload(), 0);
+        if (status == CL_COMPLETE && cuda_->eventRecord(item.end, stream_) != CUDA_SUCCESS)
+          status = CL_OUT_OF_RESOURCES;
+      }
+    } else {
+      // The command thread records the event that tells its end (see complete()): the
+      // submitting thread, which paces back-to-back launches, makes one driver call.
       status = enqueueOnStream(item.command->payload(), 0);
-      if (status == CL_COMPLETE && cuda_->eventRecord(item.end, stream_) != CUDA_SUCCESS)
-        status = CL_OUT_OF_RESOURCES;
     }
     if (status != CL_COMPLETE) {
       releaseEvents(item);
@@ -222,10 +227,20 @@ private:
       item.command->complete(status);
   }
 
-  /// Waits for a started command, reads its times, and completes it.
+  /// Waits for a started command, reads its times, and completes it (on the command thread).
   void complete(CommandThread::Item &item) {
-    cl_int status =
-        cuda_->eventSynchronize(item.end) == CUDA_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
+    if (item.end == nullptr) {
+      // An event recorded now follows this command on the stream (and perhaps later ones,
+      // which makes its completion at most a little late).
+      item.end = events_.acquire(false);
+      if (item.end != nullptr && cuda_->eventRecord(item.end, stream_) != CUDA_SUCCESS) {
+        events_.release(item.end, false);
+        item.end = nullptr;
+      }
+    }
+    bool done =
+        item.end != nullptr ? cuda_->eventSynchronize(item.end) == CUDA_SUCCESS : synchronize();
+    cl_int status = done ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
     if (status == CL_COMPLETE && item.start != nullptr) {
       cl_ulong start = clock_.hostTime(item.start), end = clock_.hostTime(item.end);
       if (start != 0 && end != 0)
