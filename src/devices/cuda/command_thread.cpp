@@ -2,6 +2,8 @@
 
 #include "runtime/spin_wait.hpp"
 
+#include <iterator>
+
 namespace kiln::cuda {
 
 CommandThread::~CommandThread() {
@@ -26,19 +28,21 @@ void CommandThread::submit(Item item) {
 }
 
 void CommandThread::run() {
+  std::vector<Item> batch;
   for (;;) {
-    Item item;
     spinUntil([this] { return pendingCount_.load(std::memory_order_acquire) != 0; });
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
       if (pending_.empty())
         return;
-      item = std::move(pending_.front());
-      pending_.pop_front();
-      pendingCount_.fetch_sub(1, std::memory_order_relaxed);
+      batch.assign(std::make_move_iterator(pending_.begin()),
+                   std::make_move_iterator(pending_.end()));
+      pending_.clear();
+      pendingCount_.fetch_sub(batch.size(), std::memory_order_relaxed);
     }
-    execute_(std::move(item));
+    execute_(batch);
+    batch.clear();
   }
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace kiln::cuda {
 
@@ -31,7 +32,8 @@ public:
     /// queue is profiled (both then timing events).
     CUevent start = nullptr, end = nullptr;
   };
-  using Execute = std::function<void(Item)>;
+  /// Carries out every command submitted since the last call, in submission order.
+  using Execute = std::function<void(std::vector<Item> &)>;
   explicit CommandThread(Execute execute) : execute_(std::move(execute)) {}
   ~CommandThread();
   CommandThread(const CommandThread &) = delete;

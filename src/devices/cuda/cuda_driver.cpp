@@ -68,7 +68,7 @@ public:
   CudaDriver(std::shared_ptr<const CudaLibrary> cuda, CUdevice device, CUcontext context)
       : cuda_(std::move(cuda)), device_(device), context_(context),
         info_(describeGpu(*cuda_, device_, properties_)), target_(compilerTargetOf(info_)),
-        commands_([this](CommandThread::Item item) { finish(std::move(item)); }) {
+        commands_([this](std::vector<CommandThread::Item> &batch) { finish(batch); }) {
     CurrentContext current(*cuda_, context_);
     if (cuda_->streamCreate(&stream_, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
       stream_ = nullptr;
@@ -203,9 +203,38 @@ private:
     return CL_INVALID_OPERATION;
   }
 
-  /// On the command thread, in submission order.
-  void finish(CommandThread::Item item) {
+  /// On the command thread: the commands submitted since the last call, in submission order.
+  void finish(std::vector<CommandThread::Item> &batch) {
     CurrentContext current(*cuda_, context_);
+    // Started commands without events of their own are completed together, by one event
+    // recorded behind the last of them.
+    std::vector<CommandThread::Item *> unmarked;
+    for (CommandThread::Item &item : batch) {
+      if (item.state == CommandThread::Item::State::Started && item.end == nullptr) {
+        unmarked.push_back(&item);
+        continue;
+      }
+      completeTogether(unmarked);
+      finish(item);
+    }
+    completeTogether(unmarked);
+  }
+
+  /// Records one event behind `items` (started, unprofiled) and completes them when it passes.
+  void completeTogether(std::vector<CommandThread::Item *> &items) {
+    if (items.empty())
+      return;
+    CUevent end = events_.acquire(false);
+    bool recorded = end != nullptr && cuda_->eventRecord(end, stream_) == CUDA_SUCCESS;
+    bool done = recorded ? cuda_->eventSynchronize(end) == CUDA_SUCCESS : synchronize();
+    events_.release(end, false);
+    for (CommandThread::Item *item : items)
+      item->command->complete(done ? CL_COMPLETE : CL_OUT_OF_RESOURCES);
+    items.clear();
+  }
+
+  /// One command, its context current.
+  void finish(CommandThread::Item &item) {
     switch (item.state) {
     case CommandThread::Item::State::Failed:
       item.command->complete(item.failure);
