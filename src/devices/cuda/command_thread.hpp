@@ -1,6 +1,6 @@
-// One thread that finishes the commands of a GPU device one after another, in the order they
-// were submitted: it carries out those the host must start, and waits for those already
-// started on the GPU's stream. Started at the first command.
+// One thread that finishes the commands of a GPU device in the order they were submitted,
+// taking all those submitted since its last turn at once: it carries out those the host must
+// start, and waits for those already started on the GPU's stream. Started at the first command.
 #pragma once
 
 #include "devices/cuda/cuda_library.hpp"

@@ -1,5 +1,6 @@
 // CUDA events for the commands of one GPU, reused: creating one costs about a microsecond, and
-// every command records one (two when its queue is profiled).
+// the command thread records one behind every batch of commands (a profiled command records
+// two of its own).
 #pragma once
 
 #include "devices/cuda/cuda_library.hpp"
