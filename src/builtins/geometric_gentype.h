@@ -17,8 +17,7 @@
 #define KILN_MAX_COMPONENT(v) fmax(fmax((v).s0, (v).s1), (v).s2)
 #define KILN_ANY(c) any(c)
 #else
-#define KILN_DOT(x, y)                                                                        \
-  ((x).s0 * (y).s0 + (x).s1 * (y).s1 + (x).s2 * (y).s2 + (x).s3 * (y).s3)
+#define KILN_DOT(x, y) ((x).s0 * (y).s0 + (x).s1 * (y).s1 + (x).s2 * (y).s2 + (x).s3 * (y).s3)
 #define KILN_SUM(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3)
 #define KILN_MAX_COMPONENT(v) fmax(fmax((v).s0, (v).s1), fmax((v).s2, (v).s3))
 #define KILN_ANY(c) any(c)
