@@ -27,9 +27,6 @@ struct DeviceKernelInfo {
   /// application leaves the local size to the implementation (the work-group size Kiln aims
   /// for; it still divides the global size).
   size_t preferredWorkGroupItems = 1024;
-  /// In ranges of two or three dimensions, the most work-items the device likes along the first
-  /// (a GPU's warp, which then covers a compact patch of an image); 0: no limit.
-  size_t preferredGroupWidth = 0;
 };
 
 /// A kernel ready to run on one device. Drivers derive their own and recognise it in launches.

@@ -38,14 +38,22 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
     if (!event.addDependent(command, propagatesErrors))
       command->dependencyFinished(event.status(), propagatesErrors);
   };
+  // On a device that keeps submission order, the in-order predecessor need only be submitted.
+  auto followSubmission = [&](Event &event) {
+    command->addPendingDependency();
+    if (!event.addSubmissionDependent(command))
+      command->dependencyFinished(CL_COMPLETE, false);
+  };
   for (Event *event : waitList)
     dependOn(*event, /*propagatesErrors=*/true);
   {
     std::lock_guard lock(mutex_);
     // Ordering dependencies only order: a failed predecessor does not fail this command.
     if (isInOrder()) {
-      if (!unfinished_.empty())
-        followInOrder(command, *unfinished_.back());
+      if (!unfinished_.empty() && device_.driver().keepsSubmissionOrder())
+        followSubmission(*unfinished_.back());
+      else if (!unfinished_.empty())
+        dependOn(*unfinished_.back(), false);
     } else if (ordering != Ordering::Normal && waitList.empty()) {
       // Without a wait list, markers and barriers wait for everything enqueued before them.
       for (const Ref<Event> &event : unfinished_)
@@ -59,15 +67,6 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
   }
   // Release the enqueue's own hold: submits the command if nothing else is pending.
   command->dependencyFinished(CL_COMPLETE, false);
-}
-
-void Queue::followInOrder(const std::shared_ptr<Command> &command, Event &predecessor) {
-  command->addPendingDependency();
-  bool registered = device_.driver().keepsSubmissionOrder()
-                        ? predecessor.addSubmissionDependent(command)
-                        : predecessor.addDependent(command, /*propagatesErrors=*/false);
-  if (!registered)
-    command->dependencyFinished(CL_COMPLETE, false);
 }
 
 void Queue::finish() {

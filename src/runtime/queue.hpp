@@ -53,9 +53,6 @@ private:
   enum class Ordering { Normal, AfterAll, Barrier };
   void wire(const std::shared_ptr<Command> &command, std::span<Event *const> waitList,
             Ordering ordering);
-  /// Makes `command` wait for its in-order predecessor: for its completion, or only for its
-  /// submission on a device that keeps submission order.
-  void followInOrder(const std::shared_ptr<Command> &command, Event &predecessor);
 
   Ref<Context> context_;
   Device &device_;

@@ -156,9 +156,13 @@ private:
   /// pageable host memory returns only once it is done).
   static bool startsFromAnyThread(const CommandPayload &payload) {
     if (auto *launch = std::get_if<KernelLaunch>(&payload))
-      return static_cast<const GpuKernel &>(*launch->deviceKernel).printfCalls() == nullptr;
+      return !callsPrintf(*launch);
     return std::holds_alternative<WriteBuffer>(payload) ||
            std::holds_alternative<CopyBuffer>(payload);
+  }
+
+  static bool callsPrintf(const KernelLaunch &launch) {
+    return static_cast<const GpuKernel &>(*launch.deviceKernel).printfCalls() != nullptr;
   }
 
   /// Puts `command` on the stream between its events (the context being current): a Started
@@ -172,14 +176,14 @@ private:
       item.end = events_.acquire(true);
       if (item.start != nullptr && item.end != nullptr &&
           cuda_->eventRecord(item.start, stream_) == CUDA_SUCCESS) {
-        status = enqueueOnStream(item.command->payload(), 0);
+        status = enqueueOnStream(item.command->payload());
         if (status == CL_COMPLETE && cuda_->eventRecord(item.end, stream_) != CUDA_SUCCESS)
           status = CL_OUT_OF_RESOURCES;
       }
     } else {
-      // The command thread records the event that tells its end (see complete()): the
+      // The command thread records the event that tells its end (completeTogether()): the
       // submitting thread, which paces back-to-back launches, makes one driver call.
-      status = enqueueOnStream(item.command->payload(), 0);
+      status = enqueueOnStream(item.command->payload());
     }
     if (status != CL_COMPLETE) {
       releaseEvents(item);
@@ -190,9 +194,9 @@ private:
   }
 
   /// Puts a kernel launch (without printf) or a copy on the stream.
-  cl_int enqueueOnStream(CommandPayload &payload, uint64_t printfBuffer) {
+  cl_int enqueueOnStream(CommandPayload &payload) {
     if (auto *launch = std::get_if<KernelLaunch>(&payload))
-      return start(*launch, printfBuffer);
+      return start(*launch, 0);
     if (auto *read = std::get_if<ReadBuffer>(&payload))
       return copy(read->destination, read->buffer->data() + read->offset, read->size);
     if (auto *write = std::get_if<WriteBuffer>(&payload))
@@ -259,17 +263,12 @@ private:
   /// Waits for a started command, reads its times, and completes it (on the command thread).
   void complete(CommandThread::Item &item) {
     if (item.end == nullptr) {
-      // An event recorded now follows this command on the stream (and perhaps later ones,
-      // which makes its completion at most a little late).
-      item.end = events_.acquire(false);
-      if (item.end != nullptr && cuda_->eventRecord(item.end, stream_) != CUDA_SUCCESS) {
-        events_.release(item.end, false);
-        item.end = nullptr;
-      }
+      std::vector<CommandThread::Item *> alone{&item};
+      completeTogether(alone);
+      return;
     }
-    bool done =
-        item.end != nullptr ? cuda_->eventSynchronize(item.end) == CUDA_SUCCESS : synchronize();
-    cl_int status = done ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
+    cl_int status =
+        cuda_->eventSynchronize(item.end) == CUDA_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
     if (status == CL_COMPLETE && item.start != nullptr) {
       cl_ulong start = clock_.hostTime(item.start), end = clock_.hostTime(item.end);
       if (start != 0 && end != 0)
@@ -292,11 +291,9 @@ private:
     item.command->markRunning();
     CommandPayload &payload = item.command->payload();
     if (auto *launch = std::get_if<KernelLaunch>(&payload);
-        launch != nullptr &&
-        static_cast<const GpuKernel &>(*launch->deviceKernel).printfCalls() != nullptr)
+        launch != nullptr && callsPrintf(*launch))
       return runWithPrintf(*launch);
-    if (std::holds_alternative<KernelLaunch>(payload) ||
-        std::holds_alternative<ReadBuffer>(payload) || startsFromAnyThread(payload)) {
+    if (startsFromAnyThread(payload) || std::holds_alternative<ReadBuffer>(payload)) {
       item = startOnStream(std::move(item.command));
       return item.failure;
     }

@@ -5,8 +5,10 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/PatternMatch.h"
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace kiln::cuda {
 namespace {
@@ -41,22 +43,6 @@ bool isFloatRsqrt(const Function &function) {
                                  function.getReturnType()->getScalarType()->isFloatTy());
 }
 
-bool isOne(Value *value) {
-  if (auto *constant = dyn_cast<Constant>(value))
-    if (Constant *splat = value->getType()->isVectorTy() ? constant->getSplatValue() : constant)
-      if (auto *number = dyn_cast<ConstantFP>(splat))
-        return number->isExactlyValue(1.0);
-  return false;
-}
-
-/// The x of `sqrt(x)` when `value` is llvm.sqrt of floats.
-Value *sqrtArgument(Value *value) {
-  auto *call = dyn_cast<IntrinsicInst>(value);
-  if (call == nullptr || call->getIntrinsicID() != Intrinsic::sqrt)
-    return nullptr;
-  return call->getArgOperand(0);
-}
-
 } // namespace
 
 void useFastRsqrt(Module &module) {
@@ -85,7 +71,8 @@ void useFastFloatMath(Module &module) {
       Value *numerator = instruction.getOperand(0);
       Value *denominator = instruction.getOperand(1);
       Value *replacement = nullptr;
-      if (Value *x = sqrtArgument(denominator); x != nullptr && isOne(numerator))
+      Value *x = nullptr;
+      if (match(numerator, m_FPOne()) && match(denominator, m_Sqrt(m_Value(x))))
         replacement = elementwise(builder, {x}, [&](ArrayRef<Value *> lanes) {
           return approximateRsqrt(builder, lanes[0]);
         });
