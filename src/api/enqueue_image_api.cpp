@@ -295,16 +295,22 @@ KILN_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_
       error = CL_INVALID_OPERATION;
       return nullptr;
     }
-    // Images live in host memory: the mapping is the image itself, with its own pitches.
+    // The mapping is the image itself, with its own pitches: the application's memory for
+    // CL_MEM_USE_HOST_PTR. Where the image caches that memory (a context with a GPU), the map
+    // copies the bytes from the region's first to its last out to it, and the unmap back.
     BufferRect rect = imageRect(layout, origin);
-    void *pointer = mapped->data() + rect.origin[0] + rect.origin[1] * rect.rowPitch +
-                    rect.origin[2] * rect.slicePitch;
+    size_t offset =
+        rect.origin[0] + rect.origin[1] * rect.rowPitch + rect.origin[2] * rect.slicePitch;
+    size_t span = (region[2] - 1) * rect.slicePitch + (region[1] - 1) * rect.rowPitch +
+                  region[0] * layout.elementSize;
+    void *pointer = mapped->mapAddress(offset);
     *image_row_pitch = layout.rowPitch;
     if (image_slice_pitch != nullptr)
       *image_slice_pitch = layout.slicePitch;
-    // Images are never a cache of the application's memory: nothing moves.
-    mapped->recordMapping({pointer, 0, 0, writes});
-    error = submitCommand(target, CL_COMMAND_MAP_IMAGE, MapBuffer{Ref<MemObject>(mapped)}, event,
+    mapped->recordMapping({pointer, offset, span, writes});
+    bool copiesOut = mapped->cachesHostMemory() && !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION);
+    error = submitCommand(target, CL_COMMAND_MAP_IMAGE,
+                          MapBuffer{Ref<MemObject>(mapped), offset, span, copiesOut}, event,
                           blocking_map);
     if (error != CL_SUCCESS) {
       mapped->removeMapping(pointer);

@@ -124,6 +124,25 @@ void copyImageElements(std::byte *to, const ImageDescription &toLayout, const st
                   rowBytes);
 }
 
+/// A CL_MEM_USE_HOST_PTR image: the application's memory, with its pitches. A context with a
+/// device that cannot address that memory (a GPU) keeps a copy laid out the same way, which
+/// maps copy back and forth (as for buffers).
+cl_mem useHostMemory(Context &context, cl_mem_flags flags, const ImageDescription &layout,
+                     void *hostPtr, std::vector<cl_mem_properties> properties, cl_int &error) {
+  size_t size = storageSize(layout);
+  AlignedStorage copy;
+  if (context.hasDeviceMemory()) {
+    copy = context.allocateStorage(size);
+    if (!copy) {
+      error = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+      return nullptr;
+    }
+    std::memcpy(copy.get(), hostPtr, size);
+  }
+  return createObject<MemObject>(context, flags, layout, size, hostPtr, std::move(copy),
+                                 std::move(properties));
+}
+
 /// An image whose elements live in `buffer` (1D buffer images, cl_khr_image2d_from_buffer).
 cl_mem createImageOverBuffer(Context &context, cl_mem_flags flags, ImageDescription &image,
                              const cl_image_desc &desc, void *hostPtr,
@@ -236,9 +255,8 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties, cl_m
   if (!(flags & (CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY | kernelReadAndWrite)))
     flags |= CL_MEM_READ_WRITE;
 
-  if (flags & CL_MEM_USE_HOST_PTR) // the application's memory, with its pitches
-    return createObject<MemObject>(*owner, flags, hostLayout, storageSize(hostLayout), hostPtr,
-                                   AlignedStorage(), std::move(propertyList));
+  if (flags & CL_MEM_USE_HOST_PTR)
+    return useHostMemory(*owner, flags, hostLayout, hostPtr, std::move(propertyList), error);
   ImageDescription packed = image;
   cl_image_desc noPitches = *desc;
   noPitches.image_row_pitch = noPitches.image_slice_pitch = 0;

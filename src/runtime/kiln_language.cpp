@@ -2,6 +2,15 @@
 
 namespace kiln {
 
+void describeImageLanguage(DeviceInfo &info) {
+  for (const char *feature :
+       {"__opencl_c_images", "__opencl_c_read_write_images", "__opencl_c_3d_image_writes"})
+    info.openclCFeatures.push_back({feature, makeVersion(3, 0)});
+  for (const char *extension :
+       {"cl_khr_3d_image_writes", "cl_khr_depth_images", "cl_khr_image2d_from_buffer"})
+    info.extensions.push_back({extension, makeVersion(1, 0)});
+}
+
 void describeKilnLanguage(DeviceInfo &info) {
   info.openclCVersion = "OpenCL C 1.2 Kiln";
   info.openclCAllVersions = {{"OpenCL C", makeVersion(1, 0)},

@@ -11,6 +11,11 @@ namespace kiln {
 /// has; a device adds its own (images, for one) afterwards.
 void describeKilnLanguage(DeviceInfo &info);
 
+/// Adds the image features and extensions of the builtin library's image functions, which
+/// every device with image support runs (reads and writes of every image type, 3D writes,
+/// depth images, 2D images from buffers).
+void describeImageLanguage(DeviceInfo &info);
+
 /// The front end's target for a device: its OpenCL C versions, extensions and features.
 compiler::TargetDescription compilerTargetOf(const DeviceInfo &info);
 

@@ -68,6 +68,18 @@ WeakRef<MemObject> MemObject::weakRef() {
   return WeakRef<MemObject>(weakAnchor_);
 }
 
+std::shared_ptr<void> MemObject::deviceState(const void *driver,
+                                             const std::function<std::shared_ptr<void>()> &make) {
+  std::lock_guard lock(mutex_);
+  for (const auto &[owner, state] : deviceStates_)
+    if (owner == driver)
+      return state;
+  std::shared_ptr<void> state = make();
+  if (state != nullptr)
+    deviceStates_.emplace_back(driver, state);
+  return state;
+}
+
 cl_uint MemObject::mapCount() const {
   std::lock_guard lock(mutex_);
   return static_cast<cl_uint>(mappings_.size());

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -100,6 +101,12 @@ public:
   /// A reference that does not keep this buffer alive (kernel arguments).
   WeakRef<MemObject> weakRef();
 
+  /// What the device driver `driver` keeps for this object (a GPU's copy of an image, say):
+  /// made by `make` on the driver's first call, destroyed with the object. A null result of
+  /// `make` is not kept, and the next call tries again.
+  std::shared_ptr<void> deviceState(const void *driver,
+                                    const std::function<std::shared_ptr<void>()> &make);
+
 private:
   Ref<Context> context_;
   Ref<MemObject> parent_;
@@ -124,6 +131,7 @@ private:
   mutable std::mutex mutex_;
   std::vector<Mapping> mappings_;
   std::vector<std::pair<DestructorCallback, void *>> destructorCallbacks_;
+  std::vector<std::pair<const void *, std::shared_ptr<void>>> deviceStates_;
   /// Made on the first weakRef(), so buffers never set as kernel arguments cost nothing more.
   std::shared_ptr<WeakAnchor> weakAnchor_;
 };

@@ -84,12 +84,7 @@ void describeImages(DeviceInfo &info) {
   info.imageMaxBufferSize = std::min<cl_ulong>(info.maxMemAllocSize / 16, size_t{1} << 27);
   info.imagePitchAlignment = 1;       // pixels
   info.imageBaseAddressAlignment = 4; // bytes: element accesses need no more
-  for (const char *feature :
-       {"__opencl_c_images", "__opencl_c_read_write_images", "__opencl_c_3d_image_writes"})
-    info.openclCFeatures.push_back({feature, makeVersion(3, 0)});
-  for (const char *extension :
-       {"cl_khr_3d_image_writes", "cl_khr_depth_images", "cl_khr_image2d_from_buffer"})
-    info.extensions.push_back({extension, makeVersion(1, 0)});
+  describeImageLanguage(info);
 }
 
 } // namespace

@@ -1,0 +1,88 @@
+//===- image_accessors.cpp - What image and sampler values are -------------===//
+#include "compiler/llvm/image_accessors.hpp"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace kiln::compiler {
+namespace {
+
+enum class Accessor {
+  None,
+  ImageDescriptor,
+  SamplerBits,
+  SamplerFromBits,
+  TextureHardware,
+  TextureRead
+};
+
+/// Which accessor `function` is; the library's are overloaded, so their names are mangled.
+Accessor accessorOf(const Function &function) {
+  StringRef name = function.getName();
+  if (name.contains("__kiln_image_descriptor"))
+    return Accessor::ImageDescriptor;
+  if (name.contains("__kiln_sampler_bits"))
+    return Accessor::SamplerBits;
+  if (name.contains("__translate_sampler_initializer"))
+    return Accessor::SamplerFromBits;
+  if (name.contains("__kiln_texture_hardware"))
+    return Accessor::TextureHardware;
+  if (name.contains("__kiln_texture_"))
+    return Accessor::TextureRead;
+  return Accessor::None;
+}
+
+/// What `call` of `accessor` stands for; null when the call stays (a texture read on a device
+/// with texture hardware, which its code generator lowers).
+Value *meaning(Accessor accessor, CallInst &call, bool textureHardware) {
+  IRBuilder<> builder(&call);
+  Type *result = call.getType();
+  if (accessor == Accessor::TextureHardware)
+    return ConstantInt::get(result, textureHardware ? 1 : 0);
+  if (accessor == Accessor::TextureRead)
+    return textureHardware ? nullptr : PoisonValue::get(result);
+  Value *argument = call.getArgOperand(0);
+  switch (accessor) {
+  case Accessor::ImageDescriptor:
+    return builder.CreatePointerBitCastOrAddrSpaceCast(argument, result);
+  case Accessor::SamplerBits:
+    return builder.CreateTrunc(builder.CreatePtrToInt(argument, builder.getInt64Ty()), result);
+  default: // SamplerFromBits
+    return builder.CreateIntToPtr(builder.CreateZExt(argument, builder.getInt64Ty()), result);
+  }
+}
+
+} // namespace
+
+unsigned resolveImageAccessors(Module &module, bool textureHardware) {
+  unsigned replaced = 0;
+  SmallVector<Function *, 8> resolved;
+  for (Function &function : module) {
+    Accessor accessor = accessorOf(function);
+    if (accessor == Accessor::None || !function.isDeclaration())
+      continue;
+    SmallVector<CallInst *, 8> calls;
+    for (User *user : function.users())
+      if (auto *call = dyn_cast<CallInst>(user);
+          call != nullptr && call->getCalledFunction() == &function)
+        calls.push_back(call);
+    for (CallInst *call : calls) {
+      Value *replacement = meaning(accessor, *call, textureHardware);
+      if (replacement == nullptr)
+        continue;
+      call->replaceAllUsesWith(replacement);
+      call->eraseFromParent();
+      ++replaced;
+    }
+    if (function.use_empty())
+      resolved.push_back(&function);
+  }
+  for (Function *function : resolved)
+    function->eraseFromParent();
+  return replaced;
+}
+
+} // namespace kiln::compiler

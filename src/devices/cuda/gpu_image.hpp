@@ -1,0 +1,58 @@
+// What the GPU keeps for one image. Its elements stay in the memory object, in memory the host,
+// the CPU device and the GPU all address: reads without a sampler and writes go there, in
+// software (the builtin library's image code). Sampled reads with nearest filtering use the
+// texture hardware: where the format and shape allow, the image also has a CUDA array, a copy
+// of the elements that is refreshed before each launch that may sample it, and a texture object
+// per sampler (the sampler's addressing and coordinate mode are part of a CUDA texture). Linear
+// filtering stays in software (gpu_image.cpp says why). The kernel gets a descriptor in managed
+// memory that names both (runtime/image_kernel_descriptor.hpp).
+#pragma once
+
+#include "devices/cuda/cuda_library.hpp"
+#include "runtime/image_kernel_descriptor.hpp"
+#include "runtime/memory.hpp"
+
+#include <array>
+#include <memory>
+
+namespace kiln::cuda {
+
+class GpuImage {
+  struct ConstructionKey {};
+
+public:
+  /// The GPU's image for `image` (the context of `context` being current); null when out of
+  /// memory. An image whose format or shape CUDA arrays lack is sampled in software.
+  static std::shared_ptr<GpuImage> create(std::shared_ptr<const CudaLibrary> cuda,
+                                          CUcontext context, const MemObject &image);
+  GpuImage(ConstructionKey, std::shared_ptr<const CudaLibrary> cuda, CUcontext context,
+           const MemObject &image);
+  ~GpuImage();
+  GpuImage(const GpuImage &) = delete;
+  GpuImage &operator=(const GpuImage &) = delete;
+
+  /// What a kernel receives for the image: the address of its descriptor.
+  const ImageKernelDescriptor *kernelDescriptor() const { return &table_->descriptor; }
+
+  /// Puts a copy of the image's elements into the array on `stream`, for the textures; nothing
+  /// when the image has none. False when CUDA refuses.
+  bool refreshTextures(CUstream stream) const;
+
+private:
+  /// The managed memory a kernel reads: the descriptor, then its textures.
+  struct DescriptorTable {
+    ImageKernelDescriptor descriptor;
+    std::array<uint64_t, kSamplerSlots> textures;
+  };
+
+  void createTextures();
+
+  std::shared_ptr<const CudaLibrary> cuda_;
+  CUcontext context_;
+  const ImageDescription &description_;
+  std::byte *elements_;
+  DescriptorTable *table_ = nullptr;
+  CUarray array_ = nullptr;
+};
+
+} // namespace kiln::cuda
