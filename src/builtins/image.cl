@@ -1,10 +1,11 @@
 // Image functions (OpenCL C 3.0 section 6.15.15): reads with and without a sampler (nearest and
 // linear filtering, every addressing mode, normalized and unnormalized coordinates), writes,
 // and the image queries, for every image type and format Kiln's devices store. An image is a
-// descriptor in host memory (KilnImage; runtime/image_kernel_descriptor.hpp describes the same
-// layout) and a sampler its CLK_* bits: the CPU code generator resolves the two accessors
-// declared below (codegen/image_accessors.hpp). Everything else is ordinary code, so image
-// accesses vectorize with the rest of a kernel.
+// descriptor in memory the device reads (KilnImage; runtime/image_kernel_descriptor.hpp
+// describes the same layout) and a sampler its CLK_* bits: each code generator resolves the
+// accessors declared below (compiler/llvm/image_accessors.hpp). Everything else is ordinary
+// code, so image accesses vectorize with the rest of a kernel on the CPU; a GPU samples with
+// its texture hardware where it made a texture for the image.
 #include "kiln_internal.h"
 
 typedef struct {
@@ -15,6 +16,9 @@ typedef struct {
   int arraySize;            // 0 unless an array
   int channelOrder, channelType, elementSize;
   int imageType;
+  // A GPU's texture objects for this image, one per sampler (samplerSlot()), 0 where it made
+  // none; null on a device without texture hardware.
+  const global ulong *textures;
 } KilnImage;
 typedef const global KilnImage *Image;
 
@@ -29,6 +33,21 @@ typedef const global KilnImage *Image;
   OVL Image __kiln_image_descriptor(read_write T);
 KILN_IMAGE_TYPES(KILN_DESCRIPTOR)
 uint __kiln_sampler_bits(sampler_t sampler);
+
+// Texture hardware (a GPU's): __kiln_texture_hardware() is 1 on a device whose code generator
+// turns the __kiln_texture_* reads into texture instructions, 0 elsewhere (and those reads
+// are then never reached). A read samples `texture` (a texture object) at `coord`, which holds
+// the spatial coordinates and then the layer, for an image of `shape` (KILN_SHAPE_*), and
+// returns the element's channels in storage order.
+int __kiln_texture_hardware(void);
+float4 __kiln_texture_f(ulong texture, int shape, float4 coord);
+int4 __kiln_texture_i(ulong texture, int shape, float4 coord);
+uint4 __kiln_texture_ui(ulong texture, int shape, float4 coord);
+#define KILN_SHAPE_1D 1
+#define KILN_SHAPE_2D 2
+#define KILN_SHAPE_3D 3
+#define KILN_SHAPE_1D_ARRAY 5
+#define KILN_SHAPE_2D_ARRAY 6
 
 #define KILN_SAMPLERLESS (CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST)
 
@@ -389,6 +408,45 @@ static float4 sampleFloat(Image image, int dims, uint sampler, float4 coord) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Sampling with texture hardware
+
+/// The index of the sampler of CLK_* bits `sampler` among a GPU image's textures
+/// (runtime/image_kernel_descriptor.hpp computes the same).
+static uint samplerSlot(uint sampler) {
+  return (sampler & 1) + 2 * ((sampler & 0xE) >> 1) + ((sampler & 0x30) == CLK_FILTER_LINEAR ? 10 : 0);
+}
+
+/// The texture that samples `image` as `sampler` says, or 0 when the device has no texture
+/// for it (the read is then done in software).
+static ulong textureFor(Image image, uint sampler) {
+  if (!__kiln_texture_hardware() || !image->textures)
+    return 0;
+  return image->textures[samplerSlot(sampler)];
+}
+
+/// The element `texture` samples at `coord`, as (r, g, b, a). An array's layer is the
+/// nearest whole one, clamped to the array, as in software.
+#define KILN_TEXTURE_READ(V, SUFFIX, ONE)                                                          \
+  static V textureRead_##V(Image image, ulong texture, int dims, int shape, float4 coord) {      \
+    if (image->arraySize != 0)                                                                     \
+      coord[dims] = (float)layerOf(image, dims, coord);                                            \
+    return toRgba_##V(image->channelOrder, __kiln_texture_##SUFFIX(texture, shape, coord), ONE);   \
+  }
+KILN_TEXTURE_READ(float4, f, 1.0f)
+KILN_TEXTURE_READ(int4, i, 1)
+KILN_TEXTURE_READ(uint4, ui, 1u)
+
+// A sampled read of V: through the hardware when the image has a texture for the sampler, else
+// in software (the function SOFTWARE).
+#define KILN_SAMPLED(V, SOFTWARE, DIMS, SHAPE, IMAGE, SAMPLER, COORD)                              \
+  Image descriptor = __kiln_image_descriptor(IMAGE);                                               \
+  uint bits = __kiln_sampler_bits(SAMPLER);                                                        \
+  float4 position = COORD;                                                                         \
+  ulong texture = textureFor(descriptor, bits);                                                    \
+  return texture ? textureRead_##V(descriptor, texture, DIMS, SHAPE, position)                     \
+                 : SOFTWARE(descriptor, DIMS, bits, position);
+
+// ---------------------------------------------------------------------------------------------
 // The builtins, for each image type: T, its spatial dimensions, its int and float coordinates
 // and how they widen to four components.
 
@@ -405,30 +463,24 @@ static float4 sampleFloat(Image image, int dims, uint sampler, float4 coord) {
 #define KILN_FLOAT_COORD_2 float2
 #define KILN_FLOAT_COORD_4 float4
 
-#define KILN_READS(T, DIMS, W)                                                                     \
+#define KILN_READS(T, DIMS, W, SHAPE)                                                              \
   OVL float4 read_imagef(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {       \
-    return sampleFloat(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),         \
-                       KILN_WIDENF_##W(coord));                                                    \
+    KILN_SAMPLED(float4, sampleFloat, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))         \
   }                                                                                                \
   OVL float4 read_imagef(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {         \
-    return nearest_float4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),      \
-                          KILN_WIDEN_##W(coord));                                                  \
+    KILN_SAMPLED(float4, nearest_float4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))       \
   }                                                                                                \
   OVL int4 read_imagei(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {         \
-    return nearest_int4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),        \
-                        KILN_WIDENF_##W(coord));                                                   \
+    KILN_SAMPLED(int4, nearest_int4, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))          \
   }                                                                                                \
   OVL int4 read_imagei(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {           \
-    return nearest_int4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),        \
-                        KILN_WIDEN_##W(coord));                                                    \
+    KILN_SAMPLED(int4, nearest_int4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))           \
   }                                                                                                \
   OVL uint4 read_imageui(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {       \
-    return nearest_uint4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),       \
-                         KILN_WIDENF_##W(coord));                                                  \
+    KILN_SAMPLED(uint4, nearest_uint4, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))        \
   }                                                                                                \
   OVL uint4 read_imageui(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {         \
-    return nearest_uint4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),       \
-                         KILN_WIDEN_##W(coord));                                                   \
+    KILN_SAMPLED(uint4, nearest_uint4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))         \
   }
 
 #define KILN_SAMPLERLESS_READS(ACCESS, T, DIMS, W)                                                 \
@@ -499,11 +551,11 @@ static global uchar *writeTarget(Image image, int dims, float4 coord) {
 #define KILN_WRITABLE(M, ...) M(write_only, __VA_ARGS__) M(read_write, __VA_ARGS__)
 
 // Sampled reads.
-KILN_READS(image1d_t, 1, 1)
-KILN_READS(image1d_array_t, 1, 2)
-KILN_READS(image2d_t, 2, 2)
-KILN_READS(image2d_array_t, 2, 4)
-KILN_READS(image3d_t, 3, 4)
+KILN_READS(image1d_t, 1, 1, KILN_SHAPE_1D)
+KILN_READS(image1d_array_t, 1, 2, KILN_SHAPE_1D_ARRAY)
+KILN_READS(image2d_t, 2, 2, KILN_SHAPE_2D)
+KILN_READS(image2d_array_t, 2, 4, KILN_SHAPE_2D_ARRAY)
+KILN_READS(image3d_t, 3, 4, KILN_SHAPE_3D)
 // Reads without a sampler and writes.
 KILN_READABLE(KILN_SAMPLERLESS_READS, image1d_t, 1, 1)
 KILN_READABLE(KILN_SAMPLERLESS_READS, image1d_buffer_t, 1, 1)

@@ -2,13 +2,13 @@
 #include "devices/cpu/codegen/cpu_kernel_jit.hpp"
 
 #include "compiler/llvm/fatal_error_guard.hpp"
+#include "compiler/llvm/image_accessors.hpp"
 #include "compiler/llvm/opaque_type_lowering.hpp"
 #include "devices/cpu/codegen/contiguous_gather_fast_path.hpp"
 #include "devices/cpu/codegen/data_bounded_loops.hpp"
 #include "devices/cpu/codegen/division_guard.hpp"
 #include "devices/cpu/codegen/full_mask_fast_path.hpp"
 #include "devices/cpu/codegen/host_symbols.h"
-#include "devices/cpu/codegen/image_accessors.hpp"
 #include "devices/cpu/codegen/module_preparation.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/specialization_cache.hpp"
@@ -478,7 +478,7 @@ private:
 
     if (Error error = compiler::lowerOpaqueTypes(**module))
       return error;
-    resolveImageAccessors(**module);
+    compiler::resolveImageAccessors(**module, /*textureHardware=*/false);
     retargetModuleToHost(**module, (*machine)->getTargetTriple(), (*machine)->createDataLayout());
     guardIntegerDivisions(**module);
     VectorizerSettings vectorizer = VectorizerSettings::fromEnvironment();

@@ -12,6 +12,7 @@
 
 #include "compiler/llvm/bitcode_io.hpp"
 #include "compiler/llvm/fatal_error_guard.hpp"
+#include "compiler/llvm/image_accessors.hpp"
 #include "compiler/llvm/opaque_type_lowering.hpp"
 #include "compiler/llvm/pass_analyses.hpp"
 #include "devices/cuda/codegen/address_space_mapping.hpp"
@@ -21,6 +22,7 @@
 #include "devices/cuda/codegen/libdevice_math.hpp"
 #include "devices/cuda/codegen/loop_unrolling.hpp"
 #include "devices/cuda/codegen/private_atomics.hpp"
+#include "devices/cuda/codegen/texture_reads.hpp"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
@@ -131,6 +133,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
 
   if (Error error = compiler::lowerOpaqueTypes(**module))
     return error;
+  compiler::resolveImageAccessors(**module, /*textureHardware=*/true);
   if (Error error = mapAddressSpacesToNvptx(**module))
     return error;
   (*module)->setTargetTriple(Triple(kNvptxTriple));
@@ -139,6 +142,8 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
     return error;
   useFastRsqrt(**module);
   inlineIntoEntries(**module, **machine);
+  if (Error error = lowerTextureReads(**module))
+    return error;
   if (Error error = lowerWorkItemPrimitives(**module))
     return error;
   lowerPrivateAtomics(**module);
