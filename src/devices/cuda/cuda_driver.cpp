@@ -7,17 +7,21 @@
 #include "devices/cuda/cuda_library.hpp"
 #include "devices/cuda/event_pool.hpp"
 #include "devices/cuda/gpu_clock.hpp"
+#include "devices/cuda/gpu_image.hpp"
 #include "devices/cuda/gpu_program.hpp"
 #include "devices/cuda/launch_abi.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
 #include "runtime/command.hpp"
 #include "runtime/host_commands.hpp"
+#include "runtime/kernel.hpp"
 #include "runtime/kiln_language.hpp"
 #include "runtime/platform.hpp"
 #include "runtime/printf_formatter.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <utility>
@@ -330,6 +334,8 @@ private:
       params.numGroups[axis] = groups[axis];
     }
     params.workDim = launch.range.workDim;
+    if (cl_int status = prepareImages(launch); status != CL_COMPLETE)
+      return status;
     // The entry's argument block parameter is at least 8 bytes.
     std::array<std::byte, 8> noArguments{};
     void *block =
@@ -347,6 +353,39 @@ private:
         return CL_OUT_OF_RESOURCES;
     }
     return CL_COMPLETE;
+  }
+
+  /// Gives each image argument of `launch` the GPU's descriptor in place of the host's, and puts
+  /// the refresh of the textures of those a kernel may sample (read_only ones) on the stream.
+  cl_int prepareImages(KernelLaunch &launch) {
+    const std::vector<compiler::KernelArgInfo> &args = launch.kernel->info().args;
+    for (const compiler::KernelArgInfo &arg : args) {
+      if (arg.kind != compiler::ArgKind::Image)
+        continue;
+      std::byte *slot = launch.args.data() + arg.blockOffset;
+      const void *hostDescriptor = nullptr;
+      std::memcpy(&hostDescriptor, slot, sizeof hostDescriptor);
+      auto named = std::find_if(launch.memObjects.begin(), launch.memObjects.end(),
+                                [&](const Ref<MemObject> &memory) {
+                                  return memory->kernelDescriptor() == hostDescriptor;
+                                });
+      if (named == launch.memObjects.end())
+        continue;
+      std::shared_ptr<GpuImage> image = imageOf(**named);
+      if (image == nullptr)
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+      const ImageKernelDescriptor *descriptor = image->kernelDescriptor();
+      std::memcpy(slot, &descriptor, sizeof descriptor);
+      if (arg.accessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY && !image->refreshTextures(stream_))
+        return CL_OUT_OF_RESOURCES;
+    }
+    return CL_COMPLETE;
+  }
+
+  /// This GPU's image for `memory`, made on its first use (the context being current).
+  std::shared_ptr<GpuImage> imageOf(MemObject &memory) {
+    return std::static_pointer_cast<GpuImage>(memory.deviceState(
+        this, [&] { return std::shared_ptr<void>(GpuImage::create(cuda_, context_, memory)); }));
   }
 
   /// A compiler::PrintfBuffer followed by its records' bytes, in managed memory; null when the

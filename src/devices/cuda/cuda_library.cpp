@@ -27,6 +27,11 @@ bool resolveAll(void *library, CudaLibrary &cuda) {
          resolve(library, "cuMemAllocManaged", cuda.memAllocManaged) &&
          resolve(library, "cuMemFree_v2", cuda.memFree) &&
          resolve(library, "cuMemcpyAsync", cuda.memcpyAsync) &&
+         resolve(library, "cuMemcpy3DAsync_v2", cuda.memcpy3DAsync) &&
+         resolve(library, "cuArray3DCreate_v2", cuda.array3DCreate) &&
+         resolve(library, "cuArrayDestroy", cuda.arrayDestroy) &&
+         resolve(library, "cuTexObjectCreate", cuda.texObjectCreate) &&
+         resolve(library, "cuTexObjectDestroy", cuda.texObjectDestroy) &&
          resolve(library, "cuModuleLoadDataEx", cuda.moduleLoadDataEx) &&
          resolve(library, "cuModuleUnload", cuda.moduleUnload) &&
          resolve(library, "cuModuleGetFunction", cuda.moduleGetFunction) &&

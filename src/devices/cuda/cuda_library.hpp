@@ -27,6 +27,13 @@ struct CudaLibrary {
   CUresult (*memFree)(CUdeviceptr pointer);
   CUresult (*memcpyAsync)(CUdeviceptr destination, CUdeviceptr source, size_t size,
                           CUstream stream);
+  CUresult (*memcpy3DAsync)(const CUDA_MEMCPY3D *copy, CUstream stream);
+  CUresult (*array3DCreate)(CUarray *array, const CUDA_ARRAY3D_DESCRIPTOR *descriptor);
+  CUresult (*arrayDestroy)(CUarray array);
+  CUresult (*texObjectCreate)(CUtexObject *texture, const CUDA_RESOURCE_DESC *resource,
+                              const CUDA_TEXTURE_DESC *sampling,
+                              const CUDA_RESOURCE_VIEW_DESC *view);
+  CUresult (*texObjectDestroy)(CUtexObject texture);
   CUresult (*moduleLoadDataEx)(CUmodule *module, const void *image, unsigned int optionCount,
                                CUjit_option *options, void **optionValues);
   CUresult (*moduleUnload)(CUmodule module);
