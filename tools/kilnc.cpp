@@ -98,8 +98,8 @@ bool writeFile(const std::string &path, const Bitcode &bytes) {
   return bool(file);
 }
 
-// A CPU-like device: every OpenCL C version, the usual 64-bit CPU extensions and the 3.0
-// features that go with them.
+// A device like Kiln's: every OpenCL C version, the usual 64-bit extensions, images, and the
+// 3.0 features that go with them.
 void setDefaultTarget(TargetDescription &target) {
   for (auto [major, minor] : {std::pair{1, 0}, {1, 1}, {1, 2}, {2, 0}, {3, 0}})
     target.languageVersions.push_back(CL_MAKE_VERSION(major, minor, 0));
@@ -112,7 +112,9 @@ void setDefaultTarget(TargetDescription &target) {
                        "cl_khr_local_int32_extended_atomics",
                        "cl_khr_byte_addressable_store",
                        "cl_khr_subgroups",
-                       "cl_intel_required_subgroup_size"};
+                       "cl_intel_required_subgroup_size",
+                       "cl_khr_3d_image_writes",
+                       "cl_khr_depth_images"};
   target.features = {"__opencl_c_fp64",
                      "__opencl_c_int64",
                      "__opencl_c_program_scope_global_variables",
@@ -122,7 +124,10 @@ void setDefaultTarget(TargetDescription &target) {
                      "__opencl_c_atomic_scope_device",
                      "__opencl_c_atomic_scope_all_devices",
                      "__opencl_c_work_group_collective_functions",
-                     "__opencl_c_subgroups"};
+                     "__opencl_c_subgroups",
+                     "__opencl_c_images",
+                     "__opencl_c_read_write_images",
+                     "__opencl_c_3d_image_writes"};
 }
 
 std::optional<cl_version> parseVersion(const std::string &text) {

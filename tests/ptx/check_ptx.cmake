@@ -1,6 +1,7 @@
 # One PTX test: compiles KERNEL (OpenCL C 3.0) with kilnc as the GPU device does (MODE optimized
-# or unoptimized, i.e. -cl-opt-disable), checks that every kernel has its entry, then assembles
-# the PTX with the CUDA toolkit's ptxas for sm_90 when PTXAS names one.
+# or unoptimized, i.e. -cl-opt-disable), checks that every kernel has its entry and that the PTX
+# matches each "// PTX contains: <regex>" line of the kernel's source, then assembles the PTX
+# with the CUDA toolkit's ptxas for sm_90 when PTXAS names one.
 set(options -cl-std=CL3.0)
 if(MODE STREQUAL "unoptimized")
   list(APPEND options -cl-opt-disable)
@@ -17,6 +18,13 @@ foreach(kernel ${kernels})
   string(REPLACE "kernel void " "" name "${kernel}")
   if(NOT ptx MATCHES "\\.entry __kiln_entry_${name}\\(")
     message(FATAL_ERROR "no PTX entry for kernel ${name}")
+  endif()
+endforeach()
+string(REGEX MATCHALL "// PTX contains: [^\n]+" expectations "${source}")
+foreach(expectation ${expectations})
+  string(REPLACE "// PTX contains: " "" pattern "${expectation}")
+  if(NOT ptx MATCHES "${pattern}")
+    message(FATAL_ERROR "the PTX of ${KERNEL} does not contain ${pattern}")
   endif()
 endforeach()
 if(PTXAS)
