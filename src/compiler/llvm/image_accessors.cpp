@@ -1,6 +1,8 @@
 //===- image_accessors.cpp - What image and sampler values are -------------===//
 #include "compiler/llvm/image_accessors.hpp"
 
+#include "compiler/llvm/direct_calls.hpp"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -64,12 +66,7 @@ unsigned resolveImageAccessors(Module &module, bool textureHardware) {
     Accessor accessor = accessorOf(function);
     if (accessor == Accessor::None || !function.isDeclaration())
       continue;
-    SmallVector<CallInst *, 8> calls;
-    for (User *user : function.users())
-      if (auto *call = dyn_cast<CallInst>(user);
-          call != nullptr && call->getCalledFunction() == &function)
-        calls.push_back(call);
-    for (CallInst *call : calls) {
+    for (CallInst *call : directCallsOf(function)) {
       Value *replacement = meaning(accessor, *call, textureHardware);
       if (replacement == nullptr)
         continue;

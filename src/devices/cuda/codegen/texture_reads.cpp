@@ -1,6 +1,7 @@
 //===- texture_reads.cpp - The builtin library's texture reads as PTX tex -===//
 #include "devices/cuda/codegen/texture_reads.hpp"
 
+#include "compiler/llvm/direct_calls.hpp"
 #include "devices/cuda/codegen/codegen_error.hpp"
 
 #include "llvm/ADT/SmallVector.h"
@@ -104,12 +105,7 @@ Error lowerTextureReads(Module &module) {
     std::optional<Result> result = textureReadOf(function);
     if (!result)
       continue;
-    SmallVector<CallInst *, 8> calls;
-    for (User *user : function.users())
-      if (auto *call = dyn_cast<CallInst>(user);
-          call != nullptr && call->getCalledFunction() == &function)
-        calls.push_back(call);
-    for (CallInst *call : calls)
+    for (CallInst *call : compiler::directCallsOf(function))
       if (Error error = lowerCall(*call, *result))
         return error;
     if (function.use_empty())
