@@ -1,8 +1,22 @@
 #include "runtime/kiln_language.hpp"
 
+#include <algorithm>
+
 namespace kiln {
 
-void describeImageLanguage(DeviceInfo &info) {
+void describeKilnImages(DeviceInfo &info) {
+  info.imageSupport = true;
+  info.maxReadImageArgs = 128;
+  info.maxWriteImageArgs = 64;
+  info.maxReadWriteImageArgs = 64;
+  info.maxSamplers = 16;
+  info.image2dMaxWidth = info.image2dMaxHeight = 16384;
+  info.image3dMaxWidth = info.image3dMaxHeight = info.image3dMaxDepth = 2048;
+  info.imageMaxArraySize = 2048;
+  // In elements; the largest element is 16 bytes.
+  info.imageMaxBufferSize = std::min<cl_ulong>(info.maxMemAllocSize / 16, size_t{1} << 27);
+  info.imagePitchAlignment = 1;       // pixels
+  info.imageBaseAddressAlignment = 4; // bytes: element accesses need no more
   for (const char *feature :
        {"__opencl_c_images", "__opencl_c_read_write_images", "__opencl_c_3d_image_writes"})
     info.openclCFeatures.push_back({feature, makeVersion(3, 0)});

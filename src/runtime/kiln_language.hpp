@@ -11,10 +11,11 @@ namespace kiln {
 /// has; a device adds its own (images, for one) afterwards.
 void describeKilnLanguage(DeviceInfo &info);
 
-/// Adds the image features and extensions of the builtin library's image functions, which
-/// every device with image support runs (reads and writes of every image type, 3D writes,
-/// depth images, 2D images from buffers).
-void describeImageLanguage(DeviceInfo &info);
+/// Image support as the builtin library's image functions give it to every device: the limits
+/// (the specification's minimums for a full-profile device or more; a device lowers the sizes
+/// its hardware cannot take), and the features and extensions (reads and writes of every image
+/// type, 3D writes, depth images, 2D images from buffers). Needs maxMemAllocSize set.
+void describeKilnImages(DeviceInfo &info);
 
 /// The front end's target for a device: its OpenCL C versions, extensions and features.
 compiler::TargetDescription compilerTargetOf(const DeviceInfo &info);

@@ -32,7 +32,7 @@ Accessor accessorOf(const Function &function) {
     return Accessor::SamplerFromBits;
   if (name.contains("__kiln_texture_hardware"))
     return Accessor::TextureHardware;
-  if (name.contains("__kiln_texture_"))
+  if (isTextureRead(function))
     return Accessor::TextureRead;
   return Accessor::None;
 }
@@ -58,6 +58,11 @@ Value *meaning(Accessor accessor, CallInst &call, bool textureHardware) {
 }
 
 } // namespace
+
+bool isTextureRead(const Function &function) {
+  StringRef name = function.getName();
+  return name.contains("__kiln_texture_") && !name.contains("__kiln_texture_hardware");
+}
 
 unsigned resolveImageAccessors(Module &module, bool textureHardware) {
   unsigned replaced = 0;

@@ -22,4 +22,8 @@ namespace kiln::compiler {
 /// __kiln_texture_* reads too. Returns how many calls it replaced.
 unsigned resolveImageAccessors(llvm::Module &module, bool textureHardware);
 
+/// Whether `function` is one of the library's texture reads (__kiln_texture_f, _i or _ui), which
+/// a code generator for texture hardware lowers.
+bool isTextureRead(const llvm::Function &function);
+
 } // namespace kiln::compiler

@@ -69,24 +69,6 @@ void describePartitioning(const std::vector<int> &unitCpus, DeviceInfo &info) {
   }
 }
 
-/// Images live in host memory like buffers; the limits are the specification's minimums for a
-/// full-profile device or more.
-void describeImages(DeviceInfo &info) {
-  info.imageSupport = true;
-  info.maxReadImageArgs = 128;
-  info.maxWriteImageArgs = 64;
-  info.maxReadWriteImageArgs = 64;
-  info.maxSamplers = 16;
-  info.image2dMaxWidth = info.image2dMaxHeight = 16384;
-  info.image3dMaxWidth = info.image3dMaxHeight = info.image3dMaxDepth = 2048;
-  info.imageMaxArraySize = 2048;
-  // In elements; the largest element is 16 bytes.
-  info.imageMaxBufferSize = std::min<cl_ulong>(info.maxMemAllocSize / 16, size_t{1} << 27);
-  info.imagePitchAlignment = 1;       // pixels
-  info.imageBaseAddressAlignment = 4; // bytes: element accesses need no more
-  describeImageLanguage(info);
-}
-
 } // namespace
 
 DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCpus) {
@@ -119,7 +101,7 @@ DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCp
   describeKilnLanguage(info);
   describeFloatingPoint(host, info);
   describePartitioning(unitCpus, info);
-  describeImages(info);
+  describeKilnImages(info); // images live in host memory like buffers
   return info;
 }
 

@@ -78,29 +78,20 @@ void describeFloatingPoint(DeviceInfo &info) {
                         CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
 }
 
-/// Images: elements in device-addressed memory like buffers, sampled through textures of CUDA
-/// arrays (gpu_image.hpp). The sizes are those of the CPU device, within what CUDA's layered
+/// Images: the builtin library's (elements in device-addressed memory like buffers), sampled
+/// through textures of CUDA arrays (gpu_image.hpp), so the sizes stay within what CUDA's layered
 /// and 3D textures take.
 void describeImages(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info) {
-  info.imageSupport = true;
-  info.maxReadImageArgs = 128;
-  info.maxWriteImageArgs = 64;
-  info.maxReadWriteImageArgs = 64;
-  info.maxSamplers = 16;
-  auto limit = [&](CUdevice_attribute which, size_t wanted) {
-    return std::min<size_t>(wanted, attribute(cuda, device, which));
+  describeKilnImages(info);
+  auto cap = [&](size_t &size, CUdevice_attribute limit) {
+    size = std::min<size_t>(size, attribute(cuda, device, limit));
   };
-  info.image2dMaxWidth = limit(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH, 16384);
-  info.image2dMaxHeight = limit(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT, 16384);
-  info.image3dMaxWidth = limit(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH, 2048);
-  info.image3dMaxHeight = limit(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT, 2048);
-  info.image3dMaxDepth = limit(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH, 2048);
-  info.imageMaxArraySize = limit(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS, 2048);
-  // In elements (the largest is 16 bytes); 1D buffer images are read without textures.
-  info.imageMaxBufferSize = std::min<cl_ulong>(info.maxMemAllocSize / 16, size_t{1} << 27);
-  info.imagePitchAlignment = 1;       // pixels
-  info.imageBaseAddressAlignment = 4; // bytes: element accesses need no more
-  describeImageLanguage(info);
+  cap(info.image2dMaxWidth, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH);
+  cap(info.image2dMaxHeight, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT);
+  cap(info.image3dMaxWidth, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH);
+  cap(info.image3dMaxHeight, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT);
+  cap(info.image3dMaxDepth, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH);
+  cap(info.imageMaxArraySize, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS);
 }
 
 } // namespace

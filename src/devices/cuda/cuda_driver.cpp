@@ -13,7 +13,6 @@
 #include "devices/cuda/ptx_compiler.hpp"
 #include "runtime/command.hpp"
 #include "runtime/host_commands.hpp"
-#include "runtime/kernel.hpp"
 #include "runtime/kiln_language.hpp"
 #include "runtime/platform.hpp"
 #include "runtime/printf_formatter.hpp"
@@ -358,13 +357,12 @@ private:
   /// Gives each image argument of `launch` the GPU's descriptor in place of the host's, and puts
   /// the refresh of the textures of those a kernel may sample (read_only ones) on the stream.
   cl_int prepareImages(KernelLaunch &launch) {
-    const std::vector<compiler::KernelArgInfo> &args = launch.kernel->info().args;
-    for (const compiler::KernelArgInfo &arg : args) {
-      if (arg.kind != compiler::ArgKind::Image)
-        continue;
+    const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
+    for (const GpuKernel::ImageArgument &arg : kernel.imageArguments()) {
       std::byte *slot = launch.args.data() + arg.blockOffset;
       const void *hostDescriptor = nullptr;
       std::memcpy(&hostDescriptor, slot, sizeof hostDescriptor);
+      // The runtime's block names the image by its host descriptor.
       auto named = std::find_if(launch.memObjects.begin(), launch.memObjects.end(),
                                 [&](const Ref<MemObject> &memory) {
                                   return memory->kernelDescriptor() == hostDescriptor;
@@ -376,7 +374,7 @@ private:
         return CL_MEM_OBJECT_ALLOCATION_FAILURE;
       const ImageKernelDescriptor *descriptor = image->kernelDescriptor();
       std::memcpy(slot, &descriptor, sizeof descriptor);
-      if (arg.accessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY && !image->refreshTextures(stream_))
+      if (arg.sampled && !image->refreshTextures(stream_))
         return CL_OUT_OF_RESOURCES;
     }
     return CL_COMPLETE;

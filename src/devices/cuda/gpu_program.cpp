@@ -15,6 +15,16 @@ int functionAttribute(const CudaLibrary &cuda, CUfunction function,
 
 } // namespace
 
+GpuKernel::GpuKernel(CUfunction function, DeviceKernelInfo info, const compiler::KernelInfo &kernel,
+                     const std::vector<compiler::PrintfCallSite> *printfCalls)
+    : function_(function), info_(info), staticLocalBytes_(kernel.staticLocalMemSize),
+      printfCalls_(printfCalls) {
+  for (const compiler::KernelArgInfo &arg : kernel.args)
+    if (arg.kind == compiler::ArgKind::Image)
+      imageArguments_.push_back(
+          {arg.blockOffset, arg.accessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY});
+}
+
 GpuProgram::GpuProgram(std::shared_ptr<const CudaLibrary> cuda, CUcontext context, CUmodule module,
                        std::string ptx)
     : cuda_(std::move(cuda)), context_(context), module_(module), ptx_(std::move(ptx)) {}
@@ -64,7 +74,7 @@ std::unique_ptr<GpuProgram> GpuProgram::load(std::shared_ptr<const CudaLibrary> 
     kernelInfo.privateMemSize =
         functionAttribute(*cuda, function, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     program->kernels_.emplace(kernel.name,
-                              GpuKernel(function, kernelInfo, kernel.staticLocalMemSize,
+                              GpuKernel(function, kernelInfo, kernel,
                                         kernel.usesPrintf ? &program->printfCalls_ : nullptr));
   }
   return program;

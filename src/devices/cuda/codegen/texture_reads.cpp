@@ -2,6 +2,7 @@
 #include "devices/cuda/codegen/texture_reads.hpp"
 
 #include "compiler/llvm/direct_calls.hpp"
+#include "compiler/llvm/image_accessors.hpp"
 #include "devices/cuda/codegen/codegen_error.hpp"
 
 #include "llvm/ADT/SmallVector.h"
@@ -20,10 +21,9 @@ enum class Result { Float, Signed, Unsigned };
 enum Shape : uint64_t { Shape1D = 1, Shape2D = 2, Shape3D = 3, Shape1DArray = 5, Shape2DArray = 6 };
 
 std::optional<Result> textureReadOf(const Function &function) {
-  StringRef name = function.getName();
-  if (!function.isDeclaration() || !name.contains("__kiln_texture_") ||
-      name.contains("__kiln_texture_hardware"))
+  if (!function.isDeclaration() || !compiler::isTextureRead(function))
     return std::nullopt;
+  StringRef name = function.getName();
   if (name.contains("__kiln_texture_ui"))
     return Result::Unsigned;
   if (name.contains("__kiln_texture_i"))
