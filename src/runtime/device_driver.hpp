@@ -108,10 +108,10 @@ public:
   /// microseconds to each of them.
   virtual std::chrono::microseconds hostWaitPollTime() const { return {}; }
 
-  /// Whether the device runs and completes the commands submitted to it in the order they were
-  /// submitted (a GPU's stream). The next command of an in-order queue is then submitted as soon
-  /// as the one before it has been, instead of once it has finished, so the device can queue
-  /// them back to back.
+  /// Whether the device runs and completes the commands of each in-order queue in the order they
+  /// were submitted (a GPU's stream). The next command of an in-order queue is then submitted as
+  /// soon as the one before it has been, instead of once it has finished, so the device can
+  /// queue them back to back.
   virtual bool keepsSubmissionOrder() const { return false; }
 
   /// Runs a command whose dependencies have all completed (when the driver keeps submission

@@ -11,11 +11,13 @@
 #include "devices/cuda/gpu_program.hpp"
 #include "devices/cuda/launch_abi.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
+#include "devices/cuda/stream_assignment.hpp"
 #include "runtime/command.hpp"
 #include "runtime/host_commands.hpp"
 #include "runtime/kiln_language.hpp"
 #include "runtime/platform.hpp"
 #include "runtime/printf_formatter.hpp"
+#include "runtime/queue.hpp"
 
 #include <algorithm>
 #include <array>
@@ -66,15 +68,47 @@ std::vector<LaunchPart> splitIntoLaunches(const NDRange &range) {
   return parts;
 }
 
+/// How many streams a GPU's commands are spread over: enough for a few queues, or the
+/// independent commands of an out-of-order queue, to run side by side.
+constexpr size_t kStreams = 4;
+
+/// One CUDA stream of a GPU, and the thread that completes its commands in the order they were
+/// put on it.
+struct Lane {
+  size_t index = 0;
+  CUstream stream = nullptr; // launches come from any thread: CUDA streams allow that
+  std::mutex orderMutex;     // keeps the stream in submission order
+  int threadStartsAhead = 0; // submitted commands the command thread has yet to start
+  std::unique_ptr<CommandThread> commands;
+};
+
+/// The commands whose order a stream must keep: those of one in-order queue.
+const void *orderKeyOf(const Command &command) {
+  const Queue *queue = command.event().queue();
+  return queue != nullptr && queue->isInOrder() ? queue : nullptr;
+}
+
 class CudaDriver final : public DeviceDriver {
 public:
   CudaDriver(std::shared_ptr<const CudaLibrary> cuda, CUdevice device, CUcontext context)
       : cuda_(std::move(cuda)), device_(device), context_(context),
-        info_(describeGpu(*cuda_, device_, properties_)), target_(compilerTargetOf(info_)),
-        commands_([this](std::vector<CommandThread::Item> &batch) { finish(batch); }) {
+        info_(describeGpu(*cuda_, device_, properties_)), target_(compilerTargetOf(info_)) {
     CurrentContext current(*cuda_, context_);
-    if (cuda_->streamCreate(&stream_, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
-      stream_ = nullptr;
+    for (size_t index = 0; index < kStreams; ++index) {
+      auto lane = std::make_unique<Lane>();
+      lane->index = index;
+      if (cuda_->streamCreate(&lane->stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
+        lane->stream = nullptr;
+      lane->commands = std::make_unique<CommandThread>(
+          [this, &lane = *lane](std::vector<CommandThread::Item> &batch) { finish(lane, batch); });
+      lanes_.push_back(std::move(lane));
+    }
+  }
+
+  ~CudaDriver() override {
+    // The command threads finish before the rest of the driver goes.
+    for (auto &lane : lanes_)
+      lane->commands.reset();
   }
 
   const DeviceInfo &info() const override { return info_; }
@@ -126,21 +160,23 @@ public:
     return std::chrono::milliseconds(20);
   }
 
-  /// Commands that the stream carries out go to it at once, from the submitting thread, unless
-  /// a command the command thread must start is still ahead of them; the command thread
-  /// completes every command, in submission order.
+  /// Each command goes to the stream its queue's order asks for (StreamAssignment). Commands
+  /// that the stream carries out go to it at once, from the submitting thread, unless a command
+  /// the stream's thread must start is still ahead of them; that thread completes the stream's
+  /// commands, in submission order.
   void submit(std::shared_ptr<Command> command) override {
     std::shared_ptr<Command> started = command;
+    Lane &lane = *lanes_[streams_.assign(orderKeyOf(*command))];
     {
-      std::lock_guard order(orderMutex_);
-      if (stream_ == nullptr || threadStartsAhead_ > 0 ||
+      std::lock_guard order(lane.orderMutex);
+      if (lane.stream == nullptr || lane.threadStartsAhead > 0 ||
           !startsFromAnyThread(command->payload())) {
-        ++threadStartsAhead_;
-        commands_.submit({std::move(command)});
+        ++lane.threadStartsAhead;
+        lane.commands->submit({std::move(command)});
         return;
       }
       CurrentContext current(*cuda_, context_);
-      commands_.submit(startOnStream(std::move(command)));
+      lane.commands->submit(startOnStream(lane, std::move(command)));
     }
     // Outside the lock: the status change runs the application's callbacks, which may enqueue.
     // (When the command has completed already, the status stays complete.)
@@ -170,7 +206,7 @@ private:
 
   /// Puts `command` on the stream between its events (the context being current): a Started
   /// item, or a Failed one.
-  CommandThread::Item startOnStream(std::shared_ptr<Command> command) {
+  CommandThread::Item startOnStream(Lane &lane, std::shared_ptr<Command> command) {
     CommandThread::Item item{std::move(command), CommandThread::Item::State::Started};
     cl_int status = CL_OUT_OF_RESOURCES;
     if (item.command->event().profilingEnabled()) {
@@ -178,15 +214,15 @@ private:
       item.start = events_.acquire(true);
       item.end = events_.acquire(true);
       if (item.start != nullptr && item.end != nullptr &&
-          cuda_->eventRecord(item.start, stream_) == CUDA_SUCCESS) {
-        status = enqueueOnStream(item.command->payload());
-        if (status == CL_COMPLETE && cuda_->eventRecord(item.end, stream_) != CUDA_SUCCESS)
+          cuda_->eventRecord(item.start, lane.stream) == CUDA_SUCCESS) {
+        status = enqueueOnStream(item.command->payload(), lane.stream);
+        if (status == CL_COMPLETE && cuda_->eventRecord(item.end, lane.stream) != CUDA_SUCCESS)
           status = CL_OUT_OF_RESOURCES;
       }
     } else {
       // The command thread records the event that tells its end (completeTogether()): the
       // submitting thread, which paces back-to-back launches, makes one driver call.
-      status = enqueueOnStream(item.command->payload());
+      status = enqueueOnStream(item.command->payload(), lane.stream);
     }
     if (status != CL_COMPLETE) {
       releaseEvents(item);
@@ -197,21 +233,21 @@ private:
   }
 
   /// Puts a kernel launch (without printf) or a copy on the stream.
-  cl_int enqueueOnStream(CommandPayload &payload) {
+  cl_int enqueueOnStream(CommandPayload &payload, CUstream stream) {
     if (auto *launch = std::get_if<KernelLaunch>(&payload))
-      return start(*launch, 0);
+      return start(*launch, 0, stream);
     if (auto *read = std::get_if<ReadBuffer>(&payload))
-      return copy(read->destination, read->buffer->data() + read->offset, read->size);
+      return copy(read->destination, read->buffer->data() + read->offset, read->size, stream);
     if (auto *write = std::get_if<WriteBuffer>(&payload))
-      return copy(write->buffer->data() + write->offset, write->source, write->size);
+      return copy(write->buffer->data() + write->offset, write->source, write->size, stream);
     if (auto *between = std::get_if<CopyBuffer>(&payload))
       return copy(between->destination->data() + between->destinationOffset,
-                  between->source->data() + between->sourceOffset, between->size);
+                  between->source->data() + between->sourceOffset, between->size, stream);
     return CL_INVALID_OPERATION;
   }
 
   /// On the command thread: the commands submitted since the last call, in submission order.
-  void finish(std::vector<CommandThread::Item> &batch) {
+  void finish(Lane &lane, std::vector<CommandThread::Item> &batch) {
     CurrentContext current(*cuda_, context_);
     // Started commands without events of their own are completed together, by one event
     // recorded behind the last of them.
@@ -221,64 +257,71 @@ private:
         unmarked.push_back(&item);
         continue;
       }
-      completeTogether(unmarked);
-      finish(item);
+      completeTogether(lane, unmarked);
+      finish(lane, item);
     }
-    completeTogether(unmarked);
+    completeTogether(lane, unmarked);
   }
 
   /// Records one event behind `items` (started, unprofiled) and completes them when it passes.
-  void completeTogether(std::vector<CommandThread::Item *> &items) {
+  void completeTogether(Lane &lane, std::vector<CommandThread::Item *> &items) {
     if (items.empty())
       return;
     CUevent end = events_.acquire(false);
-    bool recorded = end != nullptr && cuda_->eventRecord(end, stream_) == CUDA_SUCCESS;
-    bool done = recorded ? cuda_->eventSynchronize(end) == CUDA_SUCCESS : synchronize();
+    bool recorded = end != nullptr && cuda_->eventRecord(end, lane.stream) == CUDA_SUCCESS;
+    bool done = recorded ? cuda_->eventSynchronize(end) == CUDA_SUCCESS : synchronize(lane.stream);
     events_.release(end, false);
     for (CommandThread::Item *item : items)
-      item->command->complete(done ? CL_COMPLETE : CL_OUT_OF_RESOURCES);
+      completeCommand(lane, *item->command, done ? CL_COMPLETE : CL_OUT_OF_RESOURCES);
     items.clear();
   }
 
+  /// The end of a command of `lane`'s stream.
+  void completeCommand(Lane &lane, Command &command, cl_int status) {
+    streams_.finished(lane.index, orderKeyOf(command));
+    command.complete(status);
+  }
+
   /// One command, its context current.
-  void finish(CommandThread::Item &item) {
+  void finish(Lane &lane, CommandThread::Item &item) {
     switch (item.state) {
     case CommandThread::Item::State::Failed:
-      item.command->complete(item.failure);
+      completeCommand(lane, *item.command, item.failure);
       return;
     case CommandThread::Item::State::Started:
-      complete(item);
+      complete(lane, item);
       return;
     case CommandThread::Item::State::ToStart:
       break;
     }
-    cl_int status = stream_ != nullptr ? startHere(item) : CL_OUT_OF_RESOURCES;
+    cl_int status = lane.stream != nullptr ? startHere(lane, item) : CL_OUT_OF_RESOURCES;
     {
-      std::lock_guard order(orderMutex_);
-      --threadStartsAhead_;
+      std::lock_guard order(lane.orderMutex);
+      --lane.threadStartsAhead;
     }
     if (item.state == CommandThread::Item::State::Started)
-      complete(item);
+      complete(lane, item);
     else
-      item.command->complete(status);
+      completeCommand(lane, *item.command, status);
   }
 
   /// Waits for a started command, reads its times, and completes it (on the command thread).
-  void complete(CommandThread::Item &item) {
+  void complete(Lane &lane, CommandThread::Item &item) {
     if (item.end == nullptr) {
       std::vector<CommandThread::Item *> alone{&item};
-      completeTogether(alone);
+      completeTogether(lane, alone);
       return;
     }
     cl_int status =
         cuda_->eventSynchronize(item.end) == CUDA_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
     if (status == CL_COMPLETE && item.start != nullptr) {
+      std::lock_guard clockUse(clockMutex_);
       cl_ulong start = clock_.hostTime(item.start), end = clock_.hostTime(item.end);
       if (start != 0 && end != 0)
         item.command->event().setDeviceExecutionTimes(start, end);
     }
     releaseEvents(item);
-    item.command->complete(status);
+    completeCommand(lane, *item.command, status);
   }
 
   void releaseEvents(CommandThread::Item &item) {
@@ -290,28 +333,28 @@ private:
   /// Starts a command on the command thread, after every command submitted before it has been
   /// started. Commands of the stream become Started items; commands the host carries out run
   /// to the end here (returning their status) once the stream has finished what is before them.
-  cl_int startHere(CommandThread::Item &item) {
+  cl_int startHere(Lane &lane, CommandThread::Item &item) {
     item.command->markRunning();
     CommandPayload &payload = item.command->payload();
     if (auto *launch = std::get_if<KernelLaunch>(&payload);
         launch != nullptr && callsPrintf(*launch))
-      return runWithPrintf(*launch);
+      return runWithPrintf(*launch, lane.stream);
     if (startsFromAnyThread(payload) || std::holds_alternative<ReadBuffer>(payload)) {
-      item = startOnStream(std::move(item.command));
+      item = startOnStream(lane, std::move(item.command));
       return item.failure;
     }
-    if (!synchronize())
+    if (!synchronize(lane.stream))
       return CL_OUT_OF_RESOURCES;
     // Everything else works on the memory as the host sees it.
     return executeHostCommand(payload);
   }
 
   /// Runs a launch whose kernel calls printf, and prints its records.
-  cl_int runWithPrintf(KernelLaunch &launch) {
+  cl_int runWithPrintf(KernelLaunch &launch, CUstream stream) {
     const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
     AlignedStorage printfStorage = allocatePrintfBuffer();
-    cl_int status = start(launch, reinterpret_cast<uint64_t>(printfStorage.get()));
-    if (status == CL_COMPLETE && !synchronize())
+    cl_int status = start(launch, reinterpret_cast<uint64_t>(printfStorage.get()), stream);
+    if (status == CL_COMPLETE && !synchronize(stream))
       status = CL_OUT_OF_RESOURCES;
     if (printfStorage != nullptr && status == CL_COMPLETE)
       writePrintfOutput(*reinterpret_cast<compiler::PrintfBuffer *>(printfStorage.get()),
@@ -319,8 +362,8 @@ private:
     return status;
   }
 
-  /// Puts the CUDA launches of `launch` on the stream (the current context being the GPU's).
-  cl_int start(KernelLaunch &launch, uint64_t printfBuffer) {
+  /// Puts the CUDA launches of `launch` on `stream` (the current context being the GPU's).
+  cl_int start(KernelLaunch &launch, uint64_t printfBuffer, CUstream stream) {
     const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
     std::array<uint64_t, 3> groups = groupCounts(launch.range);
     if (groups[0] * groups[1] * groups[2] == 0)
@@ -333,7 +376,7 @@ private:
       params.numGroups[axis] = groups[axis];
     }
     params.workDim = launch.range.workDim;
-    if (cl_int status = prepareImages(launch); status != CL_COMPLETE)
+    if (cl_int status = prepareImages(launch, stream); status != CL_COMPLETE)
       return status;
     // The entry's argument block parameter is at least 8 bytes.
     std::array<std::byte, 8> noArguments{};
@@ -347,7 +390,7 @@ private:
       void *parameters[] = {block, &params};
       CUresult result = cuda_->launchKernel(
           kernel.function(), part.grid[0], part.grid[1], part.grid[2], part.block[0], part.block[1],
-          part.block[2], static_cast<unsigned>(dynamicShared), stream_, parameters, nullptr);
+          part.block[2], static_cast<unsigned>(dynamicShared), stream, parameters, nullptr);
       if (result != CUDA_SUCCESS)
         return CL_OUT_OF_RESOURCES;
     }
@@ -356,7 +399,7 @@ private:
 
   /// Gives each image argument of `launch` the GPU's descriptor in place of the host's, and puts
   /// the refresh of the textures of those a kernel may sample (read_only ones) on the stream.
-  cl_int prepareImages(KernelLaunch &launch) {
+  cl_int prepareImages(KernelLaunch &launch, CUstream stream) {
     const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
     for (const GpuKernel::ImageArgument &arg : kernel.imageArguments()) {
       std::byte *slot = launch.args.data() + arg.blockOffset;
@@ -374,7 +417,7 @@ private:
         return CL_MEM_OBJECT_ALLOCATION_FAILURE;
       const ImageKernelDescriptor *descriptor = image->kernelDescriptor();
       std::memcpy(slot, &descriptor, sizeof descriptor);
-      if (arg.sampled && !image->refreshTextures(stream_))
+      if (arg.sampled && !image->refreshTextures(stream))
         return CL_OUT_OF_RESOURCES;
     }
     return CL_COMPLETE;
@@ -412,17 +455,17 @@ private:
   }
 
   /// Puts a copy on the stream, for the GPU's copy engines (managed pages stay where they are).
-  cl_int copy(void *destination, const void *source, size_t size) {
+  cl_int copy(void *destination, const void *source, size_t size, CUstream stream) {
     if (size == 0)
       return CL_COMPLETE;
     return cuda_->memcpyAsync(reinterpret_cast<CUdeviceptr>(destination),
-                              reinterpret_cast<CUdeviceptr>(source), size, stream_) == CUDA_SUCCESS
+                              reinterpret_cast<CUdeviceptr>(source), size, stream) == CUDA_SUCCESS
                ? CL_COMPLETE
                : CL_OUT_OF_RESOURCES;
   }
 
-  /// Waits until the stream has done everything put on it.
-  bool synchronize() { return cuda_->streamSynchronize(stream_) == CUDA_SUCCESS; }
+  /// Waits until `stream` has done everything put on it.
+  bool synchronize(CUstream stream) { return cuda_->streamSynchronize(stream) == CUDA_SUCCESS; }
 
   std::shared_ptr<const CudaLibrary> cuda_;
   CUdevice device_;
@@ -430,12 +473,11 @@ private:
   GpuProperties properties_;
   DeviceInfo info_;
   compiler::TargetDescription target_;
-  CUstream stream_ = nullptr; // launches come from any thread: CUDA streams allow that
   EventPool events_{*cuda_};
-  GpuClock clock_{*cuda_};    // used by the command thread only
-  std::mutex orderMutex_;     // keeps the stream in submission order
-  int threadStartsAhead_ = 0; // submitted commands the command thread has yet to start
-  CommandThread commands_;
+  std::mutex clockMutex_; // the command threads read times through one clock
+  GpuClock clock_{*cuda_};
+  StreamAssignment streams_{kStreams};
+  std::vector<std::unique_ptr<Lane>> lanes_;
 };
 
 } // namespace
