@@ -186,6 +186,51 @@ TEST_F(BufferTest, AllocHostPtrBufferWorksForReadAndWrite) {
   EXPECT_TRUE(equalArrays(data, read<unsigned char>(buffer, 4096)));
 }
 
+// On a GPU, CL_MEM_ALLOC_HOST_PTR memory is the host's (pinned), which kernels reach over the
+// bus: plain accesses and atomics must work there as in any other buffer.
+TEST_F(BufferTest, AllocHostPtrBufferServesKernelsAtomicsAndMaps) {
+  constexpr size_t kItems = 1 << 16, kCounters = 64;
+  Kernel kernel = buildKernel(R"(
+    kernel void tally(global const uint *in, global uint *squares, global uint *counters) {
+      size_t i = get_global_id(0);
+      squares[i] = in[i] * in[i];
+      atomic_inc(&counters[in[i] % 64]);
+    })",
+                              "tally");
+  ASSERT_NE(nullptr, kernel.get());
+  Random random(7);
+  std::vector<cl_uint> in = random.values<cl_uint>(kItems);
+  Mem input = createBuffer(CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY, kItems * sizeof(cl_uint));
+  Mem squares = createBuffer(CL_MEM_ALLOC_HOST_PTR, kItems * sizeof(cl_uint));
+  Mem counters = createBuffer(CL_MEM_ALLOC_HOST_PTR, kCounters * sizeof(cl_uint));
+  // The input goes in through a map, as applications fill such buffers.
+  cl_int error = CL_SUCCESS;
+  auto *view = static_cast<cl_uint *>(clEnqueueMapBuffer(queue_, input, CL_TRUE, CL_MAP_WRITE, 0,
+                                                         kItems * sizeof(cl_uint), 0, nullptr,
+                                                         nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  std::copy(in.begin(), in.end(), view);
+  ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, input, view, 0, nullptr, nullptr));
+  const cl_uint zero = 0;
+  ASSERT_CL_SUCCESS(clEnqueueFillBuffer(queue_, counters, &zero, sizeof zero, 0,
+                                        kCounters * sizeof(cl_uint), 0, nullptr, nullptr));
+  ASSERT_TRUE(setArgs(kernel, input, squares, counters));
+  ASSERT_TRUE(run1D(kernel, kItems));
+  std::vector<cl_uint> expectedSquares(kItems), expectedCounts(kCounters, 0);
+  for (size_t i = 0; i < kItems; ++i) {
+    expectedSquares[i] = in[i] * in[i];
+    ++expectedCounts[in[i] % kCounters];
+  }
+  EXPECT_TRUE(equalArrays(expectedCounts, read<cl_uint>(counters, kCounters)));
+  auto *results = static_cast<cl_uint *>(clEnqueueMapBuffer(queue_, squares, CL_TRUE, CL_MAP_READ,
+                                                            0, kItems * sizeof(cl_uint), 0, nullptr,
+                                                            nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  EXPECT_TRUE(equalArrays(expectedSquares, std::vector<cl_uint>(results, results + kItems)));
+  ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, squares, results, 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(clFinish(queue_));
+}
+
 TEST_F(BufferTest, WithPropertiesAcceptsNullAndEmptyLists) {
   cl_int error = CL_SUCCESS;
   Mem first(

@@ -84,6 +84,20 @@ ClBuffer ClSession::buffer(size_t bytes, const void *data) {
   return buffer;
 }
 
+ClSession::HostBuffer ClSession::hostBuffer(size_t bytes) {
+  cl_int error = CL_SUCCESS;
+  HostBuffer host;
+  host.buffer.reset(clCreateBuffer(context_.get(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes,
+                                   nullptr, &error));
+  check(error, "clCreateBuffer");
+  // Never unmapped: releasing a mapped buffer is allowed, and frees the mapping with it.
+  host.mapped =
+      clEnqueueMapBuffer(queue_.get(), host.buffer.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                         bytes, 0, nullptr, nullptr, &error);
+  check(error, "clEnqueueMapBuffer");
+  return host;
+}
+
 void ClSession::read(cl_mem buffer, size_t bytes, void *out) {
   check(clEnqueueReadBuffer(queue_.get(), buffer, CL_TRUE, 0, bytes, out, 0, nullptr, nullptr),
         "clEnqueueReadBuffer");

@@ -68,6 +68,14 @@ public:
     return buffer(data.size() * sizeof(T), data.data());
   }
 
+  /// A buffer in host memory (CL_MEM_ALLOC_HOST_PTR), mapped for reading and writing: the
+  /// staging memory applications copy through. The mapping lasts as long as the buffer.
+  struct HostBuffer {
+    ClBuffer buffer;
+    void *mapped = nullptr;
+  };
+  HostBuffer hostBuffer(size_t bytes);
+
   void read(cl_mem buffer, size_t bytes, void *out);
   template <typename T> std::vector<T> read(cl_mem buffer, size_t count) {
     std::vector<T> values(count);

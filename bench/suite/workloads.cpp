@@ -22,6 +22,7 @@ std::unique_ptr<Workload> makeSpmv();
 std::unique_ptr<Workload> makePrefixScan();
 std::unique_ptr<Workload> makeConvolution();
 std::unique_ptr<Workload> makeBitonicSort();
+std::unique_ptr<Workload> makePinnedTransfer();
 
 std::vector<std::unique_ptr<Workload>> allWorkloads() {
   std::vector<std::unique_ptr<Workload>> workloads;
@@ -42,6 +43,7 @@ std::vector<std::unique_ptr<Workload>> allWorkloads() {
   workloads.push_back(makeBlackScholes());
   workloads.push_back(makeMandelbrot());
   workloads.push_back(makeBitonicSort());
+  workloads.push_back(makePinnedTransfer());
   return workloads;
 }
 

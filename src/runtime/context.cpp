@@ -32,10 +32,10 @@ bool Context::hasDeviceMemory() const {
                      [](const Device *device) { return device->driver().hasOwnMemory(); });
 }
 
-AlignedStorage Context::allocateStorage(size_t size) const {
+AlignedStorage Context::allocateStorage(size_t size, MemoryPlacement placement) const {
   for (Device *device : devices_)
     if (device->driver().hasOwnMemory())
-      return device->driver().allocateSharedMemory(size);
+      return device->driver().allocateSharedMemory(size, placement);
   return allocateAligned(size, MemObject::kBaseAlignment);
 }
 

@@ -27,8 +27,10 @@ public:
 
   /// Storage for a memory object of `size` bytes that every device of the context addresses:
   /// host memory, or the memory a device shares with the host when it has memory of its own
-  /// (a GPU's managed memory). Null when out of memory.
-  AlignedStorage allocateStorage(size_t size) const;
+  /// (a GPU's managed memory, or its pinned host memory when `placement` is Host). Null when
+  /// out of memory.
+  AlignedStorage allocateStorage(size_t size,
+                                 MemoryPlacement placement = MemoryPlacement::Device) const;
   /// Whether a device of the context has memory of its own (DeviceDriver::hasOwnMemory).
   bool hasDeviceMemory() const;
 

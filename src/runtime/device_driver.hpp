@@ -98,9 +98,11 @@ public:
   virtual bool hasOwnMemory() const { return false; }
 
   /// `size` bytes that the host and this device both address, at the same address, aligned to
-  /// CL_DEVICE_MEM_BASE_ADDR_ALIGN; null when out of memory. Only for devices with memory of
-  /// their own.
-  virtual AlignedStorage allocateSharedMemory(size_t size) { return nullptr; }
+  /// CL_DEVICE_MEM_BASE_ADDR_ALIGN, placed as `placement` asks; null when out of memory. Only
+  /// for devices with memory of their own.
+  virtual AlignedStorage allocateSharedMemory(size_t size, MemoryPlacement placement) {
+    return nullptr;
+  }
 
   /// How long a host thread that waits for one of this device's commands keeps polling (yielding
   /// its core) after its first brief spin, before it sleeps. Zero: it sleeps at once. A GPU's

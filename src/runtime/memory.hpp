@@ -32,6 +32,16 @@ using AlignedStorage = std::unique_ptr<std::byte[], StorageRelease>;
 /// Allocates `size` bytes aligned to `alignment`; null when out of memory.
 AlignedStorage allocateAligned(size_t size, size_t alignment);
 
+/// Where a memory object's storage lives in a context with a device of its own memory.
+enum class MemoryPlacement {
+  /// Where the devices use it fastest (a GPU's memory, moving to the host when it touches it).
+  Device,
+  /// In the host's memory, pinned, which a GPU reads and writes over the bus
+  /// (CL_MEM_ALLOC_HOST_PTR): maps cost nothing and copies to and from it run at the bus's full
+  /// speed.
+  Host,
+};
+
 class MemObject : public Object<_cl_mem, ObjectKind::Memory>, public RefCounted<MemObject> {
 public:
   using DestructorCallback = void(CL_CALLBACK *)(cl_mem, void *);

@@ -145,8 +145,13 @@ public:
 
   bool hasOwnMemory() const override { return true; }
 
-  AlignedStorage allocateSharedMemory(size_t size) override {
+  AlignedStorage allocateSharedMemory(size_t size, MemoryPlacement placement) override {
     CurrentContext current(*cuda_, context_);
+    if (placement == MemoryPlacement::Host) {
+      if (AlignedStorage pinned = allocatePinnedMemory(size))
+        return pinned;
+      // Pinned memory is a scarcer resource than memory: fall back to managed memory.
+    }
     CUdeviceptr pointer = 0;
     if (cuda_->memAllocManaged(&pointer, size, CU_MEM_ATTACH_GLOBAL) != CUDA_SUCCESS)
       return nullptr;
@@ -188,6 +193,28 @@ private:
     auto &driver = *static_cast<CudaDriver *>(owner);
     CurrentContext current(*driver.cuda_, driver.context_);
     driver.cuda_->memFree(reinterpret_cast<CUdeviceptr>(pointer));
+  }
+
+  /// Page-locked host memory that every GPU addresses at its host address (unified
+  /// addressing); null when there is none to spare or the addresses differ.
+  AlignedStorage allocatePinnedMemory(size_t size) {
+    void *host = nullptr;
+    if (cuda_->memHostAlloc(&host, size, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP) !=
+        CUDA_SUCCESS)
+      return nullptr;
+    AlignedStorage pinned(static_cast<std::byte *>(host),
+                          StorageRelease{&CudaDriver::releasePinnedMemory, this});
+    CUdeviceptr device = 0;
+    if (cuda_->memHostGetDevicePointer(&device, host, 0) != CUDA_SUCCESS ||
+        device != reinterpret_cast<CUdeviceptr>(host))
+      return nullptr;
+    return pinned;
+  }
+
+  static void releasePinnedMemory(void *owner, std::byte *pointer) {
+    auto &driver = *static_cast<CudaDriver *>(owner);
+    CurrentContext current(*driver.cuda_, driver.context_);
+    driver.cuda_->memFreeHost(pointer);
   }
 
   /// Whether the submitting thread may put `payload` on the stream: kernels without printf
@@ -433,7 +460,8 @@ private:
   /// memory is not available (every printf then returns -1).
   AlignedStorage allocatePrintfBuffer() {
     size_t header = sizeof(compiler::PrintfBuffer);
-    AlignedStorage storage = allocateSharedMemory(header + info_.printfBufferSize);
+    AlignedStorage storage =
+        allocateSharedMemory(header + info_.printfBufferSize, MemoryPlacement::Device);
     if (storage == nullptr)
       return storage;
     auto *buffer = new (storage.get()) compiler::PrintfBuffer;

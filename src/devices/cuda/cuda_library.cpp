@@ -26,6 +26,9 @@ bool resolveAll(void *library, CudaLibrary &cuda) {
          resolve(library, "cuCtxPopCurrent_v2", cuda.ctxPopCurrent) &&
          resolve(library, "cuMemAllocManaged", cuda.memAllocManaged) &&
          resolve(library, "cuMemFree_v2", cuda.memFree) &&
+         resolve(library, "cuMemHostAlloc", cuda.memHostAlloc) &&
+         resolve(library, "cuMemHostGetDevicePointer_v2", cuda.memHostGetDevicePointer) &&
+         resolve(library, "cuMemFreeHost", cuda.memFreeHost) &&
          resolve(library, "cuMemcpyAsync", cuda.memcpyAsync) &&
          resolve(library, "cuMemcpy3DAsync_v2", cuda.memcpy3DAsync) &&
          resolve(library, "cuArray3DCreate_v2", cuda.array3DCreate) &&

@@ -25,6 +25,9 @@ struct CudaLibrary {
   CUresult (*ctxPopCurrent)(CUcontext *context);
   CUresult (*memAllocManaged)(CUdeviceptr *pointer, size_t size, unsigned int flags);
   CUresult (*memFree)(CUdeviceptr pointer);
+  CUresult (*memHostAlloc)(void **pointer, size_t size, unsigned int flags);
+  CUresult (*memHostGetDevicePointer)(CUdeviceptr *device, void *host, unsigned int flags);
+  CUresult (*memFreeHost)(void *pointer);
   CUresult (*memcpyAsync)(CUdeviceptr destination, CUdeviceptr source, size_t size,
                           CUstream stream);
   CUresult (*memcpy3DAsync)(const CUDA_MEMCPY3D *copy, CUstream stream);
