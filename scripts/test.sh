@@ -10,8 +10,9 @@ jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
-# Again with the work-item vectorizer off: both ways of running kernels must pass.
-KILN_VECTORIZE=0 ctest --test-dir build --output-on-failure -j "$jobs"
+# Again with the work-item vectorizer off: both ways of running kernels must pass. (The PTX
+# tests compile for the GPU, which the CPU's vectorizer does not touch.)
+KILN_VECTORIZE=0 ctest --test-dir build --output-on-failure -j "$jobs" -E '^Ptx[.]'
 
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DKILN_SANITIZE=address,undefined -DKILN_BUILD_BENCHMARKS=OFF
