@@ -10,6 +10,7 @@
 #include "devices/cuda/gpu_image.hpp"
 #include "devices/cuda/gpu_program.hpp"
 #include "devices/cuda/launch_abi.hpp"
+#include "devices/cuda/pinned_ranges.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
 #include "devices/cuda/stream_assignment.hpp"
 #include "runtime/command.hpp"
@@ -175,7 +176,7 @@ public:
     {
       std::lock_guard order(lane.orderMutex);
       if (lane.stream == nullptr || lane.threadStartsAhead > 0 ||
-          !startsFromAnyThread(command->payload())) {
+          !startsFromAnyThread(command->payload()) || copiesOnHost(command->payload())) {
         ++lane.threadStartsAhead;
         lane.commands->submit({std::move(command)});
         return;
@@ -202,6 +203,7 @@ private:
     if (cuda_->memHostAlloc(&host, size, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP) !=
         CUDA_SUCCESS)
       return nullptr;
+    pinned_.add(host, size);
     AlignedStorage pinned(static_cast<std::byte *>(host),
                           StorageRelease{&CudaDriver::releasePinnedMemory, this});
     CUdeviceptr device = 0;
@@ -213,8 +215,19 @@ private:
 
   static void releasePinnedMemory(void *owner, std::byte *pointer) {
     auto &driver = *static_cast<CudaDriver *>(owner);
+    driver.pinned_.remove(pointer);
     CurrentContext current(*driver.cuda_, driver.context_);
     driver.cuda_->memFreeHost(pointer);
+  }
+
+  /// Whether `payload` copies between pinned host memory and the application's memory: the host
+  /// does that itself, once the stream has done what comes before.
+  bool copiesOnHost(const CommandPayload &payload) const {
+    if (auto *read = std::get_if<ReadBuffer>(&payload))
+      return pinned_.contains(read->buffer->data());
+    if (auto *write = std::get_if<WriteBuffer>(&payload))
+      return pinned_.contains(write->buffer->data());
+    return false;
   }
 
   /// Whether the submitting thread may put `payload` on the stream: kernels without printf
@@ -366,7 +379,8 @@ private:
     if (auto *launch = std::get_if<KernelLaunch>(&payload);
         launch != nullptr && callsPrintf(*launch))
       return runWithPrintf(*launch, lane.stream);
-    if (startsFromAnyThread(payload) || std::holds_alternative<ReadBuffer>(payload)) {
+    if (!copiesOnHost(payload) &&
+        (startsFromAnyThread(payload) || std::holds_alternative<ReadBuffer>(payload))) {
       item = startOnStream(lane, std::move(item.command));
       return item.failure;
     }
@@ -502,6 +516,7 @@ private:
   DeviceInfo info_;
   compiler::TargetDescription target_;
   EventPool events_{*cuda_};
+  PinnedRanges pinned_;
   std::mutex clockMutex_; // the command threads read times through one clock
   GpuClock clock_{*cuda_};
   StreamAssignment streams_{kStreams};
