@@ -136,6 +136,13 @@ protected:
     return out;
   }
 
+  /// `affine` on the first device once `gate` opens, then `scramble` on the second after it.
+  std::pair<Event, Event> gatedChain(const Gate &gate, cl_mem data, size_t count) {
+    Event onFirst = launch(0, "affine", data, count, {gate.get()});
+    Event onSecond = launch(1, "scramble", data, count, {onFirst});
+    return {std::move(onFirst), std::move(onSecond)};
+  }
+
   static std::vector<uint32_t> initial(size_t count) {
     Random random(count);
     return random.values<uint32_t>(count);
@@ -232,8 +239,7 @@ TEST_F(MultiDeviceTest, UserEventGatesCommandsOfBothDevices) {
   std::vector<uint32_t> expected = initial(kCount);
   Mem data = buffer(expected);
   Gate gate(context_);
-  Event onFirst = launch(0, "affine", data, kCount, {gate.get()});
-  Event onSecond = launch(1, "scramble", data, kCount, {onFirst});
+  auto [onFirst, onSecond] = gatedChain(gate, data, kCount);
   EXPECT_TRUE(staysFalse([&] { return eventStatus(onFirst) <= CL_RUNNING; }));
   EXPECT_GT(eventStatus(onSecond), CL_RUNNING);
   ASSERT_CL_SUCCESS(gate.open());
@@ -247,8 +253,7 @@ TEST_F(MultiDeviceTest, FailedEventOnOneDeviceFailsWhatWaitsForItOnTheOther) {
   std::vector<uint32_t> original = initial(kCount);
   Mem data = buffer(original);
   Gate gate(context_);
-  Event onFirst = launch(0, "affine", data, kCount, {gate.get()});
-  Event onSecond = launch(1, "scramble", data, kCount, {onFirst});
+  auto [onFirst, onSecond] = gatedChain(gate, data, kCount);
   ASSERT_CL_SUCCESS(gate.fail(-77));
   ASSERT_CL_ERROR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clWaitForEvents(1, onSecond.ptr()));
   EXPECT_GT(0, eventStatus(onFirst));
