@@ -1,5 +1,8 @@
 // Every math, geometric and common builtin, float and double: libdevice supplies what PTX
-// has no instruction for.
+// has no instruction for. A float sqrt, which OpenCL allows 3 ulp, is PTX's fast form; a double
+// sqrt stays correctly rounded.
+// PTX contains: sqrt\.approx\.f32
+// PTX contains: sqrt\.rn\.f64
 
 constant float table[4] = {1, 2, 3, 4};
 

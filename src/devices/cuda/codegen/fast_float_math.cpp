@@ -43,19 +43,63 @@ bool isFloatRsqrt(const Function &function) {
                                  function.getReturnType()->getScalarType()->isFloatTy());
 }
 
+/// PTX's sqrt.approx.f32 (CUDA's sqrtf without -prec-sqrt), within OpenCL's 3 ulp for sqrt;
+/// exact for zeros, infinities and NaN, subnormals kept.
+Value *approximateSqrt(IRBuilder<> &builder, Value *x) {
+  return builder.CreateIntrinsic(builder.getFloatTy(), Intrinsic::nvvm_sqrt_approx_f, {x});
+}
+
+/// Whether `call` calls the builtin library's sqrt of floats where OpenCL lets it be inexact:
+/// the front end marks those calls with !fpmath 3.0, and leaves the mark out under
+/// -cl-fp32-correctly-rounded-divide-sqrt.
+bool isInexactFloatSqrtCall(const CallInst &call) {
+  const Function *callee = call.getCalledFunction();
+  return callee != nullptr && callee->getName().starts_with("_Z4sqrt") &&
+         call.getType()->getScalarType()->isFloatTy() &&
+         cast<FPMathOperator>(call).getFPAccuracy() >= 3.0f;
+}
+
+/// Whether `function` is the library's native_sqrt of floats (accuracy the device's own).
+bool isFloatNativeSqrt(const Function &function) {
+  return function.getName().starts_with("_Z11native_sqrt") && function.arg_size() == 1 &&
+         function.getReturnType()->getScalarType()->isFloatTy();
+}
+
+/// Gives `function` a body of `fast` applied to each element of its one argument.
+void replaceBody(Function &function, Value *(*fast)(IRBuilder<> &, Value *)) {
+  GlobalValue::LinkageTypes linkage = function.getLinkage();
+  function.deleteBody();
+  function.setLinkage(linkage);
+  IRBuilder<> builder(BasicBlock::Create(function.getContext(), "", &function));
+  builder.CreateRet(elementwise(builder, {function.getArg(0)},
+                                [&](ArrayRef<Value *> lanes) { return fast(builder, lanes[0]); }));
+}
+
 } // namespace
+
+void useFastSqrt(Module &module) {
+  for (Function &function : module) {
+    if (!function.isDeclaration() && isFloatNativeSqrt(function)) {
+      replaceBody(function, approximateSqrt);
+      continue;
+    }
+    for (Instruction &instruction : make_early_inc_range(instructions(function))) {
+      auto *call = dyn_cast<CallInst>(&instruction);
+      if (call == nullptr || !isInexactFloatSqrtCall(*call))
+        continue;
+      IRBuilder<> builder(call);
+      call->replaceAllUsesWith(
+          elementwise(builder, {call->getArgOperand(0)},
+                      [&](ArrayRef<Value *> lanes) { return approximateSqrt(builder, lanes[0]); }));
+      call->eraseFromParent();
+    }
+  }
+}
 
 void useFastRsqrt(Module &module) {
   for (Function &function : module) {
-    if (function.isDeclaration() || !isFloatRsqrt(function))
-      continue;
-    GlobalValue::LinkageTypes linkage = function.getLinkage();
-    function.deleteBody();
-    function.setLinkage(linkage);
-    IRBuilder<> builder(BasicBlock::Create(module.getContext(), "", &function));
-    builder.CreateRet(elementwise(builder, {function.getArg(0)}, [&](ArrayRef<Value *> lanes) {
-      return approximateRsqrt(builder, lanes[0]);
-    }));
+    if (!function.isDeclaration() && isFloatRsqrt(function))
+      replaceBody(function, approximateRsqrt);
   }
 }
 
@@ -72,7 +116,9 @@ void useFastFloatMath(Module &module) {
       Value *denominator = instruction.getOperand(1);
       Value *replacement = nullptr;
       Value *x = nullptr;
-      if (match(numerator, m_FPOne()) && match(denominator, m_Sqrt(m_Value(x))))
+      if (match(numerator, m_FPOne()) &&
+          (match(denominator, m_Sqrt(m_Value(x))) ||
+           match(denominator, m_Intrinsic<Intrinsic::nvvm_sqrt_approx_f>(m_Value(x)))))
         replacement = elementwise(builder, {x}, [&](ArrayRef<Value *> lanes) {
           return approximateRsqrt(builder, lanes[0]);
         });

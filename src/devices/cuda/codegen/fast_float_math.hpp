@@ -7,6 +7,10 @@
 // application's 1/sqrt(x) where OpenCL lets the division and square root be inexact (their
 // 2.5 and 3 ulp allow more).
 //
+// An application's sqrt of floats, where OpenCL allows 3 ulp, and native_sqrt are PTX's
+// sqrt.approx (CUDA's sqrtf without -prec-sqrt) instead of the correctly rounded sqrt.rn, a
+// long instruction sequence; under -cl-fp32-correctly-rounded-divide-sqrt they stay sqrt.rn.
+//
 // Other float divisions that OpenCL lets be inexact (2.5 ulp) use PTX's div.full.f32 (2 ulp over
 // the full range, subnormals kept) instead of the correctly rounded div.rn.f32, a long
 // subroutine; under -cl-fp32-correctly-rounded-divide-sqrt they stay div.rn.
@@ -17,6 +21,10 @@
 #include "llvm/IR/Module.h"
 
 namespace kiln::cuda {
+
+/// Replaces the application's inexact sqrt calls and the library's native_sqrt of floats;
+/// before inlining.
+void useFastSqrt(llvm::Module &module);
 
 /// Replaces the library's rsqrt and native_rsqrt of floats; before inlining.
 void useFastRsqrt(llvm::Module &module);
