@@ -10,8 +10,8 @@ size_t StreamAssignment::assign(const void *orderKey) {
   if (orderKey == nullptr) {
     stream = leastBusy();
   } else {
-    auto [entry, added] = ordered_.try_emplace(orderKey);
-    if (added)
+    auto entry = ordered_.try_emplace(orderKey).first;
+    if (entry->second.unfinished == 0)
       entry->second.stream = leastBusy();
     ++entry->second.unfinished;
     stream = entry->second.stream;
@@ -26,10 +26,11 @@ void StreamAssignment::finished(size_t stream, const void *orderKey) {
   if (orderKey == nullptr)
     return;
   auto entry = ordered_.find(orderKey);
-  // A key that has nothing unfinished is forgotten: its next command may go anywhere (and a
-  // later queue at the same address starts afresh).
-  if (entry != ordered_.end() && --entry->second.unfinished == 0)
-    ordered_.erase(entry);
+  // A key with nothing unfinished is free: its next command may go to any stream (and so may
+  // a later queue at the same address). Its entry stays, so that a queue whose commands
+  // finish one at a time does not allocate for each; free entries are dropped in bulk.
+  if (entry != ordered_.end() && --entry->second.unfinished == 0 && ordered_.size() > kKeptEntries)
+    std::erase_if(ordered_, [](const auto &held) { return held.second.unfinished == 0; });
 }
 
 size_t StreamAssignment::leastBusy() const {

@@ -32,6 +32,9 @@ private:
 
   size_t leastBusy() const;
 
+  /// How many entries are kept before those with nothing unfinished are dropped.
+  static constexpr size_t kKeptEntries = 64;
+
   std::mutex mutex_;
   std::vector<size_t> unfinished_; // per stream
   std::unordered_map<const void *, Held> ordered_;
