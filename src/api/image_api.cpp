@@ -262,7 +262,7 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties, cl_m
   noPitches.image_row_pitch = noPitches.image_slice_pitch = 0;
   choosePitches(noPitches, packed);
   size_t size = storageSize(packed);
-  AlignedStorage storage = owner->allocateStorage(size, placementFor(flags));
+  AlignedStorage storage = owner->allocateStorage(size, placementOf(flags));
   if (!storage) {
     error = CL_MEM_OBJECT_ALLOCATION_FAILURE;
     return nullptr;

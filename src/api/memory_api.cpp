@@ -122,7 +122,7 @@ cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_
   // specification allows this; maps and unmaps keep the two in step).
   bool cachesHostMemory = (flags & CL_MEM_USE_HOST_PTR) && owner->hasDeviceMemory();
   if (!(flags & CL_MEM_USE_HOST_PTR) || cachesHostMemory) {
-    storage = owner->allocateStorage(size, placementFor(flags));
+    storage = owner->allocateStorage(size, placementOf(flags));
     if (!storage) {
       error = CL_MEM_OBJECT_ALLOCATION_FAILURE;
       return nullptr;

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "runtime/icd_handles.hpp"
-#include "runtime/memory.hpp"
 
 #include <vector>
 
@@ -16,12 +15,6 @@ bool hasValidAccessFlags(cl_mem_flags flags);
 bool hostMayRead(cl_mem_flags flags);
 /// Whether the host may write (clEnqueueWrite*, map for writing) a memory object with `flags`.
 bool hostMayWrite(cl_mem_flags flags);
-
-/// Where a new memory object's storage goes: in pinned host memory when the application asks
-/// for host memory (CL_MEM_ALLOC_HOST_PTR).
-inline MemoryPlacement placementFor(cl_mem_flags flags) {
-  return (flags & CL_MEM_ALLOC_HOST_PTR) ? MemoryPlacement::Host : MemoryPlacement::Device;
-}
 
 /// The property list of clCreateBufferWithProperties or clCreateImageWithProperties, as
 /// CL_MEM_PROPERTIES reports it; false (CL_INVALID_PROPERTY) for a property Kiln does not know.

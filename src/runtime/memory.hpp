@@ -42,6 +42,13 @@ enum class MemoryPlacement {
   Host,
 };
 
+/// The placement a memory object with `flags` asks for: its storage goes to the host's memory
+/// when the application asks for host memory (CL_MEM_ALLOC_HOST_PTR, which sub-buffers and
+/// images over a buffer inherit).
+inline MemoryPlacement placementOf(cl_mem_flags flags) {
+  return (flags & CL_MEM_ALLOC_HOST_PTR) ? MemoryPlacement::Host : MemoryPlacement::Device;
+}
+
 class MemObject : public Object<_cl_mem, ObjectKind::Memory>, public RefCounted<MemObject> {
 public:
   using DestructorCallback = void(CL_CALLBACK *)(cl_mem, void *);

@@ -10,7 +10,6 @@
 #include "devices/cuda/gpu_image.hpp"
 #include "devices/cuda/gpu_program.hpp"
 #include "devices/cuda/launch_abi.hpp"
-#include "devices/cuda/pinned_ranges.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
 #include "devices/cuda/stream_assignment.hpp"
 #include "runtime/command.hpp"
@@ -106,12 +105,6 @@ public:
     }
   }
 
-  ~CudaDriver() override {
-    // The command threads finish before the rest of the driver goes.
-    for (auto &lane : lanes_)
-      lane->commands.reset();
-  }
-
   const DeviceInfo &info() const override { return info_; }
   const compiler::TargetDescription &compilerTarget() const override { return target_; }
 
@@ -176,7 +169,7 @@ public:
     {
       std::lock_guard order(lane.orderMutex);
       if (lane.stream == nullptr || lane.threadStartsAhead > 0 ||
-          !startsFromAnyThread(command->payload()) || copiesOnHost(command->payload())) {
+          !startsFromAnyThread(command->payload())) {
         ++lane.threadStartsAhead;
         lane.commands->submit({std::move(command)});
         return;
@@ -203,7 +196,6 @@ private:
     if (cuda_->memHostAlloc(&host, size, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP) !=
         CUDA_SUCCESS)
       return nullptr;
-    pinned_.add(host, size);
     AlignedStorage pinned(static_cast<std::byte *>(host),
                           StorageRelease{&CudaDriver::releasePinnedMemory, this});
     CUdeviceptr device = 0;
@@ -215,29 +207,28 @@ private:
 
   static void releasePinnedMemory(void *owner, std::byte *pointer) {
     auto &driver = *static_cast<CudaDriver *>(owner);
-    driver.pinned_.remove(pointer);
     CurrentContext current(*driver.cuda_, driver.context_);
     driver.cuda_->memFreeHost(pointer);
   }
 
-  /// Whether `payload` copies between pinned host memory and the application's memory: the host
-  /// does that itself, once the stream has done what comes before.
-  bool copiesOnHost(const CommandPayload &payload) const {
-    if (auto *read = std::get_if<ReadBuffer>(&payload))
-      return pinned_.contains(read->buffer->data());
-    if (auto *write = std::get_if<WriteBuffer>(&payload))
-      return pinned_.contains(write->buffer->data());
-    return false;
-  }
-
-  /// Whether the submitting thread may put `payload` on the stream: kernels without printf
-  /// (whose records are read after them), and copies that do not wait for the GPU (a copy to
-  /// pageable host memory returns only once it is done).
-  static bool startsFromAnyThread(const CommandPayload &payload) {
+  /// Whether the stream carries out `payload`: kernels without printf (whose records are read
+  /// after them) and buffer copies. Not reads and writes of buffers in host memory
+  /// (CL_MEM_ALLOC_HOST_PTR): those are copies between two places in the host's memory, which
+  /// the host makes itself, several times faster than CUDA, which would stage them.
+  static bool runsOnStream(const CommandPayload &payload) {
     if (auto *launch = std::get_if<KernelLaunch>(&payload))
       return !callsPrintf(*launch);
-    return std::holds_alternative<WriteBuffer>(payload) ||
-           std::holds_alternative<CopyBuffer>(payload);
+    if (auto *read = std::get_if<ReadBuffer>(&payload))
+      return placementOf(read->buffer->flags()) != MemoryPlacement::Host;
+    if (auto *write = std::get_if<WriteBuffer>(&payload))
+      return placementOf(write->buffer->flags()) != MemoryPlacement::Host;
+    return std::holds_alternative<CopyBuffer>(payload);
+  }
+
+  /// Whether the submitting thread may put `payload` on the stream: what the stream carries
+  /// out, except reads (a copy to pageable host memory returns only once it is done).
+  static bool startsFromAnyThread(const CommandPayload &payload) {
+    return runsOnStream(payload) && !std::holds_alternative<ReadBuffer>(payload);
   }
 
   static bool callsPrintf(const KernelLaunch &launch) {
@@ -379,8 +370,7 @@ private:
     if (auto *launch = std::get_if<KernelLaunch>(&payload);
         launch != nullptr && callsPrintf(*launch))
       return runWithPrintf(*launch, lane.stream);
-    if (!copiesOnHost(payload) &&
-        (startsFromAnyThread(payload) || std::holds_alternative<ReadBuffer>(payload))) {
+    if (runsOnStream(payload)) {
       item = startOnStream(lane, std::move(item.command));
       return item.failure;
     }
@@ -516,10 +506,10 @@ private:
   DeviceInfo info_;
   compiler::TargetDescription target_;
   EventPool events_{*cuda_};
-  PinnedRanges pinned_;
   std::mutex clockMutex_; // the command threads read times through one clock
   GpuClock clock_{*cuda_};
   StreamAssignment streams_{kStreams};
+  // Last, so destroyed first: each lane's thread stops before what it uses goes.
   std::vector<std::unique_ptr<Lane>> lanes_;
 };
 
