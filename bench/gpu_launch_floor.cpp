@@ -8,9 +8,8 @@
 // host's reply; the round trip's middle is the offset, as NTP does).
 //
 //   gpu-launch-floor [iterations]
-#include <cuda.h>
+#include "devices/cuda/cuda_library.hpp"
 
-#include <dlfcn.h>
 #include <time.h>
 
 #include <algorithm>
@@ -65,45 +64,6 @@ WAIT:
 }
 )";
 
-struct Cuda {
-  CUresult (*init)(unsigned);
-  CUresult (*deviceGet)(CUdevice *, int);
-  CUresult (*primaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*ctxSetCurrent)(CUcontext);
-  CUresult (*moduleLoadData)(CUmodule *, const void *);
-  CUresult (*moduleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*streamCreate)(CUstream *, unsigned);
-  CUresult (*streamSynchronize)(CUstream);
-  CUresult (*memHostAlloc)(void **, size_t, unsigned);
-  CUresult (*memHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
-  CUresult (*eventCreate)(CUevent *, unsigned);
-  CUresult (*eventRecord)(CUevent, CUstream);
-  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                           unsigned, CUstream, void **, void **);
-};
-
-template <typename F> bool resolve(void *library, const char *name, F &function) {
-  function = reinterpret_cast<F>(dlsym(library, name));
-  return function != nullptr;
-}
-
-bool open(Cuda &cuda) {
-  void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  return library != nullptr && resolve(library, "cuInit", cuda.init) &&
-         resolve(library, "cuDeviceGet", cuda.deviceGet) &&
-         resolve(library, "cuDevicePrimaryCtxRetain", cuda.primaryCtxRetain) &&
-         resolve(library, "cuCtxSetCurrent", cuda.ctxSetCurrent) &&
-         resolve(library, "cuModuleLoadData", cuda.moduleLoadData) &&
-         resolve(library, "cuModuleGetFunction", cuda.moduleGetFunction) &&
-         resolve(library, "cuStreamCreate", cuda.streamCreate) &&
-         resolve(library, "cuStreamSynchronize", cuda.streamSynchronize) &&
-         resolve(library, "cuMemHostAlloc", cuda.memHostAlloc) &&
-         resolve(library, "cuMemHostGetDevicePointer_v2", cuda.memHostGetDevicePointer) &&
-         resolve(library, "cuEventCreate", cuda.eventCreate) &&
-         resolve(library, "cuEventRecord", cuda.eventRecord) &&
-         resolve(library, "cuLaunchKernel", cuda.launchKernel);
-}
-
 void check(CUresult result, const char *what) {
   if (result != CUDA_SUCCESS) {
     std::fprintf(stderr, "gpu-launch-floor: %s failed (%d)\n", what, static_cast<int>(result));
@@ -136,8 +96,8 @@ struct Exchange {
 
 /// GPU time minus host time, from the tightest of `tries` exchanges; `roundTrip` gets its
 /// duration (the offset's uncertainty is at most half of it).
-double clockOffset(const Cuda &cuda, CUfunction ping, CUstream stream, Exchange &exchange,
-                   int tries, double &roundTrip) {
+double clockOffset(const kiln::cuda::CudaLibrary &cuda, CUfunction ping, CUstream stream,
+                   Exchange &exchange, int tries, double &roundTrip) {
   double offset = 0;
   roundTrip = 1e18;
   for (int i = 0; i < tries; ++i) {
@@ -169,19 +129,21 @@ double clockOffset(const Cuda &cuda, CUfunction ping, CUstream stream, Exchange 
 
 int main(int argc, char **argv) {
   int iterations = argc > 1 ? std::atoi(argv[1]) : 2000;
-  Cuda cuda{};
-  if (!open(cuda) || cuda.init(0) != CUDA_SUCCESS) {
+  // Kiln's own table of the driver's functions, opened the way Kiln opens it.
+  std::shared_ptr<const kiln::cuda::CudaLibrary> library = kiln::cuda::CudaLibrary::open();
+  if (library == nullptr) {
     std::printf("gpu-launch-floor: no CUDA driver\n");
     return 0;
   }
+  const kiln::cuda::CudaLibrary &cuda = *library;
   CUdevice device = 0;
   CUcontext context = nullptr;
   check(cuda.deviceGet(&device, 0), "cuDeviceGet");
   check(cuda.primaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  check(cuda.ctxSetCurrent(context), "cuCtxSetCurrent");
+  check(cuda.ctxPushCurrent(context), "cuCtxPushCurrent");
   CUmodule module = nullptr;
   CUfunction stamp = nullptr, ping = nullptr;
-  check(cuda.moduleLoadData(&module, kPtx), "cuModuleLoadData");
+  check(cuda.moduleLoadDataEx(&module, kPtx, 0, nullptr, nullptr), "cuModuleLoadDataEx");
   check(cuda.moduleGetFunction(&stamp, module, "stamp"), "cuModuleGetFunction");
   check(cuda.moduleGetFunction(&ping, module, "ping"), "cuModuleGetFunction");
   CUstream stream = nullptr;
