@@ -1031,6 +1031,81 @@ TEST_F(BufferTest, WritesThroughAMappingAreVisibleAfterUnmap) {
   EXPECT_TRUE(equalArrays(data, read<int>(buffer, 1024)));
 }
 
+// Large maps between kernels, over several 2 MiB pages and ending in the middle of pages (where
+// a GPU's memory moves between it and the host): the bytes beside the mapped region keep their
+// contents whatever the map's flags, and kernels see what the host wrote.
+TEST_F(BufferTest, LargeMapsBetweenKernelsKeepTheBytesBesideTheRegion) {
+  const size_t count = (9u << 20) / sizeof(cl_uint); // 9 MiB: several 2 MiB pages
+  const size_t first = 1001, mappedCount = (5u << 20) / sizeof(cl_uint) + 17;
+  Kernel update = buildKernel(R"(
+    kernel void update(global uint *data) {
+      size_t i = get_global_id(0);
+      data[i] = data[i] * 3u + (uint)i;
+    })",
+                              "update");
+  ASSERT_TRUE(update);
+  std::vector<cl_uint> expected(count);
+  for (size_t i = 0; i < count; ++i)
+    expected[i] = static_cast<cl_uint>(i * 2654435761u);
+  Mem buffer = bufferWith(expected);
+  ASSERT_CL_SUCCESS(setArg(update, 0, buffer));
+  auto updateAll = [&] {
+    for (size_t i = 0; i < count; ++i)
+      expected[i] = expected[i] * 3u + static_cast<cl_uint>(i);
+    return run(update, 1, &count);
+  };
+  ASSERT_TRUE(updateAll());
+  for (cl_map_flags flags : {cl_map_flags{CL_MAP_WRITE_INVALIDATE_REGION},
+                             cl_map_flags{CL_MAP_WRITE}, cl_map_flags{CL_MAP_READ}}) {
+    cl_int error = CL_SUCCESS;
+    auto *mapped = static_cast<cl_uint *>(
+        clEnqueueMapBuffer(queue_, buffer, CL_TRUE, flags, first * sizeof(cl_uint),
+                           mappedCount * sizeof(cl_uint), 0, nullptr, nullptr, &error));
+    ASSERT_CL_SUCCESS(error);
+    if (flags == CL_MAP_READ) {
+      EXPECT_TRUE(equalArrays(
+          std::vector<cl_uint>(expected.begin() + first, expected.begin() + first + mappedCount),
+          std::vector<cl_uint>(mapped, mapped + mappedCount)));
+    } else {
+      for (size_t i = 0; i < mappedCount; ++i)
+        expected[first + i] = mapped[i] = static_cast<cl_uint>(flags * 7919u + i);
+    }
+    ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, buffer, mapped, 0, nullptr, nullptr));
+    ASSERT_TRUE(updateAll());
+    EXPECT_TRUE(equalArrays(expected, read<cl_uint>(buffer, count))) << "map flags " << flags;
+  }
+}
+
+TEST_F(BufferTest, MigrationsKeepTheContents) {
+  const size_t count = (5u << 20) / sizeof(cl_uint);
+  Kernel increment = buildKernel(R"(
+    kernel void increment(global uint *data) { data[get_global_id(0)] += 1u; })",
+                                 "increment");
+  ASSERT_TRUE(increment);
+  std::vector<cl_uint> expected(count);
+  std::iota(expected.begin(), expected.end(), 5u);
+  Mem buffer = bufferWith(expected);
+  cl_mem objects[] = {buffer};
+  ASSERT_CL_SUCCESS(setArg(increment, 0, buffer));
+  for (cl_mem_migration_flags flags :
+       {cl_mem_migration_flags{0}, cl_mem_migration_flags{CL_MIGRATE_MEM_OBJECT_HOST}}) {
+    ASSERT_CL_SUCCESS(clEnqueueMigrateMemObjects(queue_, 1, objects, flags, 0, nullptr, nullptr));
+    ASSERT_TRUE(run(increment, 1, &count));
+    for (cl_uint &value : expected)
+      ++value;
+    EXPECT_TRUE(equalArrays(expected, read<cl_uint>(buffer, count))) << "flags " << flags;
+  }
+  // Contents the application does not need, then written whole.
+  ASSERT_CL_SUCCESS(clEnqueueMigrateMemObjects(
+      queue_, 1, objects, CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0,
+      nullptr, nullptr));
+  std::vector<cl_uint> rewritten(count, 77u);
+  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, buffer, CL_TRUE, 0, count * sizeof(cl_uint),
+                                         rewritten.data(), 0, nullptr, nullptr));
+  ASSERT_TRUE(run(increment, 1, &count));
+  EXPECT_TRUE(equalArrays(std::vector<cl_uint>(count, 78u), read<cl_uint>(buffer, count)));
+}
+
 TEST_F(BufferTest, NonBlockingMapIsUsableAfterItsEventCompletes) {
   std::vector<int> data(128, 11);
   Mem buffer = bufferWith(data);
