@@ -23,7 +23,6 @@ std::unique_ptr<Workload> makePrefixScan();
 std::unique_ptr<Workload> makeConvolution();
 std::unique_ptr<Workload> makeBitonicSort();
 std::unique_ptr<Workload> makePinnedTransfer();
-std::unique_ptr<Workload> makeMappedUpdate();
 
 std::vector<std::unique_ptr<Workload>> allWorkloads() {
   std::vector<std::unique_ptr<Workload>> workloads;
@@ -45,7 +44,6 @@ std::vector<std::unique_ptr<Workload>> allWorkloads() {
   workloads.push_back(makeMandelbrot());
   workloads.push_back(makeBitonicSort());
   workloads.push_back(makePinnedTransfer());
-  workloads.push_back(makeMappedUpdate());
   return workloads;
 }
 
