@@ -320,7 +320,16 @@ TEST_F(SubDeviceTest, SubDevicesRunProgramsBuiltForThemOrForTheirParent) {
   runTriple(context, devices[0], forSub);
 }
 
-/// The CPUs each thread of this process may run on, as /proc lists them ("0-3", "5").
+/// The Cpus_allowed_list of a thread's /proc status file ("0-3", "5"); empty when it has none.
+std::string allowedCpuList(const std::string &statusPath) {
+  std::ifstream status(statusPath);
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Cpus_allowed_list:", 0) == 0)
+      return line.substr(line.find_first_not_of(" \t", 18));
+  return "";
+}
+
+/// The CPUs each thread of this process may run on, as /proc lists them.
 std::vector<std::string> threadCpuLists() {
   std::vector<std::string> lists;
   DIR *tasks = opendir("/proc/self/task");
@@ -329,10 +338,9 @@ std::vector<std::string> threadCpuLists() {
   while (dirent *entry = readdir(tasks)) {
     if (entry->d_name[0] == '.')
       continue;
-    std::ifstream status(std::string("/proc/self/task/") + entry->d_name + "/status");
-    for (std::string line; std::getline(status, line);)
-      if (line.rfind("Cpus_allowed_list:", 0) == 0)
-        lists.push_back(line.substr(line.find_first_not_of(" \t", 18)));
+    std::string list = allowedCpuList(std::string("/proc/self/task/") + entry->d_name + "/status");
+    if (!list.empty())
+      lists.push_back(list);
   }
   closedir(tasks);
   return lists;
@@ -355,10 +363,7 @@ bool threadPinningIsVisible() {
     CPU_SET(first, &set);
     if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0)
       return;
-    std::ifstream status("/proc/thread-self/status");
-    for (std::string line; std::getline(status, line);)
-      if (line.rfind("Cpus_allowed_list:", 0) == 0)
-        visible = line.substr(line.find_first_not_of(" \t", 18)) == std::to_string(first);
+    visible = allowedCpuList("/proc/thread-self/status") == std::to_string(first);
   });
   probe.join();
   return visible;
