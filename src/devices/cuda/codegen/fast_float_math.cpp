@@ -35,12 +35,11 @@ Value *approximateRsqrt(IRBuilder<> &builder, Value *x) {
   return builder.CreateIntrinsic(builder.getFloatTy(), Intrinsic::nvvm_rsqrt_approx_f, {x});
 }
 
-/// Whether `function` is the builtin library's rsqrt or native_rsqrt of floats (rsqrt's vector
-/// forms call the scalar one).
-bool isFloatRsqrt(const Function &function) {
-  StringRef name = function.getName();
-  return name == "_Z5rsqrtf" || (name.starts_with("_Z12native_rsqrt") && function.arg_size() == 1 &&
-                                 function.getReturnType()->getScalarType()->isFloatTy());
+/// Whether `function` is a builtin of one float argument (scalar or vector) whose mangled name
+/// starts with `prefix`.
+bool isFloatBuiltin(const Function &function, StringRef prefix) {
+  return function.getName().starts_with(prefix) && function.arg_size() == 1 &&
+         function.getReturnType()->getScalarType()->isFloatTy();
 }
 
 /// PTX's sqrt.approx.f32 (CUDA's sqrtf without -prec-sqrt), within OpenCL's 3 ulp for sqrt;
@@ -59,14 +58,22 @@ bool isInexactFloatSqrtCall(const CallInst &call) {
          cast<FPMathOperator>(call).getFPAccuracy() >= 3.0f;
 }
 
-/// Whether `function` is the library's native_sqrt of floats (accuracy the device's own).
-bool isFloatNativeSqrt(const Function &function) {
-  return function.getName().starts_with("_Z11native_sqrt") && function.arg_size() == 1 &&
-         function.getReturnType()->getScalarType()->isFloatTy();
+/// A fast form of a one-argument float function.
+using Approximation = Value *(*)(IRBuilder<> &, Value *);
+
+/// The fast form that replaces the whole of the library function `function`, or null: rsqrt and
+/// native_rsqrt (rsqrt's vector forms call the scalar one), and native_sqrt (whose accuracy is
+/// the device's own).
+Approximation fastBodyOf(const Function &function) {
+  if (function.getName() == "_Z5rsqrtf" || isFloatBuiltin(function, "_Z12native_rsqrt"))
+    return approximateRsqrt;
+  if (isFloatBuiltin(function, "_Z11native_sqrt"))
+    return approximateSqrt;
+  return nullptr;
 }
 
 /// Gives `function` a body of `fast` applied to each element of its one argument.
-void replaceBody(Function &function, Value *(*fast)(IRBuilder<> &, Value *)) {
+void replaceBody(Function &function, Approximation fast) {
   GlobalValue::LinkageTypes linkage = function.getLinkage();
   function.deleteBody();
   function.setLinkage(linkage);
@@ -77,10 +84,12 @@ void replaceBody(Function &function, Value *(*fast)(IRBuilder<> &, Value *)) {
 
 } // namespace
 
-void useFastSqrt(Module &module) {
+void useFastRoots(Module &module) {
   for (Function &function : module) {
-    if (!function.isDeclaration() && isFloatNativeSqrt(function)) {
-      replaceBody(function, approximateSqrt);
+    if (function.isDeclaration())
+      continue;
+    if (Approximation fast = fastBodyOf(function)) {
+      replaceBody(function, fast);
       continue;
     }
     for (Instruction &instruction : make_early_inc_range(instructions(function))) {
@@ -93,13 +102,6 @@ void useFastSqrt(Module &module) {
                       [&](ArrayRef<Value *> lanes) { return approximateSqrt(builder, lanes[0]); }));
       call->eraseFromParent();
     }
-  }
-}
-
-void useFastRsqrt(Module &module) {
-  for (Function &function : module) {
-    if (!function.isDeclaration() && isFloatRsqrt(function))
-      replaceBody(function, approximateRsqrt);
   }
 }
 

@@ -22,12 +22,9 @@
 
 namespace kiln::cuda {
 
-/// Replaces the application's inexact sqrt calls and the library's native_sqrt of floats;
-/// before inlining.
-void useFastSqrt(llvm::Module &module);
-
-/// Replaces the library's rsqrt and native_rsqrt of floats; before inlining.
-void useFastRsqrt(llvm::Module &module);
+/// Replaces the library's rsqrt, native_rsqrt and native_sqrt of floats and the application's
+/// inexact sqrt calls of floats; before inlining.
+void useFastRoots(llvm::Module &module);
 
 /// Replaces the applications' inexact divisions and 1/sqrt(x); after inlining.
 void useFastFloatMath(llvm::Module &module);

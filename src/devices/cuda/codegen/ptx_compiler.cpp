@@ -140,8 +140,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   (*module)->setDataLayout((*machine)->createDataLayout());
   if (Error error = addKernelEntries(**module, info))
     return error;
-  useFastSqrt(**module);
-  useFastRsqrt(**module);
+  useFastRoots(**module);
   inlineIntoEntries(**module, **machine);
   if (Error error = lowerTextureReads(**module))
     return error;
