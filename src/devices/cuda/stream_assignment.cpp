@@ -28,9 +28,13 @@ void StreamAssignment::finished(size_t stream, const void *orderKey) {
   auto entry = ordered_.find(orderKey);
   // A key with nothing unfinished is free: its next command may go to any stream (and so may
   // a later queue at the same address). Its entry stays, so that a queue whose commands
-  // finish one at a time does not allocate for each; free entries are dropped in bulk.
-  if (entry != ordered_.end() && --entry->second.unfinished == 0 && ordered_.size() > kKeptEntries)
-    std::erase_if(ordered_, [](const auto &held) { return held.second.unfinished == 0; });
+  // finish one at a time does not allocate for each; free entries are dropped in bulk, once
+  // the map has doubled since the last sweep (so many busy queues do not sweep on every
+  // completion).
+  if (entry == ordered_.end() || --entry->second.unfinished != 0 || ordered_.size() <= sweepAbove_)
+    return;
+  std::erase_if(ordered_, [](const auto &held) { return held.second.unfinished == 0; });
+  sweepAbove_ = std::max(kKeptEntries, 2 * ordered_.size());
 }
 
 size_t StreamAssignment::leastBusy() const {

@@ -32,12 +32,13 @@ private:
 
   size_t leastBusy() const;
 
-  /// How many entries are kept before those with nothing unfinished are dropped.
+  /// How many entries are kept at least before those with nothing unfinished are dropped.
   static constexpr size_t kKeptEntries = 64;
 
   std::mutex mutex_;
   std::vector<size_t> unfinished_; // per stream
   std::unordered_map<const void *, Held> ordered_;
+  size_t sweepAbove_ = kKeptEntries; // the map's size past which free entries are dropped
 };
 
 } // namespace kiln::cuda
