@@ -23,6 +23,8 @@ std::unique_ptr<Workload> makePrefixScan();
 std::unique_ptr<Workload> makeConvolution();
 std::unique_ptr<Workload> makeBitonicSort();
 std::unique_ptr<Workload> makePinnedTransfer();
+std::unique_ptr<Workload> makeMappedUpdate();
+std::unique_ptr<Workload> makeFillUpdate();
 
 std::vector<std::unique_ptr<Workload>> allWorkloads() {
   std::vector<std::unique_ptr<Workload>> workloads;
@@ -44,6 +46,8 @@ std::vector<std::unique_ptr<Workload>> allWorkloads() {
   workloads.push_back(makeMandelbrot());
   workloads.push_back(makeBitonicSort());
   workloads.push_back(makePinnedTransfer());
+  workloads.push_back(makeMappedUpdate());
+  workloads.push_back(makeFillUpdate());
   return workloads;
 }
 

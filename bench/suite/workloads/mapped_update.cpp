@@ -1,0 +1,95 @@
+// An ordinary buffer updated by a kernel between the host's maps, as applications that keep
+// their data in one buffer do: the host writes the input through a map that invalidates the
+// buffer, the kernel updates it in place, and the host reads the result through a second map.
+// On a GPU the data crosses the bus twice per run. The native reference is the host's update.
+#include "../workload.hpp"
+
+#include <cstring>
+
+namespace bench {
+namespace {
+
+const char *kSource = R"(
+  kernel void update(global uint *data) {
+    size_t i = get_global_id(0);
+    data[i] = data[i] * 3u + (uint)i;
+  })";
+
+class MappedUpdate final : public Workload {
+public:
+  std::string name() const override { return "mapped update"; }
+  std::string unit() const override { return "GB/s"; }
+  /// What crosses between the host and the buffer: the input and the result.
+  double work() const override { return 2.0 * bytes() / 1e9; }
+
+  void prepare(Scale scale) override {
+    size_t n = scale == Scale::Tiny ? 4096 : size_t{1} << 24; // 64 MiB
+    source_.resize(n);
+    for (size_t i = 0; i < n; ++i)
+      source_[i] = static_cast<uint32_t>(i * 2654435761u);
+    updated_.assign(n, 0);
+  }
+
+  void runNative() override {
+    const long n = static_cast<long>(source_.size());
+#pragma omp parallel for simd schedule(static)
+    for (long i = 0; i < n; ++i)
+      updated_[i] = source_[i] * 3u + static_cast<uint32_t>(i);
+  }
+
+  std::unique_ptr<DeviceRun> load(ClSession &session) override {
+    return std::make_unique<Run>(session, *this);
+  }
+
+private:
+  size_t bytes() const {
+    return source_.size() * sizeof(uint32_t);
+  }
+
+  struct Run final : RunOf<MappedUpdate> {
+    Run(ClSession &session, const MappedUpdate &workload)
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "update")),
+          data_(session.buffer(workload.bytes())) {
+      setArgs(kernel_.get(), data_);
+    }
+    void enqueue() override {
+      void *input = map(CL_MAP_WRITE_INVALIDATE_REGION);
+      std::memcpy(input, workload_.source_.data(), workload_.bytes());
+      unmap(input);
+      size_t global = workload_.source_.size();
+      session_.launch(kernel_.get(), 1, &global);
+      void *output = map(CL_MAP_READ);
+      std::memcpy(received_.data(), output, workload_.bytes());
+      unmap(output);
+    }
+    std::string mismatch() override { return compareExactly(received_, workload_.updated_); }
+
+    void *map(cl_map_flags flags) {
+      cl_int error = CL_SUCCESS;
+      void *mapped = clEnqueueMapBuffer(session_.queue(), data_.get(), CL_TRUE, flags, 0,
+                                        workload_.bytes(), 0, nullptr, nullptr, &error);
+      if (error != CL_SUCCESS)
+        throw ClFailure("clEnqueueMapBuffer failed");
+      return mapped;
+    }
+    void unmap(void *mapped) {
+      if (clEnqueueUnmapMemObject(session_.queue(), data_.get(), mapped, 0, nullptr, nullptr) !=
+          CL_SUCCESS)
+        throw ClFailure("clEnqueueUnmapMemObject failed");
+    }
+
+    ClKernel kernel_;
+    ClBuffer data_;
+    std::vector<uint32_t> received_ = std::vector<uint32_t>(workload_.source_.size());
+  };
+
+  std::vector<uint32_t> source_, updated_;
+};
+
+} // namespace
+
+std::unique_ptr<Workload> makeMappedUpdate() {
+  return std::make_unique<MappedUpdate>();
+}
+
+} // namespace bench
