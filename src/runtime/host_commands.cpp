@@ -2,7 +2,10 @@
 
 #include "runtime/memory.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
+#include <span>
 
 namespace kiln {
 namespace {
@@ -18,6 +21,22 @@ void copyRect(std::byte *destination, const BufferRect &destinationRect, const s
     for (size_t row = 0; row < region[1]; ++row)
       std::memmove(destination + offset(destinationRect, row, slice),
                    source + offset(sourceRect, row, slice), region[0]);
+}
+
+/// Fills `size` bytes at `target` with copies of `pattern` (whose size divides `size` and 4096).
+/// One copy of the pattern at a time costs a call per few bytes: the pattern is repeated over a
+/// block first, and the block copied.
+void fillWithPattern(std::byte *target, size_t size, std::span<const std::byte> pattern) {
+  if (pattern.size() == 1) {
+    std::memset(target, static_cast<int>(pattern[0]), size);
+    return;
+  }
+  std::array<std::byte, 4096> block;
+  size_t blockSize = std::min(block.size(), size);
+  for (size_t offset = 0; offset < blockSize; offset += pattern.size())
+    std::memcpy(block.data() + offset, pattern.data(), pattern.size());
+  for (size_t offset = 0; offset < size; offset += blockSize)
+    std::memcpy(target + offset, block.data(), std::min(blockSize, size - offset));
 }
 
 struct HostExecutor {
@@ -38,10 +57,7 @@ struct HostExecutor {
     return CL_COMPLETE;
   }
   cl_int operator()(FillBuffer &fill) const {
-    std::byte *target = fill.buffer->data() + fill.offset;
-    size_t patternSize = fill.pattern.size();
-    for (size_t offset = 0; offset < fill.size; offset += patternSize)
-      std::memcpy(target + offset, fill.pattern.data(), patternSize);
+    fillWithPattern(fill.buffer->data() + fill.offset, fill.size, fill.pattern);
     return CL_COMPLETE;
   }
   cl_int operator()(CopyRect &copy) const {
@@ -83,6 +99,8 @@ struct HostExecutor {
     native.function(native.args.empty() ? nullptr : native.args.data());
     return CL_COMPLETE;
   }
+  // Where the host and the device share one memory, the objects are already where both use them.
+  cl_int operator()(MigrateMemory &) const { return CL_COMPLETE; }
   cl_int operator()(NoOperation &) const { return CL_COMPLETE; }
 };
 
