@@ -755,6 +755,50 @@ TEST_F(BufferTest, FillWithEveryPatternSize) {
   }
 }
 
+TEST_F(BufferTest, LargeFillsBetweenKernelsKeepEveryByteOfThePattern) {
+  // Regions of several MiB that are not multiples of 128 bytes, at offsets that are multiples
+  // of the pattern only, between kernels that change every byte: a GPU fills them itself, with
+  // memsets for patterns of up to 4 bytes and a kernel for longer ones. Some patterns repeat
+  // their halves, so that a shorter period fills them.
+  const size_t total = (6u << 20) + 640;
+  Kernel scramble = buildKernel(R"(
+    kernel void scramble(global uchar *bytes) {
+      size_t i = get_global_id(0);
+      bytes[i] = (uchar)(bytes[i] * 5u + (uint)(i >> 7));
+    })",
+                                "scramble");
+  ASSERT_TRUE(scramble);
+  std::vector<unsigned char> expected = sequence(total, 3);
+  Mem buffer = bufferWith(expected);
+  ASSERT_CL_SUCCESS(setArg(scramble, 0, buffer));
+  auto scrambleAll = [&] {
+    for (size_t i = 0; i < total; ++i)
+      expected[i] = static_cast<unsigned char>(expected[i] * 5u + static_cast<unsigned>(i >> 7));
+    return run(scramble, 1, &total);
+  };
+  struct Case {
+    size_t patternSize;
+    size_t period; // the pattern repeats its first `period` bytes
+  };
+  for (Case fill : {Case{1, 1}, Case{2, 2}, Case{4, 4}, Case{8, 8}, Case{16, 16}, Case{32, 32},
+                    Case{64, 64}, Case{128, 128}, Case{16, 8}, Case{128, 4}, Case{64, 1}}) {
+    SCOPED_TRACE("pattern size " + std::to_string(fill.patternSize) + ", period " +
+                 std::to_string(fill.period));
+    std::vector<unsigned char> pattern(fill.patternSize);
+    for (size_t i = 0; i < fill.patternSize; ++i)
+      pattern[i] = static_cast<unsigned char>(0x80 + fill.patternSize + i % fill.period * 3);
+    size_t offset = fill.patternSize * 3;
+    size_t size = fill.patternSize * (((5u << 20) + 200) / fill.patternSize);
+    ASSERT_TRUE(scrambleAll());
+    ASSERT_CL_SUCCESS(clEnqueueFillBuffer(queue_, buffer, pattern.data(), fill.patternSize, offset,
+                                          size, 0, nullptr, nullptr));
+    for (size_t i = 0; i < size; ++i)
+      expected[offset + i] = pattern[i % fill.patternSize];
+    ASSERT_TRUE(scrambleAll());
+    ASSERT_TRUE(equalArrays(expected, read<unsigned char>(buffer, total)));
+  }
+}
+
 TEST_F(BufferTest, FillPatternMemoryMayBeReusedAtOnce) {
   // "The memory associated with pattern can be reused or freed after the function returns."
   Mem buffer = createBuffer(CL_MEM_READ_WRITE, 256);
