@@ -384,14 +384,17 @@ KILN_API cl_int CL_API_CALL clEnqueueMigrateMemObjects(
     if (num_mem_objects == 0 || mem_objects == nullptr ||
         (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
       return CL_INVALID_VALUE;
+    MigrateMemory migration;
+    migration.toHost = flags & CL_MIGRATE_MEM_OBJECT_HOST;
+    migration.contentUndefined = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     for (cl_uint index = 0; index < num_mem_objects; ++index) {
       MemObject *memory = toObject<MemObject>(mem_objects[index]);
       if (memory == nullptr)
         return CL_INVALID_MEM_OBJECT;
       if (&memory->context() != &target.queue->context())
         return CL_INVALID_CONTEXT;
+      migration.memObjects.emplace_back(memory);
     }
-    // Every memory object already lives where every Kiln device can use it.
-    return submitCommand(target, CL_COMMAND_MIGRATE_MEM_OBJECTS, NoOperation{}, event);
+    return submitCommand(target, CL_COMMAND_MIGRATE_MEM_OBJECTS, std::move(migration), event);
   });
 }

@@ -100,12 +100,20 @@ struct NativeKernel {
   /// Places in `args` that hold a cl_mem to be replaced by the buffer's address.
   std::vector<std::pair<size_t, Ref<MemObject>>> memLocations;
 };
-/// Markers, barriers, migrations: nothing to run, only ordering.
+/// clEnqueueMigrateMemObjects: moves the objects' bytes to the host (`toHost`) or to the
+/// queue's device, where the device keeps memory objects in more than one place (a GPU's managed
+/// memory); for the others, only ordering. With `contentUndefined` the bytes need not survive.
+struct MigrateMemory {
+  std::vector<Ref<MemObject>> memObjects;
+  bool toHost = false;
+  bool contentUndefined = false;
+};
+/// Markers and barriers: nothing to run, only ordering.
 struct NoOperation {};
 
 using CommandPayload =
     std::variant<KernelLaunch, ReadBuffer, WriteBuffer, CopyBuffer, FillBuffer, CopyRect, FillImage,
-                 MapBuffer, UnmapBuffer, NativeKernel, NoOperation>;
+                 MapBuffer, UnmapBuffer, NativeKernel, MigrateMemory, NoOperation>;
 
 class Command : public std::enable_shared_from_this<Command> {
 public:
