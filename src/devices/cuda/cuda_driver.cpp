@@ -5,11 +5,13 @@
 #include "devices/cuda/command_thread.hpp"
 #include "devices/cuda/cuda_device_info.hpp"
 #include "devices/cuda/cuda_library.hpp"
+#include "devices/cuda/device_fill.hpp"
 #include "devices/cuda/event_pool.hpp"
 #include "devices/cuda/gpu_clock.hpp"
 #include "devices/cuda/gpu_image.hpp"
 #include "devices/cuda/gpu_program.hpp"
 #include "devices/cuda/launch_abi.hpp"
+#include "devices/cuda/managed_residency.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
 #include "devices/cuda/stream_assignment.hpp"
 #include "runtime/command.hpp"
@@ -82,6 +84,21 @@ struct Lane {
   std::unique_ptr<CommandThread> commands;
 };
 
+/// Whether `memory`'s storage is managed memory, which moves between the host and the GPU (not
+/// the pinned host memory of CL_MEM_ALLOC_HOST_PTR).
+bool isManaged(const MemObject &memory) {
+  return placementOf(memory.flags()) == MemoryPlacement::Device;
+}
+
+/// Whether the GPU and the host may use managed memory at the same time, the pages moving on
+/// demand and on request (cuMemPrefetchAsync).
+bool hasConcurrentManagedAccess(const CudaLibrary &cuda, CUdevice device) {
+  int value = 0;
+  return cuda.deviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, device) ==
+             CUDA_SUCCESS &&
+         value != 0;
+}
+
 /// The commands whose order a stream must keep: those of one in-order queue.
 const void *orderKeyOf(const Command &command) {
   const Queue *queue = command.event().queue();
@@ -90,9 +107,11 @@ const void *orderKeyOf(const Command &command) {
 
 class CudaDriver final : public DeviceDriver {
 public:
-  CudaDriver(std::shared_ptr<const CudaLibrary> cuda, CUdevice device, CUcontext context)
+  CudaDriver(std::shared_ptr<const CudaLibrary> cuda, int ordinal, CUdevice device,
+             CUcontext context)
       : cuda_(std::move(cuda)), device_(device), context_(context),
-        info_(describeGpu(*cuda_, device_, properties_)), target_(compilerTargetOf(info_)) {
+        info_(describeGpu(*cuda_, device_, properties_)), target_(compilerTargetOf(info_)),
+        residency_(*cuda_, ordinal, hasConcurrentManagedAccess(*cuda_, device)) {
     CurrentContext current(*cuda_, context_);
     for (size_t index = 0; index < kStreams; ++index) {
       auto lane = std::make_unique<Lane>();
@@ -149,8 +168,10 @@ public:
     CUdeviceptr pointer = 0;
     if (cuda_->memAllocManaged(&pointer, size, CU_MEM_ATTACH_GLOBAL) != CUDA_SUCCESS)
       return nullptr;
-    return AlignedStorage(reinterpret_cast<std::byte *>(pointer),
-                          StorageRelease{&CudaDriver::releaseSharedMemory, this});
+    AlignedStorage storage(reinterpret_cast<std::byte *>(pointer),
+                           StorageRelease{&CudaDriver::releaseSharedMemory, this});
+    residency_.allocated(storage.get(), size);
+    return storage;
   }
 
   bool keepsSubmissionOrder() const override { return true; }
@@ -185,6 +206,7 @@ public:
 private:
   static void releaseSharedMemory(void *owner, std::byte *pointer) {
     auto &driver = *static_cast<CudaDriver *>(owner);
+    driver.residency_.released(pointer);
     CurrentContext current(*driver.cuda_, driver.context_);
     driver.cuda_->memFree(reinterpret_cast<CUdeviceptr>(pointer));
   }
@@ -212,16 +234,18 @@ private:
   }
 
   /// Whether the stream carries out `payload`: kernels without printf (whose records are read
-  /// after them) and buffer copies. Not reads and writes of buffers in host memory
-  /// (CL_MEM_ALLOC_HOST_PTR): those are copies between two places in the host's memory, which
-  /// the host makes itself, several times faster than CUDA, which would stage them.
+  /// after them), buffer copies, and fills of managed memory. Not reads, writes and fills of
+  /// buffers in host memory (CL_MEM_ALLOC_HOST_PTR): the host does those itself, several times
+  /// faster than CUDA, which would stage the copies and reach the memory over the bus.
   static bool runsOnStream(const CommandPayload &payload) {
     if (auto *launch = std::get_if<KernelLaunch>(&payload))
       return !callsPrintf(*launch);
     if (auto *read = std::get_if<ReadBuffer>(&payload))
-      return placementOf(read->buffer->flags()) != MemoryPlacement::Host;
+      return isManaged(*read->buffer);
     if (auto *write = std::get_if<WriteBuffer>(&payload))
-      return placementOf(write->buffer->flags()) != MemoryPlacement::Host;
+      return isManaged(*write->buffer);
+    if (auto *fill = std::get_if<FillBuffer>(&payload))
+      return isManaged(*fill->buffer);
     return std::holds_alternative<CopyBuffer>(payload);
   }
 
@@ -263,7 +287,7 @@ private:
     return item;
   }
 
-  /// Puts a kernel launch (without printf) or a copy on the stream.
+  /// Puts a kernel launch (without printf), a copy or a fill on the stream.
   cl_int enqueueOnStream(CommandPayload &payload, CUstream stream) {
     if (auto *launch = std::get_if<KernelLaunch>(&payload))
       return start(*launch, 0, stream);
@@ -274,6 +298,12 @@ private:
     if (auto *between = std::get_if<CopyBuffer>(&payload))
       return copy(between->destination->data() + between->destinationOffset,
                   between->source->data() + between->sourceOffset, between->size, stream);
+    if (auto *fill = std::get_if<FillBuffer>(&payload)) {
+      std::byte *target = fill->buffer->data() + fill->offset;
+      residency_.moveToDevice(target, fill->size, stream);
+      return fills_.fill(target, fill->size, fill->pattern, stream) ? CL_COMPLETE
+                                                                    : CL_OUT_OF_RESOURCES;
+    }
     return CL_INVALID_OPERATION;
   }
 
@@ -374,10 +404,47 @@ private:
       item = startOnStream(lane, std::move(item.command));
       return item.failure;
     }
+    moveForHost(payload, lane.stream);
     if (!synchronize(lane.stream))
       return CL_OUT_OF_RESOURCES;
     // Everything else works on the memory as the host sees it.
-    return executeHostCommand(payload);
+    cl_int status = executeHostCommand(payload);
+    noteHostAccess(payload);
+    return status;
+  }
+
+  /// Puts on `stream` the moves of managed memory that the host command `payload` asks for: the
+  /// mapped bytes to the host, or migrated objects where clEnqueueMigrateMemObjects sends them.
+  void moveForHost(CommandPayload &payload, CUstream stream) {
+    if (auto *map = std::get_if<MapBuffer>(&payload); map != nullptr && isManaged(*map->buffer))
+      residency_.moveToHost(map->buffer->data() + map->offset, map->size, stream);
+    if (auto *migration = std::get_if<MigrateMemory>(&payload))
+      for (const Ref<MemObject> &memory : migration->memObjects) {
+        if (!isManaged(*memory))
+          continue;
+        if (migration->toHost)
+          residency_.moveToHost(memory->data(), memory->size(), stream);
+        else
+          residency_.moveToDevice(memory->data(), memory->size(), stream);
+      }
+  }
+
+  /// Remembers the managed memory that the host command `payload` touched without moving it
+  /// first, so that the next kernel to use it brings it back in one move.
+  void noteHostAccess(CommandPayload &payload) {
+    auto touched = [&](const MemObject *memory) {
+      if (memory != nullptr && isManaged(*memory))
+        residency_.touchedByHost(memory->data(), memory->size());
+    };
+    if (auto *copy = std::get_if<CopyRect>(&payload)) {
+      touched(copy->source.get());
+      touched(copy->destination.get());
+    } else if (auto *fill = std::get_if<FillImage>(&payload)) {
+      touched(fill->image.get());
+    } else if (auto *native = std::get_if<NativeKernel>(&payload)) {
+      for (auto &[offset, memory] : native->memLocations)
+        touched(memory.get());
+    }
   }
 
   /// Runs a launch whose kernel calls printf, and prints its records.
@@ -407,6 +474,8 @@ private:
       params.numGroups[axis] = groups[axis];
     }
     params.workDim = launch.range.workDim;
+    for (const Ref<MemObject> &memory : launch.memObjects)
+      residency_.moveToDevice(memory->data(), memory->size(), stream);
     if (cl_int status = prepareImages(launch, stream); status != CL_COMPLETE)
       return status;
     // The entry's argument block parameter is at least 8 bytes.
@@ -509,6 +578,8 @@ private:
   std::mutex clockMutex_; // the command threads read times through one clock
   GpuClock clock_{*cuda_};
   StreamAssignment streams_{kStreams};
+  ManagedResidency residency_;
+  DeviceFill fills_{*cuda_, context_};
   // Last, so destroyed first: each lane's thread stops before what it uses goes.
   std::vector<std::unique_ptr<Lane>> lanes_;
 };
@@ -531,7 +602,7 @@ std::vector<std::unique_ptr<DeviceDriver>> createCudaDrivers() {
     if (cuda->deviceGet(&device, ordinal) != CUDA_SUCCESS ||
         cuda->primaryCtxRetain(&context, device) != CUDA_SUCCESS)
       continue;
-    drivers.push_back(std::make_unique<CudaDriver>(cuda, device, context));
+    drivers.push_back(std::make_unique<CudaDriver>(cuda, ordinal, device, context));
   }
   return drivers;
 }

@@ -31,6 +31,9 @@ bool resolveAll(void *library, CudaLibrary &cuda) {
          resolve(library, "cuMemFreeHost", cuda.memFreeHost) &&
          resolve(library, "cuMemcpyAsync", cuda.memcpyAsync) &&
          resolve(library, "cuMemcpy3DAsync_v2", cuda.memcpy3DAsync) &&
+         resolve(library, "cuMemsetD8Async", cuda.memsetD8Async) &&
+         resolve(library, "cuMemsetD16Async", cuda.memsetD16Async) &&
+         resolve(library, "cuMemsetD32Async", cuda.memsetD32Async) &&
          resolve(library, "cuArray3DCreate_v2", cuda.array3DCreate) &&
          resolve(library, "cuArrayDestroy", cuda.arrayDestroy) &&
          resolve(library, "cuTexObjectCreate", cuda.texObjectCreate) &&
@@ -52,6 +55,11 @@ bool resolveAll(void *library, CudaLibrary &cuda) {
           resolve(library, "cuEventElapsedTime", cuda.eventElapsedTime));
 }
 
+/// The functions Kiln does without on older drivers.
+void resolveOptional(void *library, CudaLibrary &cuda) {
+  resolve(library, "cuMemPrefetchAsync_v2", cuda.memPrefetchAsync);
+}
+
 } // namespace
 
 std::shared_ptr<const CudaLibrary> CudaLibrary::open() {
@@ -65,6 +73,7 @@ std::shared_ptr<const CudaLibrary> CudaLibrary::open() {
     dlclose(library);
     return nullptr;
   }
+  resolveOptional(library, *cuda);
   return cuda;
 }
 

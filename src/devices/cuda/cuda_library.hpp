@@ -31,6 +31,12 @@ struct CudaLibrary {
   CUresult (*memcpyAsync)(CUdeviceptr destination, CUdeviceptr source, size_t size,
                           CUstream stream);
   CUresult (*memcpy3DAsync)(const CUDA_MEMCPY3D *copy, CUstream stream);
+  CUresult (*memsetD8Async)(CUdeviceptr destination, unsigned char value, size_t count,
+                            CUstream stream);
+  CUresult (*memsetD16Async)(CUdeviceptr destination, unsigned short value, size_t count,
+                             CUstream stream);
+  CUresult (*memsetD32Async)(CUdeviceptr destination, unsigned int value, size_t count,
+                             CUstream stream);
   CUresult (*array3DCreate)(CUarray *array, const CUDA_ARRAY3D_DESCRIPTOR *descriptor);
   CUresult (*arrayDestroy)(CUarray array);
   CUresult (*texObjectCreate)(CUtexObject *texture, const CUDA_RESOURCE_DESC *resource,
@@ -54,6 +60,11 @@ struct CudaLibrary {
   CUresult (*eventRecord)(CUevent event, CUstream stream);
   CUresult (*eventSynchronize)(CUevent event);
   CUresult (*eventElapsedTime)(float *milliseconds, CUevent start, CUevent end);
+
+  /// Optional (null when the driver lacks it, before CUDA 12.2): moves managed memory to a
+  /// processor in stream order, in large transfers instead of one page fault at a time.
+  CUresult (*memPrefetchAsync)(CUdeviceptr pointer, size_t size, CUmemLocation location,
+                               unsigned int flags, CUstream stream) = nullptr;
 
   /// The library with every function resolved and cuInit done, or null when this machine has
   /// no usable NVIDIA driver.
