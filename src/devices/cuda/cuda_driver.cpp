@@ -90,6 +90,32 @@ bool isManaged(const MemObject &memory) {
   return placementOf(memory.flags()) == MemoryPlacement::Device;
 }
 
+/// Whether the copy engines can carry out the rectangle copy `copy` (cuMemcpy3DAsync): between
+/// buffers in managed memory and the host's memory, with slices a whole number of rows apart.
+/// Images are left to the host, which keeps their textures in step.
+bool copiesRectOnStream(const CopyRect &copy) {
+  auto managedBuffer = [](const Ref<MemObject> &memory) {
+    return memory == nullptr || (memory->type() == CL_MEM_OBJECT_BUFFER && isManaged(*memory));
+  };
+  auto fits = [&](const BufferRect &rect) {
+    return rect.rowPitch > 0 && rect.rowPitch <= (size_t{1} << 31) &&
+           (copy.region[2] <= 1 || rect.slicePitch % rect.rowPitch == 0);
+  };
+  return managedBuffer(copy.source) && managedBuffer(copy.destination) && fits(copy.sourceRect) &&
+         fits(copy.destinationRect);
+}
+
+/// Where one side of a rectangle copy starts, its row pitch, and its rows per slice.
+struct RectSide {
+  std::byte *base;
+  size_t rowPitch, rowsPerSlice;
+};
+
+RectSide rectSide(std::byte *data, const BufferRect &rect, const std::array<size_t, 3> &region) {
+  return {data + rect.origin[0] + rect.origin[1] * rect.rowPitch + rect.origin[2] * rect.slicePitch,
+          rect.rowPitch, region[2] > 1 ? rect.slicePitch / rect.rowPitch : region[1]};
+}
+
 /// Whether the GPU and the host may use managed memory at the same time, the pages moving on
 /// demand and on request (cuMemPrefetchAsync).
 bool hasConcurrentManagedAccess(const CudaLibrary &cuda, CUdevice device) {
@@ -246,13 +272,18 @@ private:
       return isManaged(*write->buffer);
     if (auto *fill = std::get_if<FillBuffer>(&payload))
       return isManaged(*fill->buffer);
+    if (auto *rect = std::get_if<CopyRect>(&payload))
+      return copiesRectOnStream(*rect);
     return std::holds_alternative<CopyBuffer>(payload);
   }
 
   /// Whether the submitting thread may put `payload` on the stream: what the stream carries
   /// out, except reads (a copy to pageable host memory returns only once it is done).
   static bool startsFromAnyThread(const CommandPayload &payload) {
-    return runsOnStream(payload) && !std::holds_alternative<ReadBuffer>(payload);
+    auto *rect = std::get_if<CopyRect>(&payload);
+    bool readsToHost = std::holds_alternative<ReadBuffer>(payload) ||
+                       (rect != nullptr && rect->direction == CopyRect::Direction::BufferToHost);
+    return runsOnStream(payload) && !readsToHost;
   }
 
   static bool callsPrintf(const KernelLaunch &launch) {
@@ -298,6 +329,8 @@ private:
     if (auto *between = std::get_if<CopyBuffer>(&payload))
       return copy(between->destination->data() + between->destinationOffset,
                   between->source->data() + between->sourceOffset, between->size, stream);
+    if (auto *rect = std::get_if<CopyRect>(&payload))
+      return copy(*rect, stream);
     if (auto *fill = std::get_if<FillBuffer>(&payload)) {
       std::byte *target = fill->buffer->data() + fill->offset;
       residency_.moveToDevice(target, fill->size, stream);
@@ -563,6 +596,32 @@ private:
                               reinterpret_cast<CUdeviceptr>(source), size, stream) == CUDA_SUCCESS
                ? CL_COMPLETE
                : CL_OUT_OF_RESOURCES;
+  }
+
+  /// Puts a rectangle copy that copiesRectOnStream() accepts on the stream.
+  cl_int copy(CopyRect &rect, CUstream stream) {
+    if (rect.region[0] == 0 || rect.region[1] == 0 || rect.region[2] == 0)
+      return CL_COMPLETE;
+    auto *host = static_cast<std::byte *>(rect.hostPointer);
+    RectSide source =
+        rectSide(rect.source ? rect.source->data() : host, rect.sourceRect, rect.region);
+    RectSide destination = rectSide(rect.destination ? rect.destination->data() : host,
+                                    rect.destinationRect, rect.region);
+    CUDA_MEMCPY3D copy{};
+    copy.srcMemoryType = rect.source ? CU_MEMORYTYPE_UNIFIED : CU_MEMORYTYPE_HOST;
+    copy.srcDevice = reinterpret_cast<CUdeviceptr>(source.base);
+    copy.srcHost = source.base;
+    copy.srcPitch = source.rowPitch;
+    copy.srcHeight = source.rowsPerSlice;
+    copy.dstMemoryType = rect.destination ? CU_MEMORYTYPE_UNIFIED : CU_MEMORYTYPE_HOST;
+    copy.dstDevice = reinterpret_cast<CUdeviceptr>(destination.base);
+    copy.dstHost = destination.base;
+    copy.dstPitch = destination.rowPitch;
+    copy.dstHeight = destination.rowsPerSlice;
+    copy.WidthInBytes = rect.region[0];
+    copy.Height = rect.region[1];
+    copy.Depth = rect.region[2];
+    return cuda_->memcpy3DAsync(&copy, stream) == CUDA_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
   }
 
   /// Waits until `stream` has done everything put on it.
