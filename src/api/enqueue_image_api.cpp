@@ -307,11 +307,12 @@ KILN_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_
     *image_row_pitch = layout.rowPitch;
     if (image_slice_pitch != nullptr)
       *image_slice_pitch = layout.slicePitch;
-    mapped->recordMapping({pointer, offset, span, writes});
-    bool copiesOut = mapped->cachesHostMemory() && !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION);
+    bool throughCopy = mapped->cachesHostMemory();
+    mapped->recordMapping({pointer, offset, span, writes, throughCopy});
+    bool copiesOut = throughCopy && !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION);
     error = submitCommand(target, CL_COMMAND_MAP_IMAGE,
-                          MapBuffer{Ref<MemObject>(mapped), offset, span, copiesOut}, event,
-                          blocking_map);
+                          MapBuffer{Ref<MemObject>(mapped), pointer, offset, span, copiesOut},
+                          event, blocking_map);
     if (error != CL_SUCCESS) {
       mapped->removeMapping(pointer);
       return nullptr;

@@ -327,14 +327,15 @@ KILN_API void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl
       error = CL_INVALID_OPERATION;
       return nullptr;
     }
-    // The mapped region is the buffer itself, or for CL_MEM_USE_HOST_PTR the application's
-    // memory at `offset`, as required.
-    void *pointer = mapped->mapAddress(offset);
-    mapped->recordMapping({pointer, offset, size, writes});
-    bool copiesOut = mapped->cachesHostMemory() && !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION);
+    // The mapped region is the buffer itself or a copy of it, or for CL_MEM_USE_HOST_PTR the
+    // application's memory at `offset`, as required.
+    void *pointer = mapped->prepareMapAddress(offset);
+    bool throughCopy = pointer != mapped->data() + offset;
+    mapped->recordMapping({pointer, offset, size, writes, throughCopy});
+    bool copiesOut = throughCopy && !(map_flags & CL_MAP_WRITE_INVALIDATE_REGION);
     error = submitCommand(target, CL_COMMAND_MAP_BUFFER,
-                          MapBuffer{Ref<MemObject>(mapped), offset, size, copiesOut}, event,
-                          blocking_map);
+                          MapBuffer{Ref<MemObject>(mapped), pointer, offset, size, copiesOut},
+                          event, blocking_map);
     if (error != CL_SUCCESS) {
       mapped->removeMapping(pointer); // the application never gets this mapping
       return nullptr;
@@ -364,7 +365,7 @@ KILN_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_que
     std::optional<MemObject::Mapping> mapping;
     if (mapped_ptr == nullptr || !(mapping = mapped->removeMapping(mapped_ptr)))
       return CL_INVALID_VALUE;
-    bool copiesIn = mapped->cachesHostMemory() && mapping->writes;
+    bool copiesIn = mapping->throughCopy && mapping->writes;
     return submitCommand(
         target, CL_COMMAND_UNMAP_MEM_OBJECT,
         UnmapBuffer{Ref<MemObject>(mapped), mapped_ptr, mapping->offset, mapping->size, copiesIn},

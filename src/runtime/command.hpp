@@ -80,11 +80,12 @@ struct FillImage {
   size_t elementSize = 0;
   std::array<std::byte, 16> element{};
 };
-/// Map and unmap are ordered commands with events; they move data only for buffers that cache
-/// the application's memory (MemObject::cachesHostMemory): a map copies the region out to it
-/// unless the host overwrites it all, an unmap of a writing map copies it back in.
+/// Map and unmap are ordered commands with events; they move data only for mappings through a
+/// copy (MemObject::Mapping::throughCopy): a map copies the region out to `mappedPointer` unless
+/// the host overwrites it all, an unmap of a writing map copies it back in.
 struct MapBuffer {
   Ref<MemObject> buffer;
+  void *mappedPointer;
   size_t offset = 0, size = 0;
   bool copiesOut = false;
 };

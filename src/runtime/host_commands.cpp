@@ -82,13 +82,12 @@ struct HostExecutor {
   }
   cl_int operator()(MapBuffer &map) const {
     if (map.copiesOut)
-      std::memcpy(map.buffer->mapAddress(map.offset), map.buffer->data() + map.offset, map.size);
+      std::memcpy(map.mappedPointer, map.buffer->data() + map.offset, map.size);
     return CL_COMPLETE;
   }
   cl_int operator()(UnmapBuffer &unmap) const {
     if (unmap.copiesIn)
-      std::memcpy(unmap.buffer->data() + unmap.offset, unmap.buffer->mapAddress(unmap.offset),
-                  unmap.size);
+      std::memcpy(unmap.buffer->data() + unmap.offset, unmap.mappedPointer, unmap.size);
     return CL_COMPLETE;
   }
   cl_int operator()(NativeKernel &native) const {

@@ -80,6 +80,17 @@ std::shared_ptr<void> MemObject::deviceState(const void *driver,
   return state;
 }
 
+std::byte *MemObject::prepareMapAddress(size_t offset) {
+  bool staged = type() == CL_MEM_OBJECT_BUFFER && hostPointer_ == nullptr &&
+                placementOf(flags_) == MemoryPlacement::Device && context_->hasDeviceMemory();
+  if (!staged)
+    return mapAddress(offset);
+  std::lock_guard lock(mutex_);
+  if (mapStaging_ == nullptr)
+    mapStaging_ = context_->allocateStorage(size_, MemoryPlacement::Host);
+  return (mapStaging_ != nullptr ? mapStaging_.get() : data_) + offset;
+}
+
 cl_uint MemObject::mapCount() const {
   std::lock_guard lock(mutex_);
   return static_cast<cl_uint>(mappings_.size());

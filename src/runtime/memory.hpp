@@ -99,12 +99,20 @@ public:
   std::byte *mapAddress(size_t offset) const {
     return static_cast<std::byte *>(hostPointer_ != nullptr ? hostPointer_ : data_) + offset;
   }
+  /// Where a map of this buffer's bytes at `offset` starts. In a context with a device of its
+  /// own memory (a GPU), a buffer that neither the application's memory nor pinned host memory
+  /// holds is mapped through a copy in pinned host memory, which the device's copy engines fill
+  /// and drain at the bus's full speed: made on the first map, kept for the next ones. Else,
+  /// or when pinned memory runs out, mapAddress().
+  std::byte *prepareMapAddress(size_t offset);
 
-  /// One clEnqueueMap* of this object: where, which bytes, and whether the host may write them.
+  /// One clEnqueueMap* of this object: where, which bytes, whether the host may write them, and
+  /// whether they are a copy of the object's bytes (copied back by the unmap when written).
   struct Mapping {
     void *pointer;
     size_t offset, size;
     bool writes;
+    bool throughCopy;
   };
   /// CL_MEM_MAP_COUNT.
   cl_uint mapCount() const;
@@ -133,6 +141,7 @@ private:
   void *hostPointer_;
   AlignedStorage storage_;
   std::byte *data_;
+  AlignedStorage mapStaging_; // see prepareMapAddress()
   std::vector<cl_mem_properties> properties_;
   /// An image's layout and the descriptor kernels get, made together over data_ by
   /// imageOver(): every kind of image, with storage of its own or a buffer's, has both.

@@ -90,6 +90,12 @@ bool isManaged(const MemObject &memory) {
   return placementOf(memory.flags()) == MemoryPlacement::Device;
 }
 
+/// Whether the copy engines make the copy of a map or unmap of `memory` (a buffer in managed
+/// memory, mapped through a copy), rather than the host.
+bool copiesMapOnStream(const MemObject &memory, bool copies) {
+  return copies && memory.type() == CL_MEM_OBJECT_BUFFER && isManaged(memory);
+}
+
 /// Whether the copy engines can carry out the rectangle copy `copy` (cuMemcpy3DAsync): between
 /// buffers in managed memory and the host's memory, with slices a whole number of rows apart.
 /// Images are left to the host, which keeps their textures in step.
@@ -274,6 +280,10 @@ private:
       return isManaged(*fill->buffer);
     if (auto *rect = std::get_if<CopyRect>(&payload))
       return copiesRectOnStream(*rect);
+    if (auto *map = std::get_if<MapBuffer>(&payload))
+      return copiesMapOnStream(*map->buffer, map->copiesOut);
+    if (auto *unmap = std::get_if<UnmapBuffer>(&payload))
+      return copiesMapOnStream(*unmap->buffer, unmap->copiesIn);
     return std::holds_alternative<CopyBuffer>(payload);
   }
 
@@ -282,6 +292,7 @@ private:
   static bool startsFromAnyThread(const CommandPayload &payload) {
     auto *rect = std::get_if<CopyRect>(&payload);
     bool readsToHost = std::holds_alternative<ReadBuffer>(payload) ||
+                       std::holds_alternative<MapBuffer>(payload) ||
                        (rect != nullptr && rect->direction == CopyRect::Direction::BufferToHost);
     return runsOnStream(payload) && !readsToHost;
   }
@@ -331,6 +342,10 @@ private:
                   between->source->data() + between->sourceOffset, between->size, stream);
     if (auto *rect = std::get_if<CopyRect>(&payload))
       return copy(*rect, stream);
+    if (auto *map = std::get_if<MapBuffer>(&payload))
+      return copy(map->mappedPointer, map->buffer->data() + map->offset, map->size, stream);
+    if (auto *unmap = std::get_if<UnmapBuffer>(&payload))
+      return copy(unmap->buffer->data() + unmap->offset, unmap->mappedPointer, unmap->size, stream);
     if (auto *fill = std::get_if<FillBuffer>(&payload)) {
       std::byte *target = fill->buffer->data() + fill->offset;
       residency_.moveToDevice(target, fill->size, stream);
@@ -449,7 +464,10 @@ private:
   /// Puts on `stream` the moves of managed memory that the host command `payload` asks for: the
   /// mapped bytes to the host, or migrated objects where clEnqueueMigrateMemObjects sends them.
   void moveForHost(CommandPayload &payload, CUstream stream) {
-    if (auto *map = std::get_if<MapBuffer>(&payload); map != nullptr && isManaged(*map->buffer))
+    // (A map through a copy leaves the object's bytes where they are.)
+    if (auto *map = std::get_if<MapBuffer>(&payload);
+        map != nullptr && isManaged(*map->buffer) &&
+        map->mappedPointer == map->buffer->data() + map->offset)
       residency_.moveToHost(map->buffer->data() + map->offset, map->size, stream);
     if (auto *migration = std::get_if<MigrateMemory>(&payload))
       for (const Ref<MemObject> &memory : migration->memObjects) {
