@@ -408,6 +408,30 @@ static float4 sampleFloat(Image image, int dims, uint sampler, float4 coord) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The software paths, out of line on a GPU: its code generator keeps the functions whose names
+// begin with __kiln_outline_ as calls, so that a kernel that reads or writes many images carries
+// one copy of each path instead of one per access (inlined, a kernel reading 127 images made
+// 9 MB of PTX, which the driver took minutes to compile). The CPU inlines them as everything.
+
+// noinline: so that building the library does not inline them either.
+#define KILN_OUTLINE __attribute__((noinline))
+KILN_OUTLINE float4 __kiln_outline_sample_float4(Image image, int dims, uint sampler, float4 coord) {
+  return sampleFloat(image, dims, sampler, coord);
+}
+#define KILN_OUTLINE_NEAREST(V)                                                                    \
+  KILN_OUTLINE V __kiln_outline_nearest_##V(Image image, int dims, uint sampler, float4 coord) {                \
+    return nearest_##V(image, dims, sampler, coord);                                               \
+  }
+KILN_OUTLINE_NEAREST(float4)
+KILN_OUTLINE_NEAREST(int4)
+KILN_OUTLINE_NEAREST(uint4)
+#define KILN_OUTLINE_STORE(V, NAME)                                                                \
+  KILN_OUTLINE void __kiln_outline_store_##V(Image image, global uchar *p, V color) { NAME(image, p, color); }
+KILN_OUTLINE_STORE(float4, storeFloat)
+KILN_OUTLINE_STORE(int4, storeInt)
+KILN_OUTLINE_STORE(uint4, storeUint)
+
+// ---------------------------------------------------------------------------------------------
 // Sampling with texture hardware
 
 /// The index of the sampler of CLK_* bits `sampler` among a GPU image's textures
@@ -465,35 +489,35 @@ KILN_TEXTURE_READ(uint4, ui, 1u)
 
 #define KILN_READS(T, DIMS, W, SHAPE)                                                              \
   OVL float4 read_imagef(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {       \
-    KILN_SAMPLED(float4, sampleFloat, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))         \
+    KILN_SAMPLED(float4, __kiln_outline_sample_float4, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))         \
   }                                                                                                \
   OVL float4 read_imagef(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {         \
-    KILN_SAMPLED(float4, nearest_float4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))       \
+    KILN_SAMPLED(float4, __kiln_outline_nearest_float4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))       \
   }                                                                                                \
   OVL int4 read_imagei(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {         \
-    KILN_SAMPLED(int4, nearest_int4, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))          \
+    KILN_SAMPLED(int4, __kiln_outline_nearest_int4, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))          \
   }                                                                                                \
   OVL int4 read_imagei(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {           \
-    KILN_SAMPLED(int4, nearest_int4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))           \
+    KILN_SAMPLED(int4, __kiln_outline_nearest_int4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))           \
   }                                                                                                \
   OVL uint4 read_imageui(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {       \
-    KILN_SAMPLED(uint4, nearest_uint4, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))        \
+    KILN_SAMPLED(uint4, __kiln_outline_nearest_uint4, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))        \
   }                                                                                                \
   OVL uint4 read_imageui(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {         \
-    KILN_SAMPLED(uint4, nearest_uint4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))         \
+    KILN_SAMPLED(uint4, __kiln_outline_nearest_uint4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))         \
   }
 
 #define KILN_SAMPLERLESS_READS(ACCESS, T, DIMS, W)                                                 \
   OVL float4 read_imagef(ACCESS T image, KILN_INT_COORD_##W coord) {                              \
-    return nearest_float4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                  \
+    return __kiln_outline_nearest_float4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                  \
                           KILN_WIDEN_##W(coord));                                                  \
   }                                                                                                \
   OVL int4 read_imagei(ACCESS T image, KILN_INT_COORD_##W coord) {                                 \
-    return nearest_int4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                    \
+    return __kiln_outline_nearest_int4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                    \
                         KILN_WIDEN_##W(coord));                                                    \
   }                                                                                                \
   OVL uint4 read_imageui(ACCESS T image, KILN_INT_COORD_##W coord) {                               \
-    return nearest_uint4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                   \
+    return __kiln_outline_nearest_uint4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                   \
                          KILN_WIDEN_##W(coord));                                                   \
   }
 
@@ -511,19 +535,19 @@ static global uchar *writeTarget(Image image, int dims, float4 coord) {
     Image descriptor = __kiln_image_descriptor(image);                                             \
     global uchar *target = writeTarget(descriptor, DIMS, KILN_WIDEN_##W(coord));                   \
     if (target)                                                                                    \
-      storeFloat(descriptor, target, color);                                                       \
+      __kiln_outline_store_float4(descriptor, target, color);                                                       \
   }                                                                                                \
   OVL void write_imagei(ACCESS T image, KILN_INT_COORD_##W coord, int4 color) {                    \
     Image descriptor = __kiln_image_descriptor(image);                                             \
     global uchar *target = writeTarget(descriptor, DIMS, KILN_WIDEN_##W(coord));                   \
     if (target)                                                                                    \
-      storeInt(descriptor, target, color);                                                         \
+      __kiln_outline_store_int4(descriptor, target, color);                                                         \
   }                                                                                                \
   OVL void write_imageui(ACCESS T image, KILN_INT_COORD_##W coord, uint4 color) {                  \
     Image descriptor = __kiln_image_descriptor(image);                                             \
     global uchar *target = writeTarget(descriptor, DIMS, KILN_WIDEN_##W(coord));                   \
     if (target)                                                                                    \
-      storeUint(descriptor, target, color);                                                        \
+      __kiln_outline_store_uint4(descriptor, target, color);                                                        \
   }
 
 #define KILN_QUERIES(ACCESS, T)                                                                    \
@@ -573,18 +597,18 @@ KILN_WRITABLE(KILN_WRITES, image3d_t, 3, 4)
 // Depth images: one channel, read and written as a float.
 #define KILN_DEPTH(T, DIMS, W)                                                                     \
   OVL float read_imagef(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {        \
-    return sampleFloat(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),         \
+    return __kiln_outline_sample_float4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),         \
                        KILN_WIDENF_##W(coord))                                                     \
         .x;                                                                                        \
   }                                                                                                \
   OVL float read_imagef(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {          \
-    return nearest_float4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),      \
+    return __kiln_outline_nearest_float4(__kiln_image_descriptor(image), DIMS, __kiln_sampler_bits(sampler),      \
                           KILN_WIDEN_##W(coord))                                                   \
         .x;                                                                                        \
   }
 #define KILN_DEPTH_ACCESS(ACCESS, T, DIMS, W)                                                      \
   OVL float read_imagef(ACCESS T image, KILN_INT_COORD_##W coord) {                                \
-    return nearest_float4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                  \
+    return __kiln_outline_nearest_float4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                  \
                           KILN_WIDEN_##W(coord))                                                   \
         .x;                                                                                        \
   }
@@ -593,7 +617,7 @@ KILN_WRITABLE(KILN_WRITES, image3d_t, 3, 4)
     Image descriptor = __kiln_image_descriptor(image);                                             \
     global uchar *target = writeTarget(descriptor, DIMS, KILN_WIDEN_##W(coord));                   \
     if (target)                                                                                    \
-      storeFloat(descriptor, target, (float4)(depth, 0.0f, 0.0f, 1.0f));                           \
+      __kiln_outline_store_float4(descriptor, target, (float4)(depth, 0.0f, 0.0f, 1.0f));                           \
   }
 KILN_DEPTH(image2d_depth_t, 2, 2)
 KILN_DEPTH(image2d_array_depth_t, 2, 4)

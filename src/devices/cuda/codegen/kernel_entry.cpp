@@ -197,10 +197,39 @@ bool isEntry(const Function &function) {
   return function.getCallingConv() == CallingConv::PTX_Kernel;
 }
 
+/// The builtin library's __kiln_outline_* functions (its software image paths, which use no
+/// work-item primitive) stay calls: one copy serves every access of a kernel (builtins/image.cl).
+bool isOutOfLinePath(const Function &function) {
+  return !function.isDeclaration() && function.getName().starts_with("__kiln_outline_");
+}
+
+void keepLibraryPathsOutOfLine(Module &module) {
+  for (Function &function : module)
+    if (isOutOfLinePath(function)) {
+      function.removeFnAttr(Attribute::AlwaysInline);
+      function.addFnAttr(Attribute::NoInline);
+    }
+}
+
+/// How many calls of an out-of-line path are inlined rather than kept as calls.
+constexpr unsigned kInlinedPathCopies = 4;
+
 } // namespace
+
+bool inlineRarelyCalledPaths(Module &module) {
+  bool marked = false;
+  for (Function &function : module)
+    if (isOutOfLinePath(function) && function.getNumUses() <= kInlinedPathCopies) {
+      function.removeFnAttr(Attribute::NoInline);
+      function.addFnAttr(Attribute::AlwaysInline);
+      marked = true;
+    }
+  return marked;
+}
 
 Error addKernelEntries(Module &module, const compiler::ProgramInfo &info) {
   compiler::markEverythingForInlining(module);
+  keepLibraryPathsOutOfLine(module);
   for (const compiler::KernelInfo &kernel : info.kernels) {
     Function *function = module.getFunction(kernel.name);
     if (function == nullptr || function->isDeclaration())
@@ -219,6 +248,8 @@ Error lowerWorkItemPrimitives(Module &module) {
       auto *call = dyn_cast<CallBase>(&instruction);
       Function *callee = call ? call->getCalledFunction() : nullptr;
       if (callee == nullptr || callee->isIntrinsic())
+        continue;
+      if (isOutOfLinePath(*callee))
         continue;
       if (!callee->isDeclaration())
         return codegenError("recursion is not supported on the GPU (function '" +

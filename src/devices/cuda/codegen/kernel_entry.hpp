@@ -20,6 +20,11 @@ namespace kiln::cuda {
 /// for inlining.
 llvm::Error addKernelEntries(llvm::Module &module, const compiler::ProgramInfo &info);
 
+/// Marks for inlining the builtin library's out-of-line paths (addKernelEntries keeps them as
+/// calls) that the entries call at most a few times, once everything else is inlined: inlining
+/// them there costs little code. True when it marked any (the inliner must then run again).
+bool inlineRarelyCalledPaths(llvm::Module &module);
+
 /// Replaces the primitives' calls in the entries (after inlining). Fails when a function other
 /// than an entry is still called (recursion) or a primitive is used outside an entry.
 llvm::Error lowerWorkItemPrimitives(llvm::Module &module);

@@ -142,6 +142,8 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
     return error;
   useFastRoots(**module);
   inlineIntoEntries(**module, **machine);
+  if (inlineRarelyCalledPaths(**module))
+    inlineIntoEntries(**module, **machine);
   if (Error error = lowerTextureReads(**module))
     return error;
   if (Error error = lowerWorkItemPrimitives(**module))
