@@ -1,8 +1,9 @@
 //===- ptx_compiler.cpp - Linked programs to PTX -------------------------===//
 //
 // The steps, in order: OpenCL's opaque types become pointers; SPIR's address spaces become
-// NVPTX's; each kernel gets its PTX entry; everything is inlined into the entries, whose
-// primitives then read CUDA's registers; atomics on private memory become plain accesses;
+// NVPTX's; each kernel gets its PTX entry; everything is inlined into the entries (but the
+// library's software image paths where a kernel calls them often), whose primitives then read
+// CUDA's registers; atomics on private memory become plain accesses;
 // float division and rsqrt use PTX's fast forms where OpenCL's accuracy allows;
 // libdevice provides the math; O3 (or only clean-up for
 // -cl-opt-disable), then small counted loops unrolled; NVPTX's code generator writes PTX.
