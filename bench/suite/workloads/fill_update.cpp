@@ -2,17 +2,12 @@
 // solvers and histograms clear their accumulators: the fill and the kernel both stay on the
 // device. The pattern is a uint4, longer than the 1, 2 and 4 bytes a GPU's memset writes.
 #include "../workload.hpp"
+#include "in_place_update.hpp"
 
 #include <array>
 
 namespace bench {
 namespace {
-
-const char *kSource = R"(
-  kernel void update(global uint *data) {
-    size_t i = get_global_id(0);
-    data[i] = data[i] * 3u + (uint)i;
-  })";
 
 constexpr std::array<uint32_t, 4> kPattern = {0x01020304u, 0xa0b0c0d0u, 7u, 0xffff0000u};
 
@@ -34,7 +29,7 @@ public:
       updated_[i] = kPattern[i % kPattern.size()];
 #pragma omp parallel for simd schedule(static)
     for (long i = 0; i < n; ++i)
-      updated_[i] = updated_[i] * 3u + static_cast<uint32_t>(i);
+      updated_[i] = updatedWord(updated_[i], i);
   }
 
   std::unique_ptr<DeviceRun> load(ClSession &session) override {
@@ -44,7 +39,7 @@ public:
 private:
   struct Run final : RunOf<FillUpdate> {
     Run(ClSession &session, const FillUpdate &workload)
-        : RunOf(session, workload), kernel_(session.kernel(kSource, "update")),
+        : RunOf(session, workload), kernel_(session.kernel(kInPlaceUpdateSource, "update")),
           data_(session.buffer(workload.updated_.size() * sizeof(uint32_t))) {
       setArgs(kernel_.get(), data_);
     }

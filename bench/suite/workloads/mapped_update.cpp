@@ -3,17 +3,12 @@
 // buffer, the kernel updates it in place, and the host reads the result through a second map.
 // On a GPU the data crosses the bus twice per run. The native reference is the host's update.
 #include "../workload.hpp"
+#include "in_place_update.hpp"
 
 #include <cstring>
 
 namespace bench {
 namespace {
-
-const char *kSource = R"(
-  kernel void update(global uint *data) {
-    size_t i = get_global_id(0);
-    data[i] = data[i] * 3u + (uint)i;
-  })";
 
 class MappedUpdate final : public Workload {
 public:
@@ -34,7 +29,7 @@ public:
     const long n = static_cast<long>(source_.size());
 #pragma omp parallel for simd schedule(static)
     for (long i = 0; i < n; ++i)
-      updated_[i] = source_[i] * 3u + static_cast<uint32_t>(i);
+      updated_[i] = updatedWord(source_[i], i);
   }
 
   std::unique_ptr<DeviceRun> load(ClSession &session) override {
@@ -48,7 +43,7 @@ private:
 
   struct Run final : RunOf<MappedUpdate> {
     Run(ClSession &session, const MappedUpdate &workload)
-        : RunOf(session, workload), kernel_(session.kernel(kSource, "update")),
+        : RunOf(session, workload), kernel_(session.kernel(kInPlaceUpdateSource, "update")),
           data_(session.buffer(workload.bytes())) {
       setArgs(kernel_.get(), data_);
     }
