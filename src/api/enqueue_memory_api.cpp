@@ -387,7 +387,6 @@ KILN_API cl_int CL_API_CALL clEnqueueMigrateMemObjects(
       return CL_INVALID_VALUE;
     MigrateMemory migration;
     migration.toHost = flags & CL_MIGRATE_MEM_OBJECT_HOST;
-    migration.contentUndefined = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     for (cl_uint index = 0; index < num_mem_objects; ++index) {
       MemObject *memory = toObject<MemObject>(mem_objects[index]);
       if (memory == nullptr)

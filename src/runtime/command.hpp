@@ -103,11 +103,11 @@ struct NativeKernel {
 };
 /// clEnqueueMigrateMemObjects: moves the objects' bytes to the host (`toHost`) or to the
 /// queue's device, where the device keeps memory objects in more than one place (a GPU's managed
-/// memory); for the others, only ordering. With `contentUndefined` the bytes need not survive.
+/// memory); for the others, only ordering. (CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED moves them
+/// all the same.)
 struct MigrateMemory {
   std::vector<Ref<MemObject>> memObjects;
   bool toHost = false;
-  bool contentUndefined = false;
 };
 /// Markers and barriers: nothing to run, only ordering.
 struct NoOperation {};
