@@ -299,8 +299,7 @@ KILN_API void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_
     // CL_MEM_USE_HOST_PTR. Where the image caches that memory (a context with a GPU), the map
     // copies the bytes from the region's first to its last out to it, and the unmap back.
     BufferRect rect = imageRect(layout, origin);
-    size_t offset =
-        rect.origin[0] + rect.origin[1] * rect.rowPitch + rect.origin[2] * rect.slicePitch;
+    size_t offset = rect.offsetOf();
     size_t span = (region[2] - 1) * rect.slicePitch + (region[1] - 1) * rect.rowPitch +
                   region[0] * layout.elementSize;
     void *pointer = mapped->mapAddress(offset);

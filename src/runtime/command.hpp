@@ -23,6 +23,11 @@ struct BufferRect {
   std::array<size_t, 3> origin{}; // bytes, rows, slices
   size_t rowPitch = 0;
   size_t slicePitch = 0;
+
+  /// Where row `row` of slice `slice` of the region starts, in bytes from the start of memory.
+  size_t offsetOf(size_t row = 0, size_t slice = 0) const {
+    return origin[0] + (origin[1] + row) * rowPitch + (origin[2] + slice) * slicePitch;
+  }
 };
 
 struct NDRange {

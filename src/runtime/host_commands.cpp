@@ -13,14 +13,10 @@ namespace {
 /// Copies a 3-D region between two byte arrays described as rows and slices.
 void copyRect(std::byte *destination, const BufferRect &destinationRect, const std::byte *source,
               const BufferRect &sourceRect, const std::array<size_t, 3> &region) {
-  auto offset = [](const BufferRect &rect, size_t row, size_t slice) {
-    return rect.origin[0] + (rect.origin[1] + row) * rect.rowPitch +
-           (rect.origin[2] + slice) * rect.slicePitch;
-  };
   for (size_t slice = 0; slice < region[2]; ++slice)
     for (size_t row = 0; row < region[1]; ++row)
-      std::memmove(destination + offset(destinationRect, row, slice),
-                   source + offset(sourceRect, row, slice), region[0]);
+      std::memmove(destination + destinationRect.offsetOf(row, slice),
+                   source + sourceRect.offsetOf(row, slice), region[0]);
 }
 
 /// Fills `size` bytes at `target` with copies of `pattern` (whose size divides `size` and 4096).

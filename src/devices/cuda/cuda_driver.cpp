@@ -90,18 +90,17 @@ bool isManaged(const MemObject &memory) {
   return placementOf(memory.flags()) == MemoryPlacement::Device;
 }
 
-/// Whether the copy engines make the copy of a map or unmap of `memory` (a buffer in managed
-/// memory, mapped through a copy), rather than the host.
-bool copiesMapOnStream(const MemObject &memory, bool copies) {
-  return copies && memory.type() == CL_MEM_OBJECT_BUFFER && isManaged(memory);
+/// Whether `memory` is a buffer in managed memory, which the copy engines may copy to and from
+/// (images are left to the host, which keeps their textures in step).
+bool isManagedBuffer(const MemObject &memory) {
+  return memory.type() == CL_MEM_OBJECT_BUFFER && isManaged(memory);
 }
 
 /// Whether the copy engines can carry out the rectangle copy `copy` (cuMemcpy3DAsync): between
 /// buffers in managed memory and the host's memory, with slices a whole number of rows apart.
-/// Images are left to the host, which keeps their textures in step.
 bool copiesRectOnStream(const CopyRect &copy) {
   auto managedBuffer = [](const Ref<MemObject> &memory) {
-    return memory == nullptr || (memory->type() == CL_MEM_OBJECT_BUFFER && isManaged(*memory));
+    return memory == nullptr || isManagedBuffer(*memory);
   };
   auto fits = [&](const BufferRect &rect) {
     return rect.rowPitch > 0 && rect.rowPitch <= (size_t{1} << 31) &&
@@ -118,8 +117,8 @@ struct RectSide {
 };
 
 RectSide rectSide(std::byte *data, const BufferRect &rect, const std::array<size_t, 3> &region) {
-  return {data + rect.origin[0] + rect.origin[1] * rect.rowPitch + rect.origin[2] * rect.slicePitch,
-          rect.rowPitch, region[2] > 1 ? rect.slicePitch / rect.rowPitch : region[1]};
+  return {data + rect.offsetOf(), rect.rowPitch,
+          region[2] > 1 ? rect.slicePitch / rect.rowPitch : region[1]};
 }
 
 /// Whether the GPU and the host may use managed memory at the same time, the pages moving on
@@ -280,10 +279,11 @@ private:
       return isManaged(*fill->buffer);
     if (auto *rect = std::get_if<CopyRect>(&payload))
       return copiesRectOnStream(*rect);
+    // The copies of maps through a copy (MapBuffer, UnmapBuffer).
     if (auto *map = std::get_if<MapBuffer>(&payload))
-      return copiesMapOnStream(*map->buffer, map->copiesOut);
+      return map->copiesOut && isManagedBuffer(*map->buffer);
     if (auto *unmap = std::get_if<UnmapBuffer>(&payload))
-      return copiesMapOnStream(*unmap->buffer, unmap->copiesIn);
+      return unmap->copiesIn && isManagedBuffer(*unmap->buffer);
     return std::holds_alternative<CopyBuffer>(payload);
   }
 
