@@ -2,7 +2,7 @@
 // solvers and histograms clear their accumulators: the fill and the kernel both stay on the
 // device. The pattern is a uint4, longer than the 1, 2 and 4 bytes a GPU's memset writes.
 #include "../workload.hpp"
-#include "in_place_update.hpp"
+#include "transfer_data.hpp"
 
 #include <array>
 
@@ -18,9 +18,7 @@ public:
   /// The fill's writes, then the kernel's reads and writes.
   double work() const override { return 3.0 * updated_.size() * sizeof(uint32_t) / 1e9; }
 
-  void prepare(Scale scale) override {
-    updated_.assign(scale == Scale::Tiny ? 4096 : size_t{1} << 24, 0); // 64 MiB
-  }
+  void prepare(Scale scale) override { updated_.assign(transferWordCount(scale), 0); }
 
   void runNative() override {
     const long n = static_cast<long>(updated_.size());

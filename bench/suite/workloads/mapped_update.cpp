@@ -3,7 +3,7 @@
 // buffer, the kernel updates it in place, and the host reads the result through a second map.
 // On a GPU the data crosses the bus twice per run. The native reference is the host's update.
 #include "../workload.hpp"
-#include "in_place_update.hpp"
+#include "transfer_data.hpp"
 
 #include <cstring>
 
@@ -18,11 +18,8 @@ public:
   double work() const override { return 2.0 * bytes() / 1e9; }
 
   void prepare(Scale scale) override {
-    size_t n = scale == Scale::Tiny ? 4096 : size_t{1} << 24; // 64 MiB
-    source_.resize(n);
-    for (size_t i = 0; i < n; ++i)
-      source_[i] = static_cast<uint32_t>(i * 2654435761u);
-    updated_.assign(n, 0);
+    source_ = transferInput(scale);
+    updated_.assign(source_.size(), 0);
   }
 
   void runNative() override {

@@ -4,6 +4,7 @@
 // the host's staging memory twice and over the bus twice; the bus runs at full speed when that
 // memory is pinned. The native reference is the host's two copies alone.
 #include "../workload.hpp"
+#include "transfer_data.hpp"
 
 #include <cstring>
 
@@ -17,12 +18,9 @@ public:
   double work() const override { return 2.0 * source_.size() * sizeof(uint32_t) / 1e9; }
 
   void prepare(Scale scale) override {
-    size_t n = scale == Scale::Tiny ? 4096 : size_t{1} << 24; // 64 MiB
-    source_.resize(n);
-    for (size_t i = 0; i < n; ++i)
-      source_[i] = static_cast<uint32_t>(i * 2654435761u);
-    staged_.assign(n, 0);
-    returned_.assign(n, 0);
+    source_ = transferInput(scale);
+    staged_.assign(source_.size(), 0);
+    returned_.assign(source_.size(), 0);
   }
 
   void runNative() override {
