@@ -687,6 +687,44 @@ TEST_F(BufferTest, CopyWithinOneBufferWithoutOverlap) {
             eventInfo<cl_command_type>(copied, CL_EVENT_COMMAND_TYPE));
 }
 
+TEST_F(BufferTest, LargeWritesCopiesAndReadsMoveEveryByte) {
+  // Several MiB at offsets and sizes that are not multiples of anything: the CPU device moves
+  // such transfers in pieces on all its workers, and the pieces' edges must neither lose nor
+  // repeat a byte. The host's ranges beside each region must stay untouched.
+  const size_t total = (5u << 20) + 4321;
+  const size_t size = (4u << 20) + 777;
+  std::vector<unsigned char> hostData = sequence(total, 29);
+  Mem source = bufferWith(std::vector<unsigned char>(total, 0x5A));
+  Mem destination = bufferWith(std::vector<unsigned char>(total, 0xA5));
+  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, source, CL_FALSE, 13, size, hostData.data() + 101,
+                                         0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(
+      clEnqueueCopyBuffer(queue_, source, destination, 13, 4099, size, 0, nullptr, nullptr));
+  std::vector<unsigned char> received(total, 0x11);
+  ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue_, destination, CL_TRUE, 4099, size,
+                                        received.data() + 7, 0, nullptr, nullptr));
+
+  std::vector<unsigned char> expectedSource(total, 0x5A), expectedDestination(total, 0xA5),
+      expectedReceived(total, 0x11);
+  std::copy_n(hostData.begin() + 101, size, expectedSource.begin() + 13);
+  std::copy_n(hostData.begin() + 101, size, expectedDestination.begin() + 4099);
+  std::copy_n(hostData.begin() + 101, size, expectedReceived.begin() + 7);
+  EXPECT_TRUE(equalArrays(expectedReceived, received));
+  EXPECT_TRUE(equalArrays(expectedSource, read<unsigned char>(source, total)));
+  EXPECT_TRUE(equalArrays(expectedDestination, read<unsigned char>(destination, total)));
+}
+
+TEST_F(BufferTest, LargeCopyWithinOneBufferWithoutOverlap) {
+  const size_t half = (3u << 20) + 5;
+  std::vector<unsigned char> data = sequence(2 * half, 41);
+  Mem buffer = bufferWith(data);
+  ASSERT_CL_SUCCESS(
+      clEnqueueCopyBuffer(queue_, buffer, buffer, half, 0, half, 0, nullptr, nullptr));
+  std::vector<unsigned char> expected = data;
+  std::copy_n(data.begin() + half, half, expected.begin());
+  EXPECT_TRUE(equalArrays(expected, read<unsigned char>(buffer, 2 * half)));
+}
+
 TEST_F(BufferTest, OverlappingCopyIsMemCopyOverlap) {
   Mem buffer = createBuffer(CL_MEM_READ_WRITE, 1024);
   // "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or sub-buffer object

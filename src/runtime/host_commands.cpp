@@ -35,25 +35,61 @@ void fillWithPattern(std::byte *target, size_t size, std::span<const std::byte> 
     std::memcpy(target + offset, block.data(), std::min(blockSize, size - offset));
 }
 
+/// The payloads that are contiguous transfers, as one.
+struct TransferOf {
+  std::optional<ByteTransfer> operator()(ReadBuffer &read) const {
+    return ByteTransfer{static_cast<std::byte *>(read.destination),
+                        read.buffer->data() + read.offset,
+                        {},
+                        read.size};
+  }
+  std::optional<ByteTransfer> operator()(WriteBuffer &write) const {
+    return ByteTransfer{write.buffer->data() + write.offset,
+                        static_cast<const std::byte *>(write.source),
+                        {},
+                        write.size};
+  }
+  std::optional<ByteTransfer> operator()(CopyBuffer &copy) const {
+    std::byte *destination = copy.destination->data() + copy.destinationOffset;
+    const std::byte *source = copy.source->data() + copy.sourceOffset;
+    // Overlap is an application error (CL_MEM_COPY_OVERLAP) that validation may not see through
+    // sub-buffers; such a copy moves as one memmove, which corrupts nothing else.
+    if (destination < source + copy.size && source < destination + copy.size)
+      return std::nullopt;
+    return ByteTransfer{destination, source, {}, copy.size};
+  }
+  std::optional<ByteTransfer> operator()(FillBuffer &fill) const {
+    return ByteTransfer{fill.buffer->data() + fill.offset, nullptr, fill.pattern, fill.size};
+  }
+  std::optional<ByteTransfer> operator()(MapBuffer &map) const {
+    if (!map.copiesOut)
+      return std::nullopt;
+    return ByteTransfer{
+        static_cast<std::byte *>(map.mappedPointer), map.buffer->data() + map.offset, {}, map.size};
+  }
+  std::optional<ByteTransfer> operator()(UnmapBuffer &unmap) const {
+    if (!unmap.copiesIn)
+      return std::nullopt;
+    return ByteTransfer{unmap.buffer->data() + unmap.offset,
+                        static_cast<const std::byte *>(unmap.mappedPointer),
+                        {},
+                        unmap.size};
+  }
+  template <typename Other> std::optional<ByteTransfer> operator()(Other &) const {
+    return std::nullopt;
+  }
+};
+
+/// The other payloads (and copies whose ranges overlap); reads, writes and fills are always
+/// contiguous transfers and never come here.
 struct HostExecutor {
   cl_int operator()(KernelLaunch &) const { return CL_INVALID_OPERATION; }
-  cl_int operator()(ReadBuffer &read) const {
-    std::memcpy(read.destination, read.buffer->data() + read.offset, read.size);
-    return CL_COMPLETE;
-  }
-  cl_int operator()(WriteBuffer &write) const {
-    std::memcpy(write.buffer->data() + write.offset, write.source, write.size);
-    return CL_COMPLETE;
-  }
+  cl_int operator()(ReadBuffer &) const { return CL_INVALID_OPERATION; }
+  cl_int operator()(WriteBuffer &) const { return CL_INVALID_OPERATION; }
+  cl_int operator()(FillBuffer &) const { return CL_INVALID_OPERATION; }
   cl_int operator()(CopyBuffer &copy) const {
-    // memmove: a copy within one buffer may overlap only if the application broke the rules,
-    // which then must not corrupt anything else.
     std::memmove(copy.destination->data() + copy.destinationOffset,
                  copy.source->data() + copy.sourceOffset, copy.size);
-    return CL_COMPLETE;
-  }
-  cl_int operator()(FillBuffer &fill) const {
-    fillWithPattern(fill.buffer->data() + fill.offset, fill.size, fill.pattern);
     return CL_COMPLETE;
   }
   cl_int operator()(CopyRect &copy) const {
@@ -76,16 +112,8 @@ struct HostExecutor {
       }
     return CL_COMPLETE;
   }
-  cl_int operator()(MapBuffer &map) const {
-    if (map.copiesOut)
-      std::memcpy(map.mappedPointer, map.buffer->data() + map.offset, map.size);
-    return CL_COMPLETE;
-  }
-  cl_int operator()(UnmapBuffer &unmap) const {
-    if (unmap.copiesIn)
-      std::memcpy(unmap.buffer->data() + unmap.offset, unmap.mappedPointer, unmap.size);
-    return CL_COMPLETE;
-  }
+  cl_int operator()(MapBuffer &) const { return CL_COMPLETE; }   // copies nothing
+  cl_int operator()(UnmapBuffer &) const { return CL_COMPLETE; } // likewise
   cl_int operator()(NativeKernel &native) const {
     for (auto &[offset, memory] : native.memLocations) {
       void *address = memory->data();
@@ -101,7 +129,22 @@ struct HostExecutor {
 
 } // namespace
 
+void ByteTransfer::runPiece(size_t begin, size_t end) const {
+  if (source == nullptr)
+    fillWithPattern(destination + begin, end - begin, pattern);
+  else
+    std::memcpy(destination + begin, source + begin, end - begin);
+}
+
+std::optional<ByteTransfer> byteTransferOf(CommandPayload &payload) {
+  return std::visit(TransferOf{}, payload);
+}
+
 cl_int executeHostCommand(CommandPayload &payload) {
+  if (std::optional<ByteTransfer> transfer = byteTransferOf(payload)) {
+    transfer->runPiece(0, transfer->size);
+    return CL_COMPLETE;
+  }
   return std::visit(HostExecutor{}, payload);
 }
 

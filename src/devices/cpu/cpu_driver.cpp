@@ -355,6 +355,33 @@ private:
   cl_int status_ = CL_COMPLETE;
 };
 
+/// A large contiguous transfer (read, write, copy, fill, a map's copy): pieces run by every free
+/// worker, since one core alone cannot saturate the memory's bandwidth.
+class ByteTransferJob final : public ParallelJob {
+public:
+  /// Transfers at least this large are cut into pieces; below it, waking a second worker costs
+  /// more than it saves.
+  static constexpr size_t kMinimumBytes = size_t{1} << 20;
+  static constexpr size_t kPieceBytes = size_t{256} << 10;
+  static_assert(kPieceBytes % ByteTransfer::kPieceAlignment == 0);
+
+  ByteTransferJob(std::shared_ptr<Command> command, const ByteTransfer &transfer)
+      : ParallelJob((transfer.size + kPieceBytes - 1) / kPieceBytes, 1),
+        command_(std::move(command)), transfer_(transfer) {}
+
+  void run(size_t begin, size_t end, unsigned) override {
+    if (!started_.exchange(true))
+      command_->markRunning();
+    transfer_.runPiece(begin * kPieceBytes, std::min(transfer_.size, end * kPieceBytes));
+  }
+  void finished() override { command_->complete(CL_COMPLETE); }
+
+private:
+  std::shared_ptr<Command> command_;
+  ByteTransfer transfer_;
+  std::atomic<bool> started_{false};
+};
+
 class CpuDriver final : public DeviceDriver {
 public:
   /// A device with one compute unit (one worker) per entry of `unitCpus`, the logical CPU it
@@ -460,6 +487,11 @@ public:
       workers.submit(std::allocate_shared<KernelLaunchJob>(RecyclingAllocator<KernelLaunchJob>(),
                                                            std::move(command), scratch_, code,
                                                            groups, chunk, info_.printfBufferSize));
+    } else if (std::optional<ByteTransfer> transfer = byteTransferOf(command->payload());
+               transfer && transfer->size >= ByteTransferJob::kMinimumBytes &&
+               workers.workerCount() > 1) {
+      workers.submit(std::allocate_shared<ByteTransferJob>(RecyclingAllocator<ByteTransferJob>(),
+                                                           std::move(command), *transfer));
     } else {
       workers.submit(std::allocate_shared<HostCommandJob>(RecyclingAllocator<HostCommandJob>(),
                                                           std::move(command)));
