@@ -383,6 +383,13 @@ private:
     if (auto *branch = dyn_cast<BranchInst>(terminator)) {
       if (branch->isUnconditional() || branch->getSuccessor(0) == branch->getSuccessor(1)) {
         record(block, branch->getSuccessor(0), mask);
+      } else if (keepsItsBranch(block)) {
+        // The exit test of a uniform loop stays a real branch: every lane here takes the side
+        // that runs next, with the block's own mask. (Masking that side with the condition would
+        // leave a loop-carried mask that the optimizer cannot prove full once it rotates the
+        // loop, and every access in the loop would then test it.)
+        record(block, branch->getSuccessor(0), mask);
+        record(block, branch->getSuccessor(1), mask);
       } else {
         Value *condition = branch->getCondition();
         record(block, branch->getSuccessor(0), andMask(builder, mask, condition));
@@ -391,6 +398,12 @@ private:
       }
     }
     return {block, block};
+  }
+
+  /// Whether `block`'s conditional branch is kept as a branch (the exit test of a uniform loop).
+  bool keepsItsBranch(BasicBlock *block) const {
+    auto plan = plans_.find(block);
+    return plan != plans_.end() && plan->second.condition != nullptr;
   }
 
   /// Rewrites the incoming block `from` of `header`'s phis to `to`.
