@@ -1,0 +1,229 @@
+// The command scheduler with a device that keeps submission order, as the GPU device's CUDA
+// stream does: there the next command of an in-order queue waits only until its predecessor has
+// been handed to the device, not until it has finished. CI has no GPU, so these tests drive the
+// runtime's objects directly (linked in, not through the ICD loader) with a device of their own:
+// a stream that runs the commands it is given one at a time, in order, on its own thread.
+#include "runtime/command.hpp"
+#include "runtime/context.hpp"
+#include "runtime/device.hpp"
+#include "runtime/device_driver.hpp"
+#include "runtime/event.hpp"
+#include "runtime/platform.hpp"
+#include "runtime/queue.hpp"
+
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace kiln {
+namespace {
+
+class StreamDevice final : public DeviceDriver {
+public:
+  StreamDevice() : thread_([this] { runCommands(); }) {
+    info_.type = CL_DEVICE_TYPE_ACCELERATOR;
+    info_.name = "submission-order stream";
+  }
+  ~StreamDevice() override {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+
+  const DeviceInfo &info() const override { return info_; }
+  const compiler::TargetDescription &compilerTarget() const override { return target_; }
+  std::unique_ptr<DeviceProgram> loadProgram(const compiler::Bitcode &,
+                                             const compiler::ProgramInfo &, bool,
+                                             std::string &error) override {
+    error = "the test's stream device runs no kernels";
+    return nullptr;
+  }
+  std::unique_ptr<DeviceProgram> loadSerializedProgram(std::span<const std::byte>,
+                                                       const compiler::Bitcode &,
+                                                       const compiler::ProgramInfo &,
+                                                       bool) override {
+    return nullptr;
+  }
+  bool keepsSubmissionOrder() const override { return true; }
+
+  void submit(std::shared_ptr<Command> command) override {
+    std::lock_guard lock(mutex_);
+    submitted_.push_back(&command->event());
+    waiting_.push_back(std::move(command));
+    changed_.notify_all();
+  }
+
+  /// While held, the stream runs nothing: what is submitted stays queued.
+  void hold() {
+    std::lock_guard lock(mutex_);
+    held_ = true;
+  }
+  void release() {
+    {
+      std::lock_guard lock(mutex_);
+      held_ = false;
+    }
+    changed_.notify_all();
+  }
+
+  std::vector<Event *> submitted() const {
+    std::lock_guard lock(mutex_);
+    return submitted_;
+  }
+  std::vector<Event *> executed() const {
+    std::lock_guard lock(mutex_);
+    return executed_;
+  }
+
+private:
+  void runCommands() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [this] { return stopping_ || (!held_ && !waiting_.empty()); });
+      if (stopping_)
+        return;
+      std::shared_ptr<Command> command = std::move(waiting_.front());
+      waiting_.pop_front();
+      executed_.push_back(&command->event());
+      lock.unlock();
+      command->markRunning();
+      command->complete(CL_COMPLETE);
+      command.reset();
+      lock.lock();
+    }
+  }
+
+  DeviceInfo info_;
+  compiler::TargetDescription target_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::shared_ptr<Command>> waiting_;
+  std::vector<Event *> submitted_, executed_;
+  bool held_ = false;
+  bool stopping_ = false;
+  std::thread thread_; // last: it starts once the rest exists
+};
+
+/// An object created with the application's reference, which the test gives back at the end.
+template <typename T> struct Released {
+  void operator()(T *object) const { object->releaseExternal(); }
+};
+template <typename T> using AppRef = std::unique_ptr<T, Released<T>>;
+template <typename T, typename... Args> AppRef<T> make(Args &&...args) {
+  return AppRef<T>(createObject<T>(std::forward<Args>(args)...));
+}
+
+class SubmissionOrderTest : public ::testing::Test {
+protected:
+  SubmissionOrderTest() {
+    auto driver = std::make_unique<StreamDevice>();
+    stream_ = driver.get();
+    device_ = std::make_unique<Device>(Platform::get(), std::move(driver));
+    context_ = make<Context>(std::vector<Device *>{device_.get()},
+                             std::vector<cl_context_properties>{}, nullptr, nullptr);
+    queue_ = make<Queue>(*context_, *device_, cl_command_queue_properties{0},
+                         std::vector<cl_queue_properties>{});
+  }
+  ~SubmissionOrderTest() override {
+    stream_->release();
+    queue_->finish();
+  }
+
+  /// Enqueues a command that does nothing on `queue_`, after `waitList`; returns its event.
+  Event *enqueue(std::vector<Event *> waitList = {}) {
+    events_.push_back(make<Event>(*queue_, CL_COMMAND_MARKER));
+    Event *event = events_.back().get();
+    queue_->enqueue(Command::make(Ref<Event>(event), NoOperation{}), waitList);
+    return event;
+  }
+
+  StreamDevice *stream_ = nullptr;
+  std::unique_ptr<Device> device_;
+  AppRef<Context> context_;
+  AppRef<Queue> queue_;
+  std::vector<AppRef<Event>> events_;
+};
+
+TEST_F(SubmissionOrderTest, InOrderCommandsReachTheDeviceBeforeTheirPredecessorsFinish) {
+  stream_->hold();
+  Event *first = enqueue(), *second = enqueue(), *third = enqueue();
+  // Nothing has run, yet all three are with the device, in order.
+  EXPECT_EQ((std::vector<Event *>{first, second, third}), stream_->submitted());
+  EXPECT_TRUE(stream_->executed().empty());
+  EXPECT_EQ(CL_SUBMITTED, third->status());
+  stream_->release();
+  queue_->finish();
+  EXPECT_EQ((std::vector<Event *>{first, second, third}), stream_->executed());
+  for (Event *event : {first, second, third})
+    EXPECT_EQ(CL_COMPLETE, event->status());
+}
+
+TEST_F(SubmissionOrderTest, ACommandWaitingForAUserEventHoldsBackTheCommandsAfterIt) {
+  auto gate = make<Event>(*context_);
+  Event *first = enqueue({gate.get()}), *second = enqueue(), *third = enqueue();
+  EXPECT_TRUE(stream_->submitted().empty());
+  EXPECT_EQ(CL_QUEUED, second->status());
+  ASSERT_TRUE(gate->setUserStatus(CL_COMPLETE));
+  queue_->finish();
+  EXPECT_EQ((std::vector<Event *>{first, second, third}), stream_->submitted());
+  EXPECT_EQ((std::vector<Event *>{first, second, third}), stream_->executed());
+  EXPECT_EQ(CL_COMPLETE, third->status());
+}
+
+TEST_F(SubmissionOrderTest, AFailedWaitListFailsItsCommandAloneAndTheOthersStillRunInOrder) {
+  auto gate = make<Event>(*context_);
+  stream_->hold();
+  Event *before = enqueue();
+  Event *failing = enqueue({gate.get()});
+  Event *after = enqueue(), *last = enqueue();
+  EXPECT_EQ((std::vector<Event *>{before}), stream_->submitted());
+  ASSERT_TRUE(gate->setUserStatus(-1));
+  // The failed command never reaches the device; the ones after it follow the one before it.
+  EXPECT_EQ((std::vector<Event *>{before, after, last}), stream_->submitted());
+  EXPECT_GT(0, failing->status());
+  stream_->release();
+  queue_->finish();
+  EXPECT_EQ((std::vector<Event *>{before, after, last}), stream_->executed());
+  for (Event *event : {before, after, last})
+    EXPECT_EQ(CL_COMPLETE, event->status());
+}
+
+TEST_F(SubmissionOrderTest, FinishWaitsForEveryCommandWhenTheNewestFinishedFirst) {
+  // With a failed wait list the newest command can finish before older ones still on the
+  // device: clFinish must wait for those too.
+  auto gate = make<Event>(*context_);
+  stream_->hold();
+  Event *running = enqueue(), *failing = enqueue({gate.get()});
+  ASSERT_TRUE(gate->setUserStatus(-1));
+  EXPECT_GT(0, failing->status());
+  EXPECT_EQ(CL_SUBMITTED, running->status());
+  std::thread releaser([this] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    stream_->release();
+  });
+  queue_->finish();
+  EXPECT_EQ(CL_COMPLETE, running->status());
+  releaser.join();
+}
+
+TEST_F(SubmissionOrderTest, ManyCommandsBehindAUserEventAreSubmittedWithoutDeepRecursion) {
+  auto gate = make<Event>(*context_);
+  Event *first = enqueue({gate.get()});
+  for (int i = 0; i < 20000; ++i)
+    enqueue();
+  ASSERT_TRUE(gate->setUserStatus(CL_COMPLETE));
+  queue_->finish();
+  EXPECT_EQ(CL_COMPLETE, first->status());
+  EXPECT_EQ(20001u, stream_->executed().size());
+  EXPECT_EQ(CL_COMPLETE, events_.back()->status());
+}
+
+} // namespace
+} // namespace kiln
