@@ -302,6 +302,93 @@ TEST_F(VectorizerTest, GridStrideLoopsWithFullAndPartialLaneMasks) {
   }
 }
 
+TEST_F(VectorizerTest, KernelsOnWholeVectorRegistersRunWorkItemsInterleaved) {
+  // float16 and int16 arithmetic fills the vector registers: such kernels stay scalar and their
+  // work-item loop runs several work-items interleaved (unroll-and-jam), with a remainder when
+  // the local size is not a multiple of their number. Where the optimizer cannot prove the
+  // work-items independent (the loading kernels: `in` and `out` may alias) it refuses, and the
+  // kernel is compiled again in SIMD groups. Both paths must give the host's results.
+  const char *source = R"(
+    float16 first_float(size_t i, global const float *in) {
+    #ifdef LOADS
+      return vload16(i, in);
+    #else
+      return (float16)(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f, 10.0f, 11.0f,
+                       12.0f, 13.0f, 14.0f, 15.0f) - (float)i;
+    #endif
+    }
+    int16 first_int(size_t i, global const int *in) {
+    #ifdef LOADS
+      return vload16(i, in);
+    #else
+      return (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) * 977 - (int)i;
+    #endif
+    }
+    kernel void wide_float(global const float *in, global float *out, int trips) {
+      size_t i = get_global_id(0);
+      float16 x = first_float(i, in), y = x + (float)get_local_id(0);
+      for (int t = 0; t < trips; ++t) {
+        x = fma(x, (float16)(0.5f), y);
+        y = fma(y, (float16)(0.5f), -x);
+      }
+      vstore16(x + y, i, out);
+    }
+    kernel void wide_int(global const int *in, global int *out, int trips) {
+      size_t i = get_global_id(0);
+      int16 x = first_int(i, in), y = x + (int)get_local_id(0);
+      for (int t = 0; t < trips; ++t) {
+        x = x * 3 + y;
+        y = y ^ (x >> 2);
+      }
+      vstore16(x - y, i, out);
+    })";
+  const cl_int trips = 37;
+  for (bool loads : {false, true})
+    for (size_t local : {1u, 3u, 17u, 64u}) {
+      SCOPED_TRACE(std::string(loads ? "loading" : "computed") + " input, work-groups of " +
+                   std::to_string(local));
+      const size_t items = local * 5;
+      std::vector<cl_int> ints = sample(items * 16, local + 3);
+      std::vector<float> floats(ints.size());
+      for (size_t k = 0; k < ints.size(); ++k) {
+        if (!loads) {
+          cl_int component = static_cast<cl_int>(k % 16), item = static_cast<cl_int>(k / 16);
+          ints[k] = component * 977 - item;
+          floats[k] = static_cast<float>(component) - static_cast<float>(item);
+        } else {
+          floats[k] = static_cast<float>(ints[k]) / 1000.0f;
+        }
+      }
+      std::vector<float> expectedFloats(floats.size());
+      std::vector<cl_int> expectedInts(ints.size());
+      for (size_t k = 0; k < floats.size(); ++k) {
+        uint32_t lid = static_cast<uint32_t>((k / 16) % local);
+        float x = floats[k], y = x + static_cast<float>(lid);
+        uint32_t a = static_cast<uint32_t>(ints[k]), b = a + lid;
+        for (int t = 0; t < trips; ++t) {
+          x = std::fma(x, 0.5f, y);
+          y = std::fma(y, 0.5f, -x);
+          a = a * 3u + b;
+          b = b ^ static_cast<uint32_t>(static_cast<int32_t>(a) >> 2);
+        }
+        expectedFloats[k] = x + y;
+        expectedInts[k] = static_cast<cl_int>(a - b);
+      }
+      const char *options = loads ? "-DLOADS" : "";
+      Kernel wideFloat = buildKernel(source, "wide_float", options);
+      Kernel wideInt = buildKernel(source, "wide_int", options);
+      ASSERT_TRUE(wideFloat && wideInt);
+      Mem floatIn = bufferWith(floats), floatOut = bufferWith(std::vector<float>(floats.size()));
+      Mem intIn = bufferWith(ints), intOut = bufferWith(std::vector<cl_int>(ints.size()));
+      ASSERT_TRUE(setArgs(wideFloat, floatIn, floatOut, trips));
+      ASSERT_TRUE(setArgs(wideInt, intIn, intOut, trips));
+      ASSERT_TRUE(run1D(wideFloat, items, local));
+      ASSERT_TRUE(run1D(wideInt, items, local));
+      EXPECT_TRUE(equalArrays(expectedFloats, read<float>(floatOut, floats.size())));
+      EXPECT_TRUE(equalArrays(expectedInts, read<cl_int>(intOut, ints.size())));
+    }
+}
+
 TEST_F(VectorizerTest, BitonicSortWithComputedPartnerAddresses) {
   // The partner index `id / d * 2 * d + id % d` is consecutive across lanes when the distance d
   // is at least the SIMD width and scattered below it; d is an argument, so only the run-time

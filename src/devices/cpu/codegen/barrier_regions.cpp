@@ -241,6 +241,17 @@ private:
     PHINode *index;
   };
 
+  /// Loop metadata asking unroll-and-jam to run `count` iterations of the loop at once.
+  MDNode *unrollAndJamRequest(unsigned count) {
+    Metadata *request[] = {
+        MDString::get(context_, "llvm.loop.unroll_and_jam.count"),
+        ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context_), count))};
+    Metadata *operands[] = {nullptr, MDNode::get(context_, request)};
+    MDNode *loopId = MDNode::getDistinct(context_, operands);
+    loopId->replaceOperandWith(0, loopId); // a loop id refers to itself
+    return loopId;
+  }
+
   RegionLoop emitRegionLoop(uint32_t regionIndex, BasicBlock *after) {
     Region &region = regions_[regionIndex];
     RegionLoop loop;
@@ -288,7 +299,10 @@ private:
           builder.CreateAdd(levels[dim].index, builder.getInt64(dim == 0 ? inputs_.simdWidth : 1));
       levels[dim].index->addIncoming(next, latch);
       Value *more = builder.CreateICmpULT(next, inputs_.localSize[dim]);
-      builder.CreateCondBr(more, levels[dim].header, outerLatch ? outerLatch : after);
+      BranchInst *branch =
+          builder.CreateCondBr(more, levels[dim].header, outerLatch ? outerLatch : after);
+      if (dim == 0 && inputs_.simdWidth == 1 && inputs_.interleave > 1)
+        branch->setMetadata(LLVMContext::MD_loop, unrollAndJamRequest(inputs_.interleave));
       latch = outerLatch;
     }
 

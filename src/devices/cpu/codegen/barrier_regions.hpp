@@ -34,6 +34,9 @@ struct WorkItemLoopInputs {
   /// Work-items of dimension 0 one iteration runs: the body was vectorized for this many lanes
   /// (work_item_vectorizer.hpp) and its __kiln_local_id(0) is the first lane's; 1 otherwise.
   unsigned simdWidth = 1;
+  /// Work-items of dimension 0 to interleave in one iteration when simdWidth is 1 (1: none):
+  /// the loop along dimension 0 asks LLVM's unroll-and-jam for this count.
+  unsigned interleave = 1;
 };
 
 /// Rewrites `function`'s body (every block after the prologue) into work-item loops. Returns

@@ -377,28 +377,59 @@ private:
     return code;
   }
 
-  Expected<WorkGroupCode> compileAndLink(const std::string &name, const WorkGroupShape &shape,
-                                         const std::string &symbol, const std::string &key) {
-    auto context = std::make_unique<LLVMContext>();
-    Expected<std::unique_ptr<Module>> module = parseModule(prepared_.module, *context);
+  /// A work-group function specialized and optimized, in a module of its own.
+  struct OptimizedSpecialization {
+    std::unique_ptr<LLVMContext> context;
+    std::unique_ptr<Module> module;
+    Function *function = nullptr;
+    SpecializedWorkGroup specialized;
+    bool interleaved = false; // the work-items asked to run interleaved do
+  };
+
+  Expected<OptimizedSpecialization>
+  specializeAndOptimize(const std::string &name, const WorkGroupShape &shape,
+                        const std::string &symbol, const std::string &key, bool mayInterleave) {
+    OptimizedSpecialization result;
+    result.context = std::make_unique<LLVMContext>();
+    Expected<std::unique_ptr<Module>> module = parseModule(prepared_.module, *result.context);
     if (!module)
       return module.takeError();
-    Function *function = (*module)->getFunction(workGroupFunctionName(name));
+    result.module = std::move(*module);
+    Function *function = result.module->getFunction(workGroupFunctionName(name));
     if (function == nullptr || function->isDeclaration())
       return codegenError("internal error: kernel '" + name + "' was not prepared");
-    isolateWorkGroupFunction(**module, *function);
-    Expected<SpecializedWorkGroup> specialized =
-        specializeWorkGroupFunction(*function, shape, *machine_, prepared_.requestedSimdWidth);
+    isolateWorkGroupFunction(*result.module, *function);
+    Expected<SpecializedWorkGroup> specialized = specializeWorkGroupFunction(
+        *function, shape, *machine_, prepared_.requestedSimdWidth, mayInterleave);
     if (!specialized)
       return specialized.takeError();
     function->setName(symbol);
-    (*module)->setModuleIdentifier((kSpecializationModulePrefix + key).str());
-    if (std::string problems; verifyModuleText(**module, problems))
+    result.module->setModuleIdentifier((kSpecializationModulePrefix + key).str());
+    if (std::string problems; verifyModuleText(*result.module, problems))
       return codegenError("internal error: invalid work-group code: " + problems);
     specializePowerOfTwoDivisions(*function);
     if (prepared_.optimize)
       keepDataBoundedLoopsRolled(*function);
-    optimizeModule(**module, *machine_, prepared_.optimize);
+    result.interleaved =
+        optimizeModule(*result.module, *machine_, prepared_.optimize, specialized->interleave > 1);
+    result.function = function;
+    result.specialized = std::move(*specialized);
+    return result;
+  }
+
+  Expected<WorkGroupCode> compileAndLink(const std::string &name, const WorkGroupShape &shape,
+                                         const std::string &symbol, const std::string &key) {
+    Expected<OptimizedSpecialization> built =
+        specializeAndOptimize(name, shape, symbol, key, /*mayInterleave=*/true);
+    // Interleaving pays only where the optimizer could do it; otherwise the SIMD groups do better.
+    if (built && built->specialized.interleave > 1 && !built->interleaved)
+      built = specializeAndOptimize(name, shape, symbol, key, /*mayInterleave=*/false);
+    if (!built)
+      return built.takeError();
+    std::unique_ptr<LLVMContext> context = std::move(built->context);
+    std::unique_ptr<Module> module = std::move(built->module);
+    Function *function = built->function;
+    SpecializedWorkGroup *specialized = &built->specialized;
     if (prepared_.optimize && specialized->simdWidth > 1) {
       addContiguousGatherFastPaths(*function);
       addFullMaskFastPaths(*function);
@@ -410,9 +441,9 @@ private:
     if (prepared_.reportVectorization)
       reportVectorization(name, shape, prepared_.requestedSimdWidth, *specialized, streamingStores);
     if (std::getenv("KILN_PRINT_IR") != nullptr)
-      (*module)->print(errs(), nullptr);
+      module->print(errs(), nullptr);
     if (Error error =
-            jit_->addIRModule(orc::ThreadSafeModule(std::move(*module), std::move(context))))
+            jit_->addIRModule(orc::ThreadSafeModule(std::move(module), std::move(context))))
       return error;
     Expected<WorkGroupCode> code =
         linkedWorkGroupCode(symbol, specialized->simdWidth, specialized->privateBytesPerSimdGroup);

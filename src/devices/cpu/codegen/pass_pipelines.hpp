@@ -18,7 +18,11 @@ void simplifyKernelBody(llvm::Function &function, llvm::TargetMachine &machine);
 void prepareForVectorization(llvm::Function &function, llvm::TargetMachine &machine);
 
 /// The whole-module pipeline run on the finished work-group functions (O3, or only the removal
-/// of unused functions when the program was built with -cl-opt-disable).
-void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, bool optimize);
+/// of unused functions when the program was built with -cl-opt-disable). `interleaveWorkItems`:
+/// the module has a work-item loop that asks for unroll-and-jam (WorkItemLoopInputs::interleave),
+/// and the pipeline runs that pass, which O3 leaves out. Returns whether that pass interleaved
+/// the loop: it refuses when it cannot prove the work-items' memory accesses independent.
+bool optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, bool optimize,
+                    bool interleaveWorkItems = false);
 
 } // namespace kiln::cpu

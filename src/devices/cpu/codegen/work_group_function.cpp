@@ -278,7 +278,7 @@ void substituteShapeConstants(Module &module, Function &function, const WorkGrou
 /// address-space queries replaced by reads of the launch and work-group parameters. Returns the
 /// bytes of private storage per SIMD group.
 uint64_t finishWorkGroupFunction(Module &module, Function &function, const WorkGroupShape &shape,
-                                 unsigned simdWidth) {
+                                 unsigned simdWidth, unsigned interleave) {
   // Again: vectorization asks for the local size to mask the lanes past the group's end.
   substituteShapeConstants(module, function, shape);
   makeLocalAtomicsPlain(function);
@@ -296,6 +296,7 @@ uint64_t finishWorkGroupFunction(Module &module, Function &function, const WorkG
   loops.barrier = module.getFunction("__kiln_work_group_barrier");
   loops.localId = module.getFunction("__kiln_local_id");
   loops.simdWidth = simdWidth;
+  loops.interleave = interleave;
   uint64_t privateBytes = formWorkItemLoops(function, loops);
   replaceGroupPrimitives(module, function, parameters);
   replacePrintfReservations(module, function, launch);
@@ -378,7 +379,7 @@ Expected<Function *> prepareWorkGroupFunction(Module &module, const compiler::Ke
 Expected<SpecializedWorkGroup> specializeWorkGroupFunction(Function &function,
                                                            const WorkGroupShape &shape,
                                                            TargetMachine &machine,
-                                                           unsigned simdWidth) {
+                                                           unsigned simdWidth, bool mayInterleave) {
   Module &module = *function.getParent();
   substituteShapeConstants(module, function, shape);
   SpecializedWorkGroup result;
@@ -389,8 +390,9 @@ Expected<SpecializedWorkGroup> specializeWorkGroupFunction(Function &function,
   }
   if (simdWidth != 1) {
     WorkItemVectorization vectorized =
-        vectorizeWorkItems(function, simdWidth, machine, shape.localSize[0]);
+        vectorizeWorkItems(function, simdWidth, machine, shape.localSize[0], mayInterleave);
     result.simdWidth = vectorized.width;
+    result.interleave = vectorized.interleave;
     result.notVectorized = std::move(vectorized.notVectorized);
   }
   if (result.simdWidth > 1) {
@@ -400,7 +402,7 @@ Expected<SpecializedWorkGroup> specializeWorkGroupFunction(Function &function,
       separateFullSimdGroups(function);
   }
   result.privateBytesPerSimdGroup =
-      finishWorkGroupFunction(module, function, shape, result.simdWidth);
+      finishWorkGroupFunction(module, function, shape, result.simdWidth, result.interleave);
   return result;
 }
 

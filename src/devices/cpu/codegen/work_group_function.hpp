@@ -27,6 +27,9 @@ struct SpecializedWorkGroup {
   unsigned simdWidth = 1;
   /// Why the kernel was not vectorized when it was asked to be.
   std::string notVectorized;
+  /// Work-items the scalar work-item loop runs interleaved (1: one at a time); see
+  /// WorkItemVectorization::interleave.
+  unsigned interleave = 1;
   /// Storage per SIMD group in WorkGroupParams::privateMemory.
   uint64_t privateBytesPerSimdGroup = 0;
 };
@@ -45,9 +48,11 @@ llvm::Expected<llvm::Function *> prepareWorkGroupFunction(llvm::Module &module,
 /// `shape`: the shape's sizes become constants, `simdWidth` work-items run at a time in the
 /// lanes of vectors where the kernel allows it (1: one at a time; 0: as many as suit the kernel,
 /// the target and the shape, see vectorizeWorkItems), and the body becomes work-item loops.
+/// `mayInterleave`: see vectorizeWorkItems.
 llvm::Expected<SpecializedWorkGroup> specializeWorkGroupFunction(llvm::Function &function,
                                                                  const WorkGroupShape &shape,
                                                                  llvm::TargetMachine &machine,
-                                                                 unsigned simdWidth);
+                                                                 unsigned simdWidth,
+                                                                 bool mayInterleave = true);
 
 } // namespace kiln::cpu

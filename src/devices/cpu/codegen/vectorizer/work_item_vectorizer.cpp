@@ -15,6 +15,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -154,6 +155,47 @@ unsigned baseWidth(Function &function, TargetMachine &machine) {
   return std::max(4u, bits / 32);
 }
 
+/// Work-items interleaved per iteration for kernels that compute on whole vector registers: four
+/// dependent FMA chains in flight cover an FMA's latency on two pipes.
+constexpr unsigned kInterleavedWorkItems = 4;
+
+/// Whether most of the kernel's arithmetic is on vectors that fill a vector register (float16,
+/// or float8 with 256-bit registers). Lanes across work-items would multiply each such value
+/// into many registers, which spill; one work-item's operations are already SIMD. What such a
+/// kernel lacks is independent work to hide each operation's latency: several work-items
+/// interleaved give it. (Kernels with barriers keep the usual path: their work-item loops are
+/// not simple nests that can be interleaved.)
+bool computesOnFullVectors(Function &function, TargetMachine &machine, const ShapeSeeds &seeds) {
+  if (seeds.barrier != nullptr)
+    for (const User *user : seeds.barrier->users())
+      if (const auto *call = dyn_cast<CallBase>(user); call && call->getFunction() == &function)
+        return false;
+  TargetTransformInfo target = machine.getTargetTransformInfo(function);
+  uint64_t registerBits =
+      target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+  const DataLayout &layout = function.getDataLayout();
+  DominatorTree dominators(function);
+  LoopInfo loops(dominators);
+  // Weighed by loop depth: the operations that repeat are what the kernel computes.
+  uint64_t arithmetic = 0, fullWidth = 0;
+  for (BasicBlock &block : function) {
+    uint64_t weight = uint64_t{1} << (3 * std::min(loops.getLoopDepth(&block), 4u));
+    for (Instruction &instruction : block) {
+      auto *intrinsic = dyn_cast<IntrinsicInst>(&instruction);
+      bool isFma = intrinsic && (intrinsic->getIntrinsicID() == Intrinsic::fmuladd ||
+                                 intrinsic->getIntrinsicID() == Intrinsic::fma);
+      // Scalar integer arithmetic counts ids, addresses and trips, not data.
+      if ((!isa<BinaryOperator>(instruction) && !isFma) || instruction.getType()->isIntegerTy())
+        continue;
+      arithmetic += weight;
+      if (instruction.getType()->isVectorTy() &&
+          layout.getTypeSizeInBits(instruction.getType()).getKnownMinValue() >= registerBits)
+        fullWidth += weight;
+    }
+  }
+  return arithmetic > 0 && fullWidth * 4 >= arithmetic * 3;
+}
+
 /// The automatic width (see vectorizeWorkItems) for work-groups `localSizeX` work-items wide.
 unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes,
                      TargetMachine &machine, uint64_t localSizeX) {
@@ -220,7 +262,7 @@ void discard(Function &copy) {
 } // namespace
 
 WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width, TargetMachine &machine,
-                                         uint64_t localSizeX) {
+                                         uint64_t localSizeX, bool mayInterleave) {
   WorkItemVectorization result;
   Module &module = *function.getParent();
   LLVMContext &context = module.getContext();
@@ -234,14 +276,20 @@ WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width, Tar
   seeds.anyLane->setDoesNotAccessMemory();
   seeds.barrier = module.getFunction("__kiln_work_group_barrier");
 
-  ValueToValueMapTy map;
-  Function *copy = CloneFunction(&function, map);
-  if (Expected<unsigned> lanes = vectorizeCopy(*copy, width, machine, seeds, localSizeX)) {
-    adoptBody(function, *copy);
-    result.width = *lanes;
+  if (width == 0 && mayInterleave && computesOnFullVectors(function, machine, seeds)) {
+    result.notVectorized = "it computes on vectors that fill the vector registers; its work-items "
+                           "run interleaved instead";
+    result.interleave = kInterleavedWorkItems;
   } else {
-    result.notVectorized = toString(lanes.takeError());
-    discard(*copy);
+    ValueToValueMapTy map;
+    Function *copy = CloneFunction(&function, map);
+    if (Expected<unsigned> lanes = vectorizeCopy(*copy, width, machine, seeds, localSizeX)) {
+      adoptBody(function, *copy);
+      result.width = *lanes;
+    } else {
+      result.notVectorized = toString(lanes.takeError());
+      discard(*copy);
+    }
   }
   if (seeds.anyLane->use_empty())
     seeds.anyLane->eraseFromParent();

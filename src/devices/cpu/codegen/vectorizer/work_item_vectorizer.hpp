@@ -26,6 +26,9 @@ namespace kiln::cpu {
 struct WorkItemVectorization {
   unsigned width = 1;        // lanes per SIMD group; 1 when the kernel stays scalar
   std::string notVectorized; // why, when it stays scalar
+  /// For a kernel that stays scalar because it already computes on whole vector registers:
+  /// how many work-items one iteration of the work-item loop should run interleaved (1: one).
+  unsigned interleave = 1;
 };
 
 /// `function`'s entry block is the work-group prologue (uniform code that holds the allocas);
@@ -35,8 +38,11 @@ struct WorkItemVectorization {
 /// in the vector registers for more (more independent vectors hide the latency of dependent
 /// arithmetic), at most 64; then the widest of those that divides `localSizeX`, or, when none
 /// does, no wider than the group.
+/// `mayInterleave`: with width 0, a kernel that computes on whole vector registers may stay
+/// scalar with its work-items interleaved instead (WorkItemVectorization::interleave).
 WorkItemVectorization vectorizeWorkItems(llvm::Function &function, unsigned width,
-                                         llvm::TargetMachine &machine, uint64_t localSizeX);
+                                         llvm::TargetMachine &machine, uint64_t localSizeX,
+                                         bool mayInterleave = true);
 
 /// The SIMD width the automatic choice starts from: a local size along dimension 0 that is a
 /// multiple of it leaves no lane idle (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE).
