@@ -247,8 +247,7 @@ bool rectsOverlap(size_t firstBase, const BufferRect &first, size_t secondBase,
     starts.reserve(region[1] * region[2]);
     for (size_t slice = 0; slice < region[2]; ++slice)
       for (size_t row = 0; row < region[1]; ++row)
-        starts.push_back(base + rect.origin[0] + (rect.origin[1] + row) * rect.rowPitch +
-                         (rect.origin[2] + slice) * rect.slicePitch);
+        starts.push_back(base + rect.offsetOf(row, slice));
     return starts;
   };
   std::vector<size_t> secondStarts = rowStarts(secondBase, second);

@@ -104,9 +104,7 @@ struct HostExecutor {
     const BufferRect &rect = fill.rect;
     for (size_t slice = 0; slice < fill.region[2]; ++slice)
       for (size_t row = 0; row < fill.region[1]; ++row) {
-        std::byte *target = fill.image->data() + rect.origin[0] +
-                            (rect.origin[1] + row) * rect.rowPitch +
-                            (rect.origin[2] + slice) * rect.slicePitch;
+        std::byte *target = fill.image->data() + rect.offsetOf(row, slice);
         for (size_t element = 0; element < fill.region[0]; ++element)
           std::memcpy(target + element * fill.elementSize, fill.element.data(), fill.elementSize);
       }

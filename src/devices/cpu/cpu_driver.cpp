@@ -338,7 +338,7 @@ private:
   std::atomic<bool> failed_{false};
 };
 
-/// Any other command: one item, run by one worker.
+/// Any other command (not a contiguous transfer): one item, run by one worker.
 class HostCommandJob final : public ParallelJob {
 public:
   explicit HostCommandJob(std::shared_ptr<Command> command)
@@ -355,8 +355,8 @@ private:
   cl_int status_ = CL_COMPLETE;
 };
 
-/// A large contiguous transfer (read, write, copy, fill, a map's copy): pieces run by every free
-/// worker, since one core alone cannot saturate the memory's bandwidth.
+/// A contiguous transfer (read, write, copy, fill, a map's copy). A large one is cut into pieces
+/// that every free worker runs, since one core alone cannot saturate the memory's bandwidth.
 class ByteTransferJob final : public ParallelJob {
 public:
   /// Transfers at least this large are cut into pieces; below it, waking a second worker costs
@@ -365,20 +365,22 @@ public:
   static constexpr size_t kPieceBytes = size_t{256} << 10;
   static_assert(kPieceBytes % ByteTransfer::kPieceAlignment == 0);
 
-  ByteTransferJob(std::shared_ptr<Command> command, const ByteTransfer &transfer)
-      : ParallelJob((transfer.size + kPieceBytes - 1) / kPieceBytes, 1),
-        command_(std::move(command)), transfer_(transfer) {}
+  ByteTransferJob(std::shared_ptr<Command> command, const ByteTransfer &transfer, bool inPieces)
+      : ParallelJob(inPieces ? (transfer.size + kPieceBytes - 1) / kPieceBytes : 1, 1),
+        command_(std::move(command)), transfer_(transfer),
+        pieceBytes_(inPieces ? kPieceBytes : transfer.size) {}
 
   void run(size_t begin, size_t end, unsigned) override {
     if (!started_.exchange(true))
       command_->markRunning();
-    transfer_.runPiece(begin * kPieceBytes, std::min(transfer_.size, end * kPieceBytes));
+    transfer_.runPiece(begin * pieceBytes_, std::min(transfer_.size, end * pieceBytes_));
   }
   void finished() override { command_->complete(CL_COMPLETE); }
 
 private:
   std::shared_ptr<Command> command_;
   ByteTransfer transfer_;
+  size_t pieceBytes_;
   std::atomic<bool> started_{false};
 };
 
@@ -487,11 +489,10 @@ public:
       workers.submit(std::allocate_shared<KernelLaunchJob>(RecyclingAllocator<KernelLaunchJob>(),
                                                            std::move(command), scratch_, code,
                                                            groups, chunk, info_.printfBufferSize));
-    } else if (std::optional<ByteTransfer> transfer = byteTransferOf(command->payload());
-               transfer && transfer->size >= ByteTransferJob::kMinimumBytes &&
-               workers.workerCount() > 1) {
-      workers.submit(std::allocate_shared<ByteTransferJob>(RecyclingAllocator<ByteTransferJob>(),
-                                                           std::move(command), *transfer));
+    } else if (std::optional<ByteTransfer> transfer = byteTransferOf(command->payload())) {
+      bool inPieces = transfer->size >= ByteTransferJob::kMinimumBytes && workers.workerCount() > 1;
+      workers.submit(std::allocate_shared<ByteTransferJob>(
+          RecyclingAllocator<ByteTransferJob>(), std::move(command), *transfer, inPieces));
     } else {
       workers.submit(std::allocate_shared<HostCommandJob>(RecyclingAllocator<HostCommandJob>(),
                                                           std::move(command)));
