@@ -4,6 +4,7 @@
 #include "compiler/llvm/fatal_error_guard.hpp"
 #include "compiler/llvm/image_accessors.hpp"
 #include "compiler/llvm/opaque_type_lowering.hpp"
+#include "compiler/llvm/quiet_diagnostics.hpp"
 #include "devices/cpu/codegen/contiguous_gather_fast_path.hpp"
 #include "devices/cpu/codegen/data_bounded_loops.hpp"
 #include "devices/cpu/codegen/division_guard.hpp"
@@ -327,7 +328,7 @@ private:
     if (Error error = defineHostSymbols(**jit))
       return error;
 
-    auto context = std::make_unique<LLVMContext>();
+    std::unique_ptr<LLVMContext> context = compiler::makeQuietContext();
     Expected<std::unique_ptr<Module>> variables = parseModule(prepared_.module, *context);
     if (!variables)
       return variables.takeError();
@@ -391,6 +392,7 @@ private:
                         const std::string &symbol, const std::string &key, bool mayInterleave) {
     OptimizedSpecialization result;
     result.context = std::make_unique<LLVMContext>();
+    const compiler::QuietDiagnostics &diagnostics = compiler::makeDiagnosticsQuiet(*result.context);
     Expected<std::unique_ptr<Module>> module = parseModule(prepared_.module, *result.context);
     if (!module)
       return module.takeError();
@@ -412,6 +414,8 @@ private:
       keepDataBoundedLoopsRolled(*function);
     result.interleaved =
         optimizeModule(*result.module, *machine_, prepared_.optimize, specialized->interleave > 1);
+    if (!diagnostics.firstError().empty())
+      return codegenError("internal error: " + diagnostics.firstError());
     result.function = function;
     result.specialized = std::move(*specialized);
     return result;
@@ -497,6 +501,7 @@ private:
   static Error prepareProgram(const compiler::Bitcode &bitcode, const compiler::ProgramInfo &info,
                               bool optimize, PreparedProgram &prepared) {
     LLVMContext context;
+    compiler::makeDiagnosticsQuiet(context);
     Expected<std::unique_ptr<Module>> module = parseModule(bitcode, context);
     if (!module)
       return module.takeError();

@@ -16,6 +16,7 @@
 #include "compiler/llvm/image_accessors.hpp"
 #include "compiler/llvm/opaque_type_lowering.hpp"
 #include "compiler/llvm/pass_analyses.hpp"
+#include "compiler/llvm/quiet_diagnostics.hpp"
 #include "devices/cuda/codegen/address_space_mapping.hpp"
 #include "devices/cuda/codegen/codegen_error.hpp"
 #include "devices/cuda/codegen/fast_float_math.hpp"
@@ -124,6 +125,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
                                     const compiler::ProgramInfo &info, unsigned smVersion,
                                     bool optimizeCode) {
   LLVMContext context;
+  compiler::QuietDiagnostics &diagnostics = compiler::makeDiagnosticsQuiet(context);
   Expected<std::unique_ptr<Module>> module =
       compiler::readModule(bitcode, context, "the program's module");
   if (!module)
@@ -164,7 +166,10 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
     unrollCountedLoops(**module, **machine);
   if (std::getenv("KILN_PRINT_IR") != nullptr)
     (*module)->print(errs(), nullptr);
-  return emitPtx(**module, **machine);
+  Expected<std::string> ptx = emitPtx(**module, **machine);
+  if (ptx && !diagnostics.firstError().empty())
+    return codegenError("the GPU code generator failed: " + diagnostics.firstError());
+  return ptx;
 }
 
 class LlvmPtxCompiler final : public PtxCompiler {
