@@ -31,6 +31,39 @@ uint64_t sysconfBytes(int name) {
   return value > 0 ? static_cast<uint64_t>(value) : 0;
 }
 
+/// A size as sysfs writes it: "32768K", "1M" or plain bytes.
+uint64_t parseCacheSize(const std::string &text) {
+  size_t digits = 0;
+  uint64_t value = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9')
+    value = value * 10 + static_cast<uint64_t>(text[digits++] - '0');
+  char unit = digits < text.size() ? text[digits] : ' ';
+  return unit == 'K' ? value << 10 : unit == 'M' ? value << 20 : unit == 'G' ? value << 30 : value;
+}
+
+/// The size of the outermost data cache that `cpu` uses, from sysfs; 0 when it cannot be read.
+/// This is the cache one core shares with its neighbours, which is what decides whether data
+/// stays cached. sysconf's figure can be the whole package's: glibc reports 256 MiB on an EPYC
+/// whose cores each reach a 32 MiB L3.
+uint64_t sysfsLastLevelCacheBytes(int cpu) {
+  uint64_t bytes = 0;
+  unsigned deepest = 0;
+  for (unsigned index = 0; index < 16; ++index) {
+    std::string folder = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cache/index" +
+                         std::to_string(index) + "/";
+    std::ifstream levelFile(folder + "level"), typeFile(folder + "type"), sizeFile(folder + "size");
+    unsigned level = 0;
+    std::string type, size;
+    if (!(levelFile >> level) || !(typeFile >> type) || !(sizeFile >> size))
+      break;
+    if (type == "Instruction" || level < deepest)
+      continue;
+    deepest = level;
+    bytes = parseCacheSize(size);
+  }
+  return bytes;
+}
+
 unsigned readMaxClockMHz() {
   std::ifstream maxFrequency("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
   unsigned long kHz = 0;
@@ -127,11 +160,14 @@ HostCpu detectHostCpu() {
   readCpuid(cpu);
   if (cpu.brand.empty())
     cpu.brand = "Host CPU";
-  cpu.logicalCores = static_cast<unsigned>(allowedCpus().size());
+  std::vector<int> cpus = allowedCpus();
+  cpu.logicalCores = static_cast<unsigned>(cpus.size());
   cpu.memoryBytes = sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE);
   cpu.l1DataCacheBytes = sysconfBytes(_SC_LEVEL1_DCACHE_SIZE);
-  cpu.lastLevelCacheBytes =
-      std::max(sysconfBytes(_SC_LEVEL3_CACHE_SIZE), sysconfBytes(_SC_LEVEL2_CACHE_SIZE));
+  cpu.lastLevelCacheBytes = cpus.empty() ? 0 : sysfsLastLevelCacheBytes(cpus.front());
+  if (cpu.lastLevelCacheBytes == 0)
+    cpu.lastLevelCacheBytes =
+        std::max(sysconfBytes(_SC_LEVEL3_CACHE_SIZE), sysconfBytes(_SC_LEVEL2_CACHE_SIZE));
   if (unsigned line = static_cast<unsigned>(sysconfBytes(_SC_LEVEL1_DCACHE_LINESIZE)))
     cpu.cacheLineBytes = line;
   cpu.maxClockMHz = readMaxClockMHz();
