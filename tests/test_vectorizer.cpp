@@ -302,6 +302,34 @@ TEST_F(VectorizerTest, GridStrideLoopsWithFullAndPartialLaneMasks) {
   }
 }
 
+TEST_F(VectorizerTest, BranchesWhoseSimdGroupsHaveEveryLaneOrNoLaneActive) {
+  // A band of `width` items out of every 64 takes the first side, the rest the second: whole
+  // SIMD groups then have every lane or no lane active on each side (the full- and empty-mask
+  // paths of their masked loads and stores), and the band's ends give partial masks when
+  // `shift` is not a multiple of the SIMD width.
+  const char *source = R"(
+    kernel void one(global const int *in, global int *out, int n) {
+      int i = get_global_id(0);
+      if ((i + SHIFT) % 64 < WIDTH)
+        out[i] = in[i] * 2;
+      else
+        out[i] = in[i] - 1;
+    })";
+  const size_t n = 4096;
+  std::vector<cl_int> in = sample(n, 41);
+  for (int shift : {0, 5})
+    for (int width : {16, 21, 64}) {
+      std::vector<cl_int> expected(n);
+      for (size_t i = 0; i < n; ++i)
+        expected[i] = (static_cast<int>(i) + shift) % 64 < width ? in[i] * 2 : in[i] - 1;
+      std::string options =
+          "-DSHIFT=" + std::to_string(shift) + " -DWIDTH=" + std::to_string(width);
+      for (size_t local : {64u, 256u, 1024u})
+        EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, n, local, options)))
+            << "shift " << shift << ", width " << width << ", work-groups of " << local;
+    }
+}
+
 TEST_F(VectorizerTest, KernelsOnWholeVectorRegistersRunWorkItemsInterleaved) {
   // float16 and int16 arithmetic fills the vector registers: such kernels stay scalar and their
   // work-item loop runs several work-items interleaved (unroll-and-jam), with a remainder when

@@ -33,6 +33,12 @@ Value *allLanesSet(IRBuilder<> &builder, Value *lanes, const Twine &name) {
                               ConstantInt::getAllOnesValue(bits), name);
 }
 
+Value *noLaneSet(IRBuilder<> &builder, Value *lanes, const Twine &name) {
+  auto *type = cast<FixedVectorType>(lanes->getType());
+  Type *bits = builder.getIntNTy(type->getNumElements());
+  return builder.CreateICmpEQ(builder.CreateBitCast(lanes, bits), ConstantInt::get(bits, 0), name);
+}
+
 bool isConstantFullMask(const Value *mask) {
   const auto *constant = dyn_cast<Constant>(mask);
   return constant != nullptr && constant->isAllOnesValue();

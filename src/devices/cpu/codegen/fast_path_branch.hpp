@@ -23,6 +23,9 @@ void branchToFastPath(llvm::Value *condition, llvm::Instruction &original,
 /// Whether every lane of the i1 vector `lanes` is set, as one scalar comparison.
 llvm::Value *allLanesSet(llvm::IRBuilder<> &builder, llvm::Value *lanes, const llvm::Twine &name);
 
+/// Whether no lane of the i1 vector `lanes` is set, as one scalar comparison.
+llvm::Value *noLaneSet(llvm::IRBuilder<> &builder, llvm::Value *lanes, const llvm::Twine &name);
+
 /// Whether `mask` is the constant "every lane".
 bool isConstantFullMask(const llvm::Value *mask);
 

@@ -2,12 +2,13 @@
 //
 // The vectorizer gives a memory access a lane mask wherever some work-items may be inactive:
 // in divergent loops, under divergent branches, in the last SIMD group of an odd work-group.
-// Usually every lane is active all the same. x86 masked loads and stores cost more than plain
-// ones even then: on AMD's Zen cores a masked load waits for its mask and is not overlapped with
-// the memory misses of the next iterations, which halves a stream's bandwidth or worse. This
-// step gives each masked load and store of consecutive addresses a branch on "the mask is
-// full"; the branch is taken the same way by every iteration in the common case, so it costs a
-// predicted jump.
+// Usually every lane is active all the same, or, on a rarely taken side such as a kernel's
+// border case, none is. x86 masked loads and stores cost more than plain ones even then: on
+// AMD's Zen cores a masked load waits for its mask and is not overlapped with the memory misses
+// of the next iterations, which halves a stream's bandwidth or worse, and a masked store is
+// microcoded whatever its mask. This step gives each masked load and store of consecutive
+// addresses a branch on "the mask is full" (a plain access) and one on "the mask is empty" (no
+// access); each is taken the same way by most iterations, so it costs a predicted jump.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -17,8 +18,8 @@
 namespace kiln::cpu {
 
 /// Gives every `llvm.masked.load` and `llvm.masked.store` of `function` whose mask is not a
-/// constant a path that does a plain load or store when all its lanes are active; returns how
-/// many.
+/// constant a path that does a plain load or store when all its lanes are active and one that
+/// skips it when none is; returns how many.
 unsigned addFullMaskFastPaths(llvm::Function &function);
 
 } // namespace kiln::cpu
