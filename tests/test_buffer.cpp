@@ -5,8 +5,10 @@
 
 #include <array>
 #include <atomic>
+#include <fstream>
 #include <mutex>
 #include <numeric>
+#include <sstream>
 
 using namespace cltest;
 
@@ -229,6 +231,52 @@ TEST_F(BufferTest, AllocHostPtrBufferServesKernelsAtomicsAndMaps) {
   EXPECT_TRUE(equalArrays(expectedSquares, std::vector<cl_uint>(results, results + kItems)));
   ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, squares, results, 0, nullptr, nullptr));
   ASSERT_CL_SUCCESS(clFinish(queue_));
+}
+
+/// The "THPeligible" field of the mapping of /proc/self/smaps that holds `address`: 1 when the
+/// kernel may back it with transparent huge pages; -1 when it cannot be told.
+int hugePageEligibility(const void *address) {
+  std::ifstream smaps("/proc/self/smaps");
+  auto wanted = reinterpret_cast<uintptr_t>(address);
+  bool inside = false;
+  std::string line;
+  while (std::getline(smaps, line)) {
+    unsigned long long begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream fields(line);
+    if (fields >> std::hex >> begin >> dash >> end && dash == '-' &&
+        line.find(':') > line.find(' ')) {
+      inside = begin <= wanted && wanted < end;
+      continue;
+    }
+    if (inside && line.rfind("THPeligible:", 0) == 0)
+      return std::stoi(line.substr(12));
+  }
+  return -1;
+}
+
+TEST_F(BufferTest, LargeBuffersOfTheCpuDeviceMayUseHugePages) {
+  // Kernels walk large buffers in strides (a matrix's columns, grid-stride loops): Kiln's CPU
+  // device asks for transparent huge pages for buffers of 2 MiB or more, which Linux's default
+  // `madvise` mode gives only on request.
+  std::ifstream setting("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(setting, modes);
+  if (!isKilnCpuDevice() || modes.find("[madvise]") == std::string::npos)
+    GTEST_SKIP() << "not Kiln's CPU device, or huge pages are not given on request here";
+  const size_t bytes = size_t{8} << 20;
+  Mem buffer = createBuffer(CL_MEM_READ_WRITE, bytes);
+  cl_int error = CL_SUCCESS;
+  void *view = clEnqueueMapBuffer(queue_, buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                                  nullptr, nullptr, &error);
+  ASSERT_CL_SUCCESS(error);
+  EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(view) % (size_t{2} << 20));
+  int eligible = hugePageEligibility(view);
+  ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, buffer, view, 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(clFinish(queue_));
+  if (eligible < 0)
+    GTEST_SKIP() << "this kernel's smaps has no THPeligible field";
+  EXPECT_EQ(1, eligible);
 }
 
 TEST_F(BufferTest, WithPropertiesAcceptsNullAndEmptyLists) {

@@ -36,7 +36,7 @@ AlignedStorage Context::allocateStorage(size_t size, MemoryPlacement placement) 
   for (Device *device : devices_)
     if (device->driver().hasOwnMemory())
       return device->driver().allocateSharedMemory(size, placement);
-  return allocateAligned(size, MemObject::kBaseAlignment);
+  return allocateHostStorage(size, MemObject::kBaseAlignment);
 }
 
 void Context::reportError(const std::string &message) const {

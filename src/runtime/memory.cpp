@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <cstdlib>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace kiln {
 
 void StorageRelease::operator()(std::byte *pointer) const {
@@ -20,6 +24,20 @@ AlignedStorage allocateAligned(size_t size, size_t alignment) {
   if (rounded < size)
     return nullptr;
   return AlignedStorage(static_cast<std::byte *>(std::aligned_alloc(alignment, rounded)));
+}
+
+AlignedStorage allocateHostStorage(size_t size, size_t alignment) {
+  constexpr size_t kHugePageBytes = size_t{2} << 20;
+  if (size < kHugePageBytes)
+    return allocateAligned(size, alignment);
+  AlignedStorage storage = allocateAligned(size, std::max(alignment, kHugePageBytes));
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  // Advice only: where huge pages are off or none is free, the kernel uses small pages.
+  if (storage)
+    madvise(storage.get(), (size + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes,
+            MADV_HUGEPAGE);
+#endif
+  return storage;
 }
 
 MemObject::MemObject(Context &context, cl_mem_flags flags, size_t size, void *hostPointer,

@@ -32,6 +32,13 @@ using AlignedStorage = std::unique_ptr<std::byte[], StorageRelease>;
 /// Allocates `size` bytes aligned to `alignment`; null when out of memory.
 AlignedStorage allocateAligned(size_t size, size_t alignment);
 
+/// Allocates `size` bytes of host memory for a memory object, aligned to `alignment`; null
+/// when out of memory. Objects of 2 MiB or more are aligned to 2 MiB and asked to be backed by
+/// transparent huge pages: kernels walk buffers in strides (a matrix's columns, a grid-stride
+/// loop over a large array), and with 4 KiB pages every stride is a TLB miss. Linux's default
+/// (`madvise` in /sys/kernel/mm/transparent_hugepage/enabled) gives huge pages only on request.
+AlignedStorage allocateHostStorage(size_t size, size_t alignment);
+
 /// Where a memory object's storage lives in a context with a device of its own memory.
 enum class MemoryPlacement {
   /// Where the devices use it fastest (a GPU's memory, moving to the host when it touches it).
