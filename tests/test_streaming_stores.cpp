@@ -2,7 +2,8 @@
 // non-temporal (streaming) stores on the CPU device when the address is aligned, and with plain
 // stores otherwise. Either way every element must land where the kernel wrote it, at aligned
 // and misaligned addresses, with global offsets and non-uniform work-groups, and kernels that
-// order memory themselves (atomics) must keep plain stores.
+// order memory themselves (atomics) must keep plain stores, as must kernels whose buffers all
+// fit in the cache (the next launch would find them there).
 #include "cl_test.hpp"
 
 using namespace cltest;
@@ -21,6 +22,10 @@ const char *kScaleAddSource = R"(
     if (a[i] % 1024 == 0)
       atomic_inc(count);
   }
+  kernel void scaleInPlace(global int *data) {
+    size_t i = get_global_id(0);
+    data[i] = data[i] * 3 + 1;
+  }
   kernel void scaleAdd16(global int16 *out, global const int16 *a, global const int16 *b,
                          int unused) {
     size_t i = get_global_id(0);
@@ -34,9 +39,10 @@ protected:
     if (!isKilnCpuDevice())
       GTEST_SKIP() << "streaming stores are the CPU device's";
     // The CPU device streams a launch's stores when the buffers it may write exceed a quarter
-    // of the last-level cache: make the output larger than that.
+    // of the last-level cache and all its buffers together exceed the cache: make each of the
+    // three buffers larger than half of it.
     uint64_t cache = deviceInfo<cl_ulong>(device_, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
-    size_t bytes = cache / 4 + (size_t{4} << 20);
+    size_t bytes = cache / 2 + (size_t{4} << 20);
     if (bytes > (size_t{768} << 20))
       GTEST_SKIP() << "the last-level cache is too large for a streaming output in a test";
     count_ = bytes / sizeof(cl_int);
@@ -132,6 +138,27 @@ TEST_F(StreamingStoresTest, KernelsWithAtomicsKeepPlainStores) {
     wrong += result[i] != a_[i] * 3 + b_[i];
   EXPECT_EQ(wrong, 0u);
   EXPECT_EQ(read<cl_int>(counter, 1)[0], static_cast<cl_int>((count_ + 1023) / 1024));
+}
+
+TEST_F(StreamingStoresTest, LargeOutputsThatFitInTheCacheWithTheirInputsKeepPlainStores) {
+  // One buffer, read and written: it fits in the cache, where the next launch over it finds
+  // it (a sort's many steps over the same keys), so its stores must not evict it.
+  uint64_t cache = deviceInfo<cl_ulong>(device_, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
+  size_t count = (cache / 4 + (size_t{1} << 20)) / sizeof(cl_int);
+  if (count * sizeof(cl_int) > cache)
+    GTEST_SKIP() << "the last-level cache is too small for this test";
+  std::vector<cl_int> values(a_.begin(), a_.begin() + static_cast<ptrdiff_t>(count));
+  Mem data = bufferWith(values);
+  std::string report = runReported("scaleInPlace", {data.get()}, 0, count, 0, 0);
+  if (isKiln()) {
+    EXPECT_NE(report.find("kernel 'scaleInPlace'"), std::string::npos) << report;
+    EXPECT_EQ(report.find("stream past the caches"), std::string::npos) << report;
+  }
+  std::vector<cl_int> result = read<cl_int>(data, count);
+  size_t wrong = 0;
+  for (size_t i = 0; i < count; ++i)
+    wrong += result[i] != values[i] * 3 + 1;
+  EXPECT_EQ(wrong, 0u);
 }
 
 } // namespace

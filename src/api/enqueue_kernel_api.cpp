@@ -121,7 +121,7 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
   launch.kernel = Ref<Kernel>(self);
   launch.deviceKernel = code;
   if (cl_int error = self->launchArgs(launch.args, launch.memObjects, launch.localMemorySize,
-                                      launch.writableBufferBytes))
+                                      launch.writableBufferBytes, launch.bufferBytes))
     return error;
   if (launch.localMemorySize > device.info().localMemSize)
     return CL_OUT_OF_RESOURCES;

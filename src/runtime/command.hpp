@@ -46,6 +46,7 @@ struct KernelLaunch {
   LaunchMemObjects memObjects;      // the buffers the arguments name
   size_t localMemorySize = 0;       // per work-group: the kernel's own plus the arguments
   uint64_t writableBufferBytes = 0; // the size of the buffers the kernel may write
+  uint64_t bufferBytes = 0;         // the size of all the buffers it names
   NDRange range;
 };
 

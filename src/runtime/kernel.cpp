@@ -69,9 +69,11 @@ size_t Kernel::layOutLocalMemory(std::byte *block) const {
 }
 
 cl_int Kernel::launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjects,
-                          size_t &localMemorySize, uint64_t &writableBufferBytes) const {
+                          size_t &localMemorySize, uint64_t &writableBufferBytes,
+                          uint64_t &bufferBytes) const {
   block.assign(argBlock_.begin(), argBlock_.end());
   writableBufferBytes = 0;
+  bufferBytes = 0;
   memObjects.reserve(args_.size());
   for (size_t index = 0; index < args_.size(); ++index) {
     compiler::ArgKind kind = info_.args[index].kind;
@@ -99,6 +101,7 @@ cl_int Kernel::launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjec
                     (memory->flags() & CL_MEM_READ_ONLY) != 0;
     if (!readOnly)
       writableBufferBytes += memory->size();
+    bufferBytes += memory->size();
     memObjects.push_back(std::move(memory));
   }
   localMemorySize = layOutLocalMemory(block.data());

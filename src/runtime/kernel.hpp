@@ -74,10 +74,12 @@ public:
   /// by their offsets into the work-group's local memory. Fills `memObjects` with the buffers
   /// used (the launch holds them from now on) and `localMemorySize` with the bytes of local
   /// memory one work-group needs, and `writableBufferBytes` with the total size of the buffers
-  /// the kernel may write (neither a `const` pointer nor a CL_MEM_READ_ONLY buffer).
+  /// the kernel may write (neither a `const` pointer nor a CL_MEM_READ_ONLY buffer), and
+  /// `bufferBytes` with the total size of all its buffers.
   /// CL_INVALID_KERNEL_ARGS when a buffer argument has been released since it was set.
   cl_int launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjects,
-                    size_t &localMemorySize, uint64_t &writableBufferBytes) const;
+                    size_t &localMemorySize, uint64_t &writableBufferBytes,
+                    uint64_t &bufferBytes) const;
 
 private:
   /// Places __local arguments after the kernel's own __local variables; writes their offsets
