@@ -492,6 +492,62 @@ TEST_F(VectorizerTest, PrivateArraysIndexedPerWorkItem) {
   EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, 200, 20)));
 }
 
+TEST_F(VectorizerTest, VectorTypesReadAndWrittenWholeAcrossLanes) {
+  // Each work-item reads and writes whole vectors (int2 ... int16, vload3/vstore3) or writes
+  // the components of a pair one by one: in lanes their components are read and written as
+  // whole runs of memory and shuffled apart and together (interleaved groups). The result mixes
+  // the components, so a lane or component out of place shows; the guard masks the last SIMD
+  // groups' lanes, and the buffers hold exactly the data (the sanitizer builds check the ends).
+  const char *source = R"(
+    kernel void one(global const int *in, global int *out, int n) {
+      int i = get_global_id(0);
+      if (i >= n / F) return;
+    #if defined(PAIRS)
+      int a = in[2 * i], b = in[2 * i + 1];
+      out[2 * i + 1] = a * 3 + i + a;
+      out[2 * i] = b * 3 + i + a;
+    #elif F == 3
+      int3 v = vload3(i, in);
+      vstore3(v * 3 + i + v.s0, i, out);
+    #else
+      VT v = ((global const VT *)in)[i];
+      ((global VT *)out)[i] = v * 3 + i + v.s0;
+    #endif
+    })";
+  struct Variant {
+    const char *options;
+    size_t components;
+    bool pairs;
+  };
+  const Variant variants[] = {{"-DF=2 -DVT=int2", 2, false},    {"-DF=3", 3, false},
+                              {"-DF=4 -DVT=int4", 4, false},    {"-DF=8 -DVT=int8", 8, false},
+                              {"-DF=16 -DVT=int16", 16, false}, {"-DF=2 -DPAIRS", 2, true}};
+  const size_t items = 1003;
+  ScopedEnvironment on("KILN_VECTORIZE", std::nullopt); // also when CI turns it off
+  for (const Variant &variant : variants) {
+    const size_t f = variant.components;
+    std::vector<cl_int> in = sample(items * f, f);
+    std::vector<cl_int> expected(in.size());
+    for (size_t i = 0; i < items; ++i)
+      for (size_t c = 0; c < f; ++c) {
+        cl_int first = in[i * f], value = variant.pairs ? in[i * f + (1 - c)] : in[i * f + c];
+        expected[i * f + c] = value * 3 + static_cast<cl_int>(i) + first;
+      }
+    for (const char *width : {"", "4", "8", "16", "64"}) {
+      std::optional<ScopedEnvironment> simd;
+      if (*width)
+        simd.emplace("KILN_SIMD_WIDTH", width);
+      for (size_t local : {17u, 64u}) {
+        size_t global = (items + local - 1) / local * local;
+        EXPECT_TRUE(equalArrays(
+            expected, runOneToOne(source, in, global, local, std::string(variant.options))))
+            << variant.options << ", SIMD width " << (*width ? width : "chosen")
+            << ", work-groups of " << local;
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Types and builtins: bit for bit what the same kernel computes with vectorization off
 

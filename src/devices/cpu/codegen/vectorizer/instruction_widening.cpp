@@ -2,6 +2,7 @@
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
 
 #include "devices/cpu/codegen/codegen_error.hpp"
+#include "devices/cpu/codegen/vectorizer/interleaved_access.hpp"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/VectorUtils.h"
@@ -9,6 +10,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -18,9 +21,10 @@ namespace {
 class Widener {
 public:
   Widener(Function &function, const ShapeAnalysis &shapes, const LinearizedControl &control,
-          ShapeSeeds seeds, unsigned width)
+          ShapeSeeds seeds, unsigned width, unsigned registerBits)
       : function_(function), shapes_(shapes), control_(control), seeds_(seeds), width_(width),
-        layout_(function.getDataLayout()), context_(function.getContext()) {}
+        registerBits_(registerBits), layout_(function.getDataLayout()),
+        context_(function.getContext()), groups_(function, shapes) {}
 
   Error run() {
     // Everything is decided on the code as it is now: widening splits blocks.
@@ -198,6 +202,8 @@ private:
     }
     if (instruction.isTerminator())
       return Error::success();
+    if (const InterleavedGroup *group = groups_.groupOf(&instruction))
+      return widenInterleaved(*group, instruction);
     if (auto *load = dyn_cast<LoadInst>(&instruction))
       return widenLoad(*load);
     if (auto *store = dyn_cast<StoreInst>(&instruction))
@@ -362,6 +368,101 @@ private:
       builder.CreateMaskedScatter(vectorOf(value), vectorOf(pointer), store.getAlign(), lanes);
     replaced_.push_back(&store);
     return Error::success();
+  }
+
+  /// A member of an interleaved group: the group's loads are read together where the first of
+  /// them is, its stores written together where the last is.
+  Error widenInterleaved(const InterleavedGroup &group, Instruction &member) {
+    replaced_.push_back(&member);
+    if (!group.isStore && &member == group.first) {
+      SmallVector<Value *, 16> components = loadInterleaved(group);
+      for (unsigned component = 0; component < group.factor; ++component) {
+        components[component]->takeName(group.members[component]);
+        vectors_[group.members[component]] = components[component];
+      }
+    }
+    if (group.isStore && &member == group.last)
+      storeInterleaved(group);
+    return Error::success();
+  }
+
+  /// Lanes per piece of an interleaved group: one vector register's worth of elements, whose
+  /// components the backend separates with a few shuffles.
+  unsigned pieceLanes(Type *element) const {
+    unsigned bits = static_cast<unsigned>(layout_.getTypeStoreSizeInBits(element));
+    return std::clamp(registerBits_ / bits, 1u, width_);
+  }
+
+  /// The lanes `[lane, lane + count)` of the active-lane mask, each repeated `factor` times: the
+  /// mask of the elements those lanes' components occupy.
+  Value *pieceMask(IRBuilder<> &builder, Value *lanes, unsigned lane, unsigned count,
+                   unsigned factor) {
+    SmallVector<int, 64> indices;
+    for (unsigned element = 0; element < count * factor; ++element)
+      indices.push_back(static_cast<int>(lane + element / factor));
+    return builder.CreateShuffleVector(lanes, indices);
+  }
+
+  /// The group's run starts at the first access's address plus a constant.
+  Value *runStart(IRBuilder<> &builder, const InterleavedGroup &group) {
+    return builder.CreateConstGEP1_64(builder.getInt8Ty(), getLoadStorePointerOperand(group.first),
+                                      group.startFromFirst, "interleaved.run");
+  }
+
+  SmallVector<Value *, 16> loadInterleaved(const InterleavedGroup &group) {
+    IRBuilder<> builder(group.first);
+    Value *start = runStart(builder, group);
+    Value *lanes = full_.contains(group.first) ? nullptr : vectorOf(maskOf(*group.first));
+    unsigned factor = group.factor, count = pieceLanes(group.elementType);
+    uint64_t size = layout_.getTypeStoreSize(group.elementType);
+    auto *pieceType = FixedVectorType::get(group.elementType, count * factor);
+    SmallVector<SmallVector<Value *, 8>, 16> pieces(factor);
+    for (unsigned lane = 0; lane < width_; lane += count) {
+      uint64_t bytes = uint64_t(lane) * factor * size;
+      Value *at = builder.CreateConstGEP1_64(builder.getInt8Ty(), start, bytes);
+      Align align = commonAlignment(group.startAlign, bytes);
+      Value *run = nullptr;
+      if (lanes)
+        run = builder.CreateMaskedLoad(pieceType, at, align,
+                                       pieceMask(builder, lanes, lane, count, factor),
+                                       Constant::getNullValue(pieceType));
+      else
+        run = builder.CreateAlignedLoad(pieceType, at, align);
+      for (unsigned component = 0; component < factor; ++component)
+        pieces[component].push_back(
+            builder.CreateShuffleVector(run, createStrideMask(component, factor, count)));
+    }
+    SmallVector<Value *, 16> components;
+    for (SmallVector<Value *, 8> &parts : pieces)
+      components.push_back(parts.size() == 1 ? parts[0] : concatenateVectors(builder, parts));
+    return components;
+  }
+
+  void storeInterleaved(const InterleavedGroup &group) {
+    IRBuilder<> builder(group.last);
+    SmallVector<Value *, 16> values;
+    for (Instruction *member : group.members)
+      values.push_back(vectorOf(cast<StoreInst>(member)->getValueOperand()));
+    Value *start = runStart(builder, group);
+    Value *lanes = full_.contains(group.last) ? nullptr : vectorOf(maskOf(*group.last));
+    unsigned factor = group.factor, count = pieceLanes(group.elementType);
+    uint64_t size = layout_.getTypeStoreSize(group.elementType);
+    for (unsigned lane = 0; lane < width_; lane += count) {
+      SmallVector<Value *, 16> parts;
+      for (Value *value : values)
+        parts.push_back(count == width_ ? value
+                                        : builder.CreateShuffleVector(
+                                              value, createSequentialMask(lane, count, 0)));
+      Value *run = builder.CreateShuffleVector(concatenateVectors(builder, parts),
+                                               createInterleaveMask(count, factor));
+      uint64_t bytes = uint64_t(lane) * factor * size;
+      Value *at = builder.CreateConstGEP1_64(builder.getInt8Ty(), start, bytes);
+      Align align = commonAlignment(group.startAlign, bytes);
+      if (lanes)
+        builder.CreateMaskedStore(run, at, align, pieceMask(builder, lanes, lane, count, factor));
+      else
+        builder.CreateAlignedStore(run, at, align);
+    }
   }
 
   Error widenCall(CallInst &call) {
@@ -529,8 +630,10 @@ private:
   const LinearizedControl &control_;
   ShapeSeeds seeds_;
   unsigned width_;
+  unsigned registerBits_;
   const DataLayout &layout_;
   LLVMContext &context_;
+  InterleavedGroups groups_;
   DenseMap<Value *, Value *> vectors_;
   Instruction *user_ = nullptr; // the instruction being widened: where allocas are materialized
   DenseMap<const Value *, Shape> newShapes_; // of the values widening creates
@@ -543,8 +646,9 @@ private:
 } // namespace
 
 Error widenInstructions(Function &function, const ShapeAnalysis &shapes,
-                        const LinearizedControl &control, ShapeSeeds seeds, unsigned width) {
-  return Widener(function, shapes, control, seeds, width).run();
+                        const LinearizedControl &control, ShapeSeeds seeds, unsigned width,
+                        unsigned registerBits) {
+  return Widener(function, shapes, control, seeds, width, registerBits).run();
 }
 
 } // namespace kiln::cpu::vectorizer

@@ -6,7 +6,9 @@
 //   - arithmetic, comparisons, casts, selects and address computations become their vector
 //     forms; intrinsics that have vector forms are called in them;
 //   - loads and stores at strided(element size) addresses become masked vector loads and
-//     stores; other addresses, gathers and scatters; uniform ones stay scalar where the block's
+//     stores; the components of vector types, read or written together, vector loads and stores
+//     of their whole run with shuffles (interleaved_access.hpp); other addresses, gathers and
+//     scatters; uniform ones stay scalar where the block's
 //     lanes are known to run, and are masked by "any lane" elsewhere;
 //   - what must happen once per work-item in order (atomics, calls with side effects) runs lane
 //     by lane, each under its lane's mask; calls without side effects run lane by lane
@@ -24,7 +26,10 @@
 
 namespace kiln::cpu::vectorizer {
 
+/// `registerBits`: the width of the target's vector registers, the size of the pieces in which
+/// interleaved groups are read and written.
 llvm::Error widenInstructions(llvm::Function &function, const ShapeAnalysis &shapes,
-                              const LinearizedControl &control, ShapeSeeds seeds, unsigned width);
+                              const LinearizedControl &control, ShapeSeeds seeds, unsigned width,
+                              unsigned registerBits);
 
 } // namespace kiln::cpu::vectorizer

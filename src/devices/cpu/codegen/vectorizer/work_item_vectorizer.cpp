@@ -6,6 +6,7 @@
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/vectorizer/control_linearization.hpp"
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
+#include "devices/cpu/codegen/vectorizer/interleaved_access.hpp"
 #include "devices/cpu/codegen/vectorizer/register_pressure.hpp"
 #include "devices/cpu/codegen/vectorizer/vector_shape.hpp"
 
@@ -72,9 +73,10 @@ struct ProfitabilityAnalysis {
   DominatorTree tree;
   LoopInfo loops;
   vectorizer::ShapeAnalysis shapes;
+  vectorizer::InterleavedGroups interleaved;
 
   ProfitabilityAnalysis(Function &function, ShapeSeeds seeds)
-      : tree(function), loops(tree), shapes(function, seeds) {}
+      : tree(function), loops(tree), shapes(function, seeds), interleaved(function, shapes) {}
 
   /// Whether a loop that work-items leave after different numbers of iterations reads memory
   /// at addresses with no fixed stride between work-items (a CSR row, a linked list). Such a
@@ -106,10 +108,14 @@ struct ProfitabilityAnalysis {
   /// addresses that are neither the same in every lane nor consecutive elements, each weighted
   /// by 8 per loop around it. Two kinds of kernel are like that:
   ///  - those that read their addresses from memory (an indirection through an index array);
-  ///  - those that read and write OpenCL vector types (float4, float16) element by element
-  ///    across work-items: each component is a strided access of its own. clpeak's bandwidth
-  ///    kernels read 7 to 12 GB/s in lanes against 30 to 55 one work-item at a time.
-  bool mostlyGathersAndScatters(Function &function) const {
+  ///  - those that read and write OpenCL vector types (float4, float16) across work-items: each
+  ///    component is a strided access of its own. Whole vectors read or written together take
+  ///    vector loads and stores and shuffles instead (interleaved_access.hpp), which pay for
+  ///    vectors of up to a quarter of a register (float2 with AVX2, float4 with AVX-512): on
+  ///    clpeak's bandwidth kernels with AVX2, float2 reads 1.4 to 1.6 times faster in lanes than
+  ///    one work-item at a time, float4 and float8 no faster and float16 0.7 times as fast (the
+  ///    shuffles cost more than one work-item's own vector loads save).
+  bool mostlyGathersAndScatters(Function &function, unsigned registerBits) const {
     const DataLayout &layout = function.getParent()->getDataLayout();
     uint64_t scattered = 0, regular = 0;
     for (BasicBlock &block : drop_begin(function)) { // after the prologue's parameter reads
@@ -128,7 +134,11 @@ struct ProfitabilityAnalysis {
             shape.isVarying() && isComputedWithoutLoads(address, [&](const Value *value) {
               return shapes.shape(value).isVarying();
             });
-        (shape.isUniform() || consecutive || maybeConsecutive ? regular : scattered) += weight;
+        const vectorizer::InterleavedGroup *group = interleaved.groupOf(&instruction);
+        bool wholeRuns =
+            group && group->factor * layout.getTypeStoreSizeInBits(type) * 4 <= registerBits;
+        (shape.isUniform() || consecutive || maybeConsecutive || wholeRuns ? regular : scattered) +=
+            weight;
       }
     }
     return scattered > regular;
@@ -136,12 +146,12 @@ struct ProfitabilityAnalysis {
 };
 
 /// Why `function` runs faster one work-item at a time, or success when lanes pay.
-Error checkLanesPay(Function &function, ShapeSeeds seeds) {
+Error checkLanesPay(Function &function, ShapeSeeds seeds, unsigned registerBits) {
   ProfitabilityAnalysis analysis(function, seeds);
   if (analysis.gathersInDivergentLoop())
     return codegenError("a loop that work-items leave after different numbers of iterations "
                         "gathers from memory: each work-item's reads are faster in order");
-  if (analysis.mostlyGathersAndScatters(function))
+  if (analysis.mostlyGathersAndScatters(function, registerBits))
     return codegenError("most memory accesses would be gathers or scatters (addresses computed "
                         "per work-item, or the components of vector types)");
   return Error::success();
@@ -223,8 +233,11 @@ Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &
   EliminateUnreachableBlocks(copy);
   mergeReturns(copy);
   prepareForVectorization(copy, machine);
+  TargetTransformInfo target = machine.getTargetTransformInfo(copy);
+  auto registerBits = static_cast<unsigned>(
+      target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue());
   if (width == 0) // a forced width vectorizes whatever it costs
-    if (Error slower = checkLanesPay(copy, seeds))
+    if (Error slower = checkLanesPay(copy, seeds, registerBits))
       return slower;
   Value *activeLanes = emitActiveLanes(copy, seeds);
   Expected<vectorizer::LinearizedControl> control =
@@ -234,7 +247,8 @@ Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &
   vectorizer::ShapeAnalysis shapes(copy, seeds);
   if (width == 0)
     width = chooseWidth(copy, shapes, machine, localSizeX);
-  if (Error error = vectorizer::widenInstructions(copy, shapes, *control, seeds, width))
+  if (Error error =
+          vectorizer::widenInstructions(copy, shapes, *control, seeds, width, registerBits))
     return error;
   std::string problems;
   raw_string_ostream stream(problems);
