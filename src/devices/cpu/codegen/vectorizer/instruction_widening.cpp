@@ -412,7 +412,9 @@ private:
   SmallVector<Value *, 16> loadInterleaved(const InterleavedGroup &group) {
     IRBuilder<> builder(group.first);
     Value *start = runStart(builder, group);
-    Value *lanes = full_.contains(group.first) ? nullptr : vectorOf(maskOf(*group.first));
+    // Masked like any varying access: lanes past the end of the work-group must not touch memory
+    // (in the SIMD groups that have none, the mask folds to a constant and the loads are plain).
+    Value *lanes = vectorOf(maskOf(*group.first));
     unsigned factor = group.factor, count = pieceLanes(group.elementType);
     uint64_t size = layout_.getTypeStoreSize(group.elementType);
     auto *pieceType = FixedVectorType::get(group.elementType, count * factor);
@@ -421,13 +423,9 @@ private:
       uint64_t bytes = uint64_t(lane) * factor * size;
       Value *at = builder.CreateConstGEP1_64(builder.getInt8Ty(), start, bytes);
       Align align = commonAlignment(group.startAlign, bytes);
-      Value *run = nullptr;
-      if (lanes)
-        run = builder.CreateMaskedLoad(pieceType, at, align,
-                                       pieceMask(builder, lanes, lane, count, factor),
-                                       Constant::getNullValue(pieceType));
-      else
-        run = builder.CreateAlignedLoad(pieceType, at, align);
+      Value *run = builder.CreateMaskedLoad(pieceType, at, align,
+                                            pieceMask(builder, lanes, lane, count, factor),
+                                            Constant::getNullValue(pieceType));
       for (unsigned component = 0; component < factor; ++component)
         pieces[component].push_back(
             builder.CreateShuffleVector(run, createStrideMask(component, factor, count)));
@@ -444,7 +442,7 @@ private:
     for (Instruction *member : group.members)
       values.push_back(vectorOf(cast<StoreInst>(member)->getValueOperand()));
     Value *start = runStart(builder, group);
-    Value *lanes = full_.contains(group.last) ? nullptr : vectorOf(maskOf(*group.last));
+    Value *lanes = vectorOf(maskOf(*group.last));
     unsigned factor = group.factor, count = pieceLanes(group.elementType);
     uint64_t size = layout_.getTypeStoreSize(group.elementType);
     for (unsigned lane = 0; lane < width_; lane += count) {
@@ -458,10 +456,7 @@ private:
       uint64_t bytes = uint64_t(lane) * factor * size;
       Value *at = builder.CreateConstGEP1_64(builder.getInt8Ty(), start, bytes);
       Align align = commonAlignment(group.startAlign, bytes);
-      if (lanes)
-        builder.CreateMaskedStore(run, at, align, pieceMask(builder, lanes, lane, count, factor));
-      else
-        builder.CreateAlignedStore(run, at, align);
+      builder.CreateMaskedStore(run, at, align, pieceMask(builder, lanes, lane, count, factor));
     }
   }
 
