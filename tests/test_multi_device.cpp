@@ -1,8 +1,9 @@
 // One context, two devices: the device under test and another one of the platform (on a machine
-// with a GPU, the CPU and the GPU), or two halves of the device where it is the platform's only
-// one (sub-devices). Commands of each device's queue wait for events of the other's, copy and map
-// what the other wrote, and sample images the other wrote; profiling times of the two devices
-// are on one clock. Every result is checked against a host reference.
+// with a GPU, the CPU and the GPU; KILN_TEST_SECOND_DEVICE=gpu or cpu picks the other's kind, so
+// that a machine with two GPUs tests them together), or two halves of the device where it is the
+// platform's only one (sub-devices). Commands of each device's queue wait for events of the
+// other's, copy and map what the other wrote, and sample images the other wrote; profiling times of
+// the two devices are on one clock. Every result is checked against a host reference.
 #include "cl_test.hpp"
 
 using namespace cltest;
@@ -66,12 +67,18 @@ protected:
     ASSERT_NE(nullptr, program_.get());
   }
 
-  /// The device under test and another root device, or two sub-devices of the only one.
+  /// The device under test and another root device (of KILN_TEST_SECOND_DEVICE's kind when it
+  /// is set), or two sub-devices of the only one.
   bool chooseDevices() {
+    cl_device_type kind = CL_DEVICE_TYPE_ALL;
+    if (const char *second = std::getenv("KILN_TEST_SECOND_DEVICE"))
+      kind = std::string(second) == "gpu" ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
     cl_uint count = 0;
-    EXPECT_CL_SUCCESS(clGetDeviceIDs(platform(), CL_DEVICE_TYPE_ALL, 0, nullptr, &count));
+    if (clGetDeviceIDs(platform(), kind, 0, nullptr, &count) != CL_SUCCESS)
+      count = 0;
     std::vector<cl_device_id> all(count);
-    EXPECT_CL_SUCCESS(clGetDeviceIDs(platform(), CL_DEVICE_TYPE_ALL, count, all.data(), nullptr));
+    if (count > 0)
+      EXPECT_CL_SUCCESS(clGetDeviceIDs(platform(), kind, count, all.data(), nullptr));
     for (cl_device_id other : all) {
       if (other != device()) {
         devices_ = {Device(device()), Device(other)};
