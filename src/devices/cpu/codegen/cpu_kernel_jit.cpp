@@ -178,10 +178,7 @@ Error defineHostSymbols(orc::LLJIT &jit) {
 /// The lanes of 32-bit elements in the vectors the loop vectorizer uses for `function`'s
 /// work-item loops (the target's preferred vector width, not always its widest registers).
 uint32_t loopVectorizerWidth(const Function &function, TargetMachine &machine) {
-  TargetTransformInfo target = machine.getTargetTransformInfo(function);
-  uint64_t bits =
-      target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
-  return static_cast<uint32_t>(std::max<uint64_t>(1, bits / 32));
+  return std::max(1u, vectorRegisterBits(function, machine) / 32);
 }
 
 std::string describeShape(const WorkGroupShape &shape) {
@@ -385,6 +382,8 @@ private:
     Function *function = nullptr;
     SpecializedWorkGroup specialized;
     bool interleaved = false; // the work-items asked to run interleaved do
+    /// What optimization and, at the JIT's first lookup, code generation diagnose.
+    std::shared_ptr<const compiler::DiagnosedErrors> diagnostics;
   };
 
   Expected<OptimizedSpecialization>
@@ -392,7 +391,7 @@ private:
                         const std::string &symbol, const std::string &key, bool mayInterleave) {
     OptimizedSpecialization result;
     result.context = std::make_unique<LLVMContext>();
-    const compiler::QuietDiagnostics &diagnostics = compiler::makeDiagnosticsQuiet(*result.context);
+    result.diagnostics = compiler::makeDiagnosticsQuiet(*result.context);
     Expected<std::unique_ptr<Module>> module = parseModule(prepared_.module, *result.context);
     if (!module)
       return module.takeError();
@@ -414,8 +413,6 @@ private:
       keepDataBoundedLoopsRolled(*function);
     result.interleaved =
         optimizeModule(*result.module, *machine_, prepared_.optimize, specialized->interleave > 1);
-    if (!diagnostics.firstError().empty())
-      return codegenError("internal error: " + diagnostics.firstError());
     result.function = function;
     result.specialized = std::move(*specialized);
     return result;
@@ -432,6 +429,7 @@ private:
       return built.takeError();
     std::unique_ptr<LLVMContext> context = std::move(built->context);
     std::unique_ptr<Module> module = std::move(built->module);
+    std::shared_ptr<const compiler::DiagnosedErrors> diagnostics = built->diagnostics;
     Function *function = built->function;
     SpecializedWorkGroup *specialized = &built->specialized;
     if (prepared_.optimize && specialized->simdWidth > 1) {
@@ -453,6 +451,10 @@ private:
         linkedWorkGroupCode(symbol, specialized->simdWidth, specialized->privateBytesPerSimdGroup);
     if (!code)
       return code;
+    // After code generation, the last step that diagnoses: code it reported an error in is
+    // neither used nor cached.
+    if (Error error = diagnostics->check("internal error"))
+      return error;
     if (std::optional<std::string> object = capture_.take(key))
       cache_->insert(key, CachedSpecialization{std::move(*object), symbol, code->simdWidth,
                                                code->privateBytesPerSimdGroup});
@@ -501,7 +503,8 @@ private:
   static Error prepareProgram(const compiler::Bitcode &bitcode, const compiler::ProgramInfo &info,
                               bool optimize, PreparedProgram &prepared) {
     LLVMContext context;
-    compiler::makeDiagnosticsQuiet(context);
+    std::shared_ptr<const compiler::DiagnosedErrors> diagnostics =
+        compiler::makeDiagnosticsQuiet(context);
     Expected<std::unique_ptr<Module>> module = parseModule(bitcode, context);
     if (!module)
       return module.takeError();
@@ -536,6 +539,8 @@ private:
       prepared.preferredMultiples.push_back(multiple);
     }
     keepOnlyWorkGroupFunctions(**module, functions);
+    if (Error error = diagnostics->check("internal error"))
+      return error;
     if (std::string problems; verifyModuleText(**module, problems))
       return createStringError(inconvertibleErrorCode(),
                                "internal error: invalid prepared code: " + problems);

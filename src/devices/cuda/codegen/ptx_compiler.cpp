@@ -125,7 +125,8 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
                                     const compiler::ProgramInfo &info, unsigned smVersion,
                                     bool optimizeCode) {
   LLVMContext context;
-  compiler::QuietDiagnostics &diagnostics = compiler::makeDiagnosticsQuiet(context);
+  std::shared_ptr<const compiler::DiagnosedErrors> diagnostics =
+      compiler::makeDiagnosticsQuiet(context);
   Expected<std::unique_ptr<Module>> module =
       compiler::readModule(bitcode, context, "the program's module");
   if (!module)
@@ -167,8 +168,9 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   if (std::getenv("KILN_PRINT_IR") != nullptr)
     (*module)->print(errs(), nullptr);
   Expected<std::string> ptx = emitPtx(**module, **machine);
-  if (ptx && !diagnostics.firstError().empty())
-    return codegenError("the GPU code generator failed: " + diagnostics.firstError());
+  if (ptx)
+    if (Error error = diagnostics->check("the GPU code generator failed"))
+      return error;
   return ptx;
 }
 

@@ -159,10 +159,7 @@ Error checkLanesPay(Function &function, ShapeSeeds seeds, unsigned registerBits)
 
 /// The lanes of the target's preferred vectors of 32-bit elements, at least 4.
 unsigned baseWidth(Function &function, TargetMachine &machine) {
-  TargetTransformInfo target = machine.getTargetTransformInfo(function);
-  unsigned bits =
-      target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
-  return std::max(4u, bits / 32);
+  return std::max(4u, vectorRegisterBits(function, machine) / 32);
 }
 
 /// Work-items interleaved per iteration for kernels that compute on whole vector registers: four
@@ -180,9 +177,7 @@ bool computesOnFullVectors(Function &function, TargetMachine &machine, const Sha
     for (const User *user : seeds.barrier->users())
       if (const auto *call = dyn_cast<CallBase>(user); call && call->getFunction() == &function)
         return false;
-  TargetTransformInfo target = machine.getTargetTransformInfo(function);
-  uint64_t registerBits =
-      target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+  uint64_t registerBits = vectorRegisterBits(function, machine);
   const DataLayout &layout = function.getDataLayout();
   DominatorTree dominators(function);
   LoopInfo loops(dominators);
@@ -233,9 +228,7 @@ Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &
   EliminateUnreachableBlocks(copy);
   mergeReturns(copy);
   prepareForVectorization(copy, machine);
-  TargetTransformInfo target = machine.getTargetTransformInfo(copy);
-  auto registerBits = static_cast<unsigned>(
-      target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue());
+  unsigned registerBits = vectorRegisterBits(copy, machine);
   if (width == 0) // a forced width vectorizes whatever it costs
     if (Error slower = checkLanesPay(copy, seeds, registerBits))
       return slower;
@@ -274,6 +267,12 @@ void discard(Function &copy) {
 }
 
 } // namespace
+
+unsigned vectorRegisterBits(const Function &function, TargetMachine &machine) {
+  TargetTransformInfo target = machine.getTargetTransformInfo(function);
+  return static_cast<unsigned>(
+      target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue());
+}
 
 WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width, TargetMachine &machine,
                                          uint64_t localSizeX, bool mayInterleave) {

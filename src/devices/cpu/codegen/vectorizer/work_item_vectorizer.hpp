@@ -44,6 +44,10 @@ WorkItemVectorization vectorizeWorkItems(llvm::Function &function, unsigned widt
                                          llvm::TargetMachine &machine, uint64_t localSizeX,
                                          bool mayInterleave = true);
 
+/// The bits of the vectors the target prefers for `function` (its TargetTransformInfo's fixed
+/// vector register width: 256 with AVX2, and with AVX-512 unless the target prefers 256).
+unsigned vectorRegisterBits(const llvm::Function &function, llvm::TargetMachine &machine);
+
 /// The SIMD width the automatic choice starts from: a local size along dimension 0 that is a
 /// multiple of it leaves no lane idle (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE).
 unsigned preferredSimdWidth(llvm::Function &function, llvm::TargetMachine &machine);
