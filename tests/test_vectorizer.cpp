@@ -331,93 +331,105 @@ TEST_F(VectorizerTest, BranchesWhoseSimdGroupsHaveEveryLaneOrNoLaneActive) {
 }
 
 TEST_F(VectorizerTest, KernelsOnWholeVectorRegistersRunWorkItemsInterleaved) {
-  // float16 and int16 arithmetic fills the vector registers: such kernels stay scalar and their
-  // work-item loop runs several work-items interleaved (unroll-and-jam), with a remainder when
-  // the local size is not a multiple of their number. Where the optimizer cannot prove the
-  // work-items independent (the loading kernels: `in` and `out` may alias) it refuses, and the
-  // kernel is compiled again in SIMD groups. Both paths must give the host's results.
+  // float16 and int16 arithmetic (and float8 and int8 with 256-bit vectors) fills the vector
+  // registers: such kernels stay scalar and their work-item loop runs several work-items
+  // interleaved (unroll-and-jam: as many as the registers hold, 4 of the 16-wide and 8 of the
+  // 8-wide types with AVX2), with a remainder when the local size is not a multiple of their
+  // number. Where the optimizer cannot prove the work-items independent (the loading kernels:
+  // `in` and `out` may alias) it refuses, and the kernel is compiled again in SIMD groups. Both
+  // paths must give the host's results.
   const char *source = R"(
-    float16 first_float(size_t i, global const float *in) {
-    #ifdef LOADS
-      return vload16(i, in);
+    #define CAT(a, b) a##b
+    #define EXPANDED_CAT(a, b) CAT(a, b)
+    #define TYPE(t) EXPANDED_CAT(t, N)
+    #if N == 16
+    #define IOTA 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
     #else
-      return (float16)(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f, 10.0f, 11.0f,
-                       12.0f, 13.0f, 14.0f, 15.0f) - (float)i;
+    #define IOTA 0, 1, 2, 3, 4, 5, 6, 7
+    #endif
+    TYPE(float) first_float(size_t i, global const float *in) {
+    #ifdef LOADS
+      return TYPE(vload)(i, in);
+    #else
+      return TYPE(convert_float)((TYPE(int))(IOTA)) - (float)i;
     #endif
     }
-    int16 first_int(size_t i, global const int *in) {
+    TYPE(int) first_int(size_t i, global const int *in) {
     #ifdef LOADS
-      return vload16(i, in);
+      return TYPE(vload)(i, in);
     #else
-      return (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) * 977 - (int)i;
+      return (TYPE(int))(IOTA) * 977 - (int)i;
     #endif
     }
     kernel void wide_float(global const float *in, global float *out, int trips) {
       size_t i = get_global_id(0);
-      float16 x = first_float(i, in), y = x + (float)get_local_id(0);
+      TYPE(float) x = first_float(i, in), y = x + (float)get_local_id(0);
       for (int t = 0; t < trips; ++t) {
-        x = fma(x, (float16)(0.5f), y);
-        y = fma(y, (float16)(0.5f), -x);
+        x = fma(x, (TYPE(float))(0.5f), y);
+        y = fma(y, (TYPE(float))(0.5f), -x);
       }
-      vstore16(x + y, i, out);
+      TYPE(vstore)(x + y, i, out);
     }
     kernel void wide_int(global const int *in, global int *out, int trips) {
       size_t i = get_global_id(0);
-      int16 x = first_int(i, in), y = x + (int)get_local_id(0);
+      TYPE(int) x = first_int(i, in), y = x + (int)get_local_id(0);
       for (int t = 0; t < trips; ++t) {
         x = x * 3 + y;
         y = y ^ (x >> 2);
       }
-      vstore16(x - y, i, out);
+      TYPE(vstore)(x - y, i, out);
     })";
   const cl_int trips = 37;
-  for (bool loads : {false, true})
-    for (size_t local : {1u, 3u, 17u, 64u}) {
-      SCOPED_TRACE(std::string(loads ? "loading" : "computed") + " input, work-groups of " +
-                   std::to_string(local));
-      const size_t items = local * 5;
-      std::vector<cl_int> ints = sample(items * 16, local + 3);
-      std::vector<float> floats(ints.size());
-      for (size_t k = 0; k < ints.size(); ++k) {
-        if (!loads) {
-          cl_int component = static_cast<cl_int>(k % 16), item = static_cast<cl_int>(k / 16);
-          ints[k] = component * 977 - item;
-          floats[k] = static_cast<float>(component) - static_cast<float>(item);
-        } else {
-          floats[k] = static_cast<float>(ints[k]) / 1000.0f;
+  for (int components : {16, 8})
+    for (bool loads : {false, true})
+      for (size_t local : {1u, 3u, 17u, 64u}) {
+        SCOPED_TRACE(std::to_string(components) + " components, " +
+                     (loads ? "loading" : "computed") + " input, work-groups of " +
+                     std::to_string(local));
+        const size_t items = local * 5;
+        std::vector<cl_int> ints = sample(items * components, local + 3);
+        std::vector<float> floats(ints.size());
+        for (size_t k = 0; k < ints.size(); ++k) {
+          if (!loads) {
+            cl_int component = static_cast<cl_int>(k % components);
+            cl_int item = static_cast<cl_int>(k / components);
+            ints[k] = component * 977 - item;
+            floats[k] = static_cast<float>(component) - static_cast<float>(item);
+          } else {
+            floats[k] = static_cast<float>(ints[k]) / 1000.0f;
+          }
         }
-      }
-      std::vector<float> expectedFloats(floats.size());
-      std::vector<cl_int> expectedInts(ints.size());
-      for (size_t k = 0; k < floats.size(); ++k) {
-        uint32_t lid = static_cast<uint32_t>((k / 16) % local);
-        float x = floats[k], y = x + static_cast<float>(lid);
-        uint32_t a = static_cast<uint32_t>(ints[k]), b = a + lid;
-        for (int t = 0; t < trips; ++t) {
-          x = std::fma(x, 0.5f, y);
-          y = std::fma(y, 0.5f, -x);
-          a = a * 3u + b;
-          b = b ^ static_cast<uint32_t>(static_cast<int32_t>(a) >> 2);
+        std::vector<float> expectedFloats(floats.size());
+        std::vector<cl_int> expectedInts(ints.size());
+        for (size_t k = 0; k < floats.size(); ++k) {
+          uint32_t lid = static_cast<uint32_t>((k / components) % local);
+          float x = floats[k], y = x + static_cast<float>(lid);
+          uint32_t a = static_cast<uint32_t>(ints[k]), b = a + lid;
+          for (int t = 0; t < trips; ++t) {
+            x = std::fma(x, 0.5f, y);
+            y = std::fma(y, 0.5f, -x);
+            a = a * 3u + b;
+            b = b ^ static_cast<uint32_t>(static_cast<int32_t>(a) >> 2);
+          }
+          expectedFloats[k] = x + y;
+          expectedInts[k] = static_cast<cl_int>(a - b);
         }
-        expectedFloats[k] = x + y;
-        expectedInts[k] = static_cast<cl_int>(a - b);
+        std::string options = "-DN=" + std::to_string(components) + (loads ? " -DLOADS" : "");
+        Kernel wideFloat = buildKernel(source, "wide_float", options);
+        Kernel wideInt = buildKernel(source, "wide_int", options);
+        ASSERT_TRUE(wideFloat && wideInt);
+        Mem floatIn = bufferWith(floats), floatOut = bufferWith(std::vector<float>(floats.size()));
+        Mem intIn = bufferWith(ints), intOut = bufferWith(std::vector<cl_int>(ints.size()));
+        ASSERT_TRUE(setArgs(wideFloat, floatIn, floatOut, trips));
+        ASSERT_TRUE(setArgs(wideInt, intIn, intOut, trips));
+        // The optimizer's refusal is a warning diagnostic; Kiln must not print it.
+        testing::internal::CaptureStderr();
+        bool ran = run1D(wideFloat, items, local) && run1D(wideInt, items, local);
+        EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+        ASSERT_TRUE(ran);
+        EXPECT_TRUE(equalArrays(expectedFloats, read<float>(floatOut, floats.size())));
+        EXPECT_TRUE(equalArrays(expectedInts, read<cl_int>(intOut, ints.size())));
       }
-      const char *options = loads ? "-DLOADS" : "";
-      Kernel wideFloat = buildKernel(source, "wide_float", options);
-      Kernel wideInt = buildKernel(source, "wide_int", options);
-      ASSERT_TRUE(wideFloat && wideInt);
-      Mem floatIn = bufferWith(floats), floatOut = bufferWith(std::vector<float>(floats.size()));
-      Mem intIn = bufferWith(ints), intOut = bufferWith(std::vector<cl_int>(ints.size()));
-      ASSERT_TRUE(setArgs(wideFloat, floatIn, floatOut, trips));
-      ASSERT_TRUE(setArgs(wideInt, intIn, intOut, trips));
-      // The optimizer's refusal is a warning diagnostic; Kiln must not print it.
-      testing::internal::CaptureStderr();
-      bool ran = run1D(wideFloat, items, local) && run1D(wideInt, items, local);
-      EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
-      ASSERT_TRUE(ran);
-      EXPECT_TRUE(equalArrays(expectedFloats, read<float>(floatOut, floats.size())));
-      EXPECT_TRUE(equalArrays(expectedInts, read<cl_int>(intOut, ints.size())));
-    }
 }
 
 TEST_F(VectorizerTest, BitonicSortWithComputedPartnerAddresses) {

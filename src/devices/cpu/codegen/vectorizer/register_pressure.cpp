@@ -5,10 +5,13 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/PatternMatch.h"
 
 #include <algorithm>
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace kiln::cpu::vectorizer {
 namespace {
@@ -31,13 +34,25 @@ public:
 private:
   /// What a value costs in 32-bit lanes when it is varying; 0 when it takes no vector register.
   unsigned weight(const Value *value) const {
-    if (!isa<Instruction>(value) || !shapes_.shape(value).isVarying())
+    if (!isa<Instruction>(value) || !shapes_.shape(value).isVarying() || foldsIntoFma(value))
       return 0;
     Type *type = value->getType();
     if (type->isVoidTy() || type->isIntegerTy(1) || !type->isSized())
       return 0;
     uint64_t bits = layout_.getTypeSizeInBits(type).getKnownMinValue();
     return static_cast<unsigned>(std::max<uint64_t>(1, (bits + 31) / 32));
+  }
+
+  /// A negation that only multiply-adds use becomes part of them (vfnmadd): no register of its
+  /// own. (clpeak-like `y = mad(y, m, -x)` would otherwise count x twice.)
+  static bool foldsIntoFma(const Value *value) {
+    if (!match(value, m_FNeg(m_Value())))
+      return false;
+    return all_of(value->users(), [](const User *user) {
+      const auto *intrinsic = dyn_cast<IntrinsicInst>(user);
+      return intrinsic && (intrinsic->getIntrinsicID() == Intrinsic::fma ||
+                           intrinsic->getIntrinsicID() == Intrinsic::fmuladd);
+    });
   }
 
   /// Values used by `block`'s phis along the edge from `predecessor`.

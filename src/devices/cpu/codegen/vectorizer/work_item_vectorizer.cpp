@@ -162,10 +162,6 @@ unsigned baseWidth(Function &function, TargetMachine &machine) {
   return std::max(4u, vectorRegisterBits(function, machine) / 32);
 }
 
-/// Work-items interleaved per iteration for kernels that compute on whole vector registers: four
-/// dependent FMA chains in flight cover an FMA's latency on two pipes.
-constexpr unsigned kInterleavedWorkItems = 4;
-
 /// Whether most of the kernel's arithmetic is on vectors that fill a vector register (float16,
 /// or float8 with 256-bit registers). Lanes across work-items would multiply each such value
 /// into many registers, which spill; one work-item's operations are already SIMD. What such a
@@ -201,16 +197,48 @@ bool computesOnFullVectors(Function &function, TargetMachine &machine, const Sha
   return arithmetic > 0 && fullWidth * 4 >= arithmetic * 3;
 }
 
+/// The most work-items run interleaved (see interleavedWorkItems).
+constexpr unsigned kMostInterleavedWorkItems = 8;
+
+/// The most lanes the automatic width takes (KILN_SIMD_WIDTH may force as many).
+constexpr unsigned kWidestSimdGroup = 64;
+
+/// Whether the kernel's time goes to chains of dependent arithmetic: it has loops, and none of
+/// them touches memory, calls a function or waits for its slowest lane (a divergent loop, which
+/// runs until every lane is done). clpeak's compute kernels are like that. Each lane vector of
+/// such a kernel is a chain that waits out every operation's latency (4 cycles an FMA), and only
+/// more of them in flight, more lanes, keep both FMA pipes busy: 8 vectors in flight, so all 16
+/// AVX2 registers with two values a chain. Other kernels keep a quarter of the registers for what
+/// the estimate misses, and at most 4 vectors a value: at 64 lanes, where their values would fit,
+/// the CPU suite's prefix scan ran 2.7 and its histogram 2.2 times slower than at 32.
+bool spendsItsTimeInArithmeticLoops(Function &function) {
+  DominatorTree dominators(function);
+  LoopInfo loops(dominators);
+  if (loops.empty())
+    return false;
+  for (Loop *loop : loops.getLoopsInPreorder())
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &instruction : *block)
+        // Calls of anything but intrinsics: the builtins are inlined by now, so these are Kiln's
+        // own primitives, __kiln_any_lane among them (the exit test of a divergent loop).
+        if (instruction.mayReadOrWriteMemory() ||
+            (isa<CallBase>(instruction) && !isa<IntrinsicInst>(instruction)))
+          return false;
+  return true;
+}
+
 /// The automatic width (see vectorizeWorkItems) for work-groups `localSizeX` work-items wide.
 unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes,
                      TargetMachine &machine, uint64_t localSizeX) {
   TargetTransformInfo target = machine.getTargetTransformInfo(function);
   unsigned base = baseWidth(function, machine);
   unsigned registers = target.getNumberOfRegisters(target.getRegisterClassForType(true));
-  unsigned budget = std::max(4u, registers * 3 / 4); // the rest for temporaries
   unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
+  bool latencyBound = spendsItsTimeInArithmeticLoops(function);
+  unsigned budget = latencyBound ? registers : std::max(4u, registers * 3 / 4);
   unsigned widest = base;
-  while (widest < base * 4 && widest * 2 <= 64 && pressure * (widest / base) * 2 <= budget)
+  while (widest * 2 <= (latencyBound ? kWidestSimdGroup : base * 4) &&
+         pressure * (widest * 2 / base) <= budget)
     widest *= 2;
   // Lanes past the end of the work-group idle: the widest width that divides the group's size
   // leaves none; otherwise no wider than the group (a 16 x 16 tile in 64 lanes would run a
@@ -219,6 +247,21 @@ unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes
     if (localSizeX % width == 0)
       return width;
   return static_cast<unsigned>(std::clamp<uint64_t>(bit_ceil(localSizeX), 2, widest));
+}
+
+/// How many work-items of a kernel that computes on whole vector registers one iteration of the
+/// work-item loop runs interleaved: as many as the vector registers hold, at most 8. Each of a
+/// work-item's vectors is a chain of dependent operations, and keeping both FMA pipes busy takes
+/// 8 chains in flight (4 cycles of latency, 2 pipes); clpeak's float8 with AVX2 holds 2 vectors
+/// per work-item (x and y), so 8 work-items fill the 16 registers, where 4 reached half the peak.
+unsigned interleavedWorkItems(Function &function, TargetMachine &machine, ShapeSeeds seeds) {
+  TargetTransformInfo target = machine.getTargetTransformInfo(function);
+  unsigned registers = target.getNumberOfRegisters(target.getRegisterClassForType(true));
+  unsigned lanesPerRegister = std::max(1u, vectorRegisterBits(function, machine) / 32);
+  vectorizer::ShapeAnalysis shapes(function, seeds);
+  unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
+  unsigned registersPerItem = (pressure + lanesPerRegister - 1) / lanesPerRegister;
+  return std::clamp(bit_floor(registers / registersPerItem), 1u, kMostInterleavedWorkItems);
 }
 
 Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &machine,
@@ -290,9 +333,10 @@ WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width, Tar
   seeds.barrier = module.getFunction("__kiln_work_group_barrier");
 
   if (width == 0 && mayInterleave && computesOnFullVectors(function, machine, seeds)) {
+    result.interleave = interleavedWorkItems(function, machine, seeds);
     result.notVectorized = "it computes on vectors that fill the vector registers; its work-items "
-                           "run interleaved instead";
-    result.interleave = kInterleavedWorkItems;
+                           "run interleaved instead, " +
+                           std::to_string(result.interleave) + " at a time";
   } else {
     ValueToValueMapTy map;
     Function *copy = CloneFunction(&function, map);

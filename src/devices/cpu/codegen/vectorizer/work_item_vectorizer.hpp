@@ -27,7 +27,8 @@ struct WorkItemVectorization {
   unsigned width = 1;        // lanes per SIMD group; 1 when the kernel stays scalar
   std::string notVectorized; // why, when it stays scalar
   /// For a kernel that stays scalar because it already computes on whole vector registers:
-  /// how many work-items one iteration of the work-item loop should run interleaved (1: one).
+  /// how many work-items one iteration of the work-item loop should run interleaved (1: one),
+  /// as many as the vector registers hold, at most 8.
   unsigned interleave = 1;
 };
 
@@ -36,7 +37,8 @@ struct WorkItemVectorization {
 /// the target, the kernel and the work-groups' size along dimension 0, `localSizeX`: the lanes
 /// of the target's preferred vectors, times 2 or 4 when the kernel's varying values leave room
 /// in the vector registers for more (more independent vectors hide the latency of dependent
-/// arithmetic), at most 64; then the widest of those that divides `localSizeX`, or, when none
+/// arithmetic), and up to 64 lanes, as many as the registers hold, when its loops only compute;
+/// then the widest of those that divides `localSizeX`, or, when none
 /// does, no wider than the group.
 /// `mayInterleave`: with width 0, a kernel that computes on whole vector registers may stay
 /// scalar with its work-items interleaved instead (WorkItemVectorization::interleave).
