@@ -120,10 +120,9 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
 
   launch.kernel = Ref<Kernel>(self);
   launch.deviceKernel = code;
-  if (cl_int error = self->launchArgs(launch.args, launch.memObjects, launch.localMemorySize,
-                                      launch.writableBufferBytes, launch.bufferBytes))
+  if (cl_int error = self->launchArgs(launch.arguments))
     return error;
-  if (launch.localMemorySize > device.info().localMemSize)
+  if (launch.arguments.localMemorySize > device.info().localMemSize)
     return CL_OUT_OF_RESOURCES;
   return submitCommand(target, type, std::move(launch), event);
 }

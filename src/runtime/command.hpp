@@ -40,13 +40,7 @@ struct NDRange {
 struct KernelLaunch {
   Ref<Kernel> kernel; // keeps the program and its device code alive
   const DeviceKernel *deviceKernel = nullptr;
-  /// The argument block, buffers already replaced by their addresses and __local arguments by
-  /// their offsets into the work-group's local memory.
-  LaunchArgumentBlock args;
-  LaunchMemObjects memObjects;      // the buffers the arguments name
-  size_t localMemorySize = 0;       // per work-group: the kernel's own plus the arguments
-  uint64_t writableBufferBytes = 0; // the size of the buffers the kernel may write
-  uint64_t bufferBytes = 0;         // the size of all the buffers it names
+  LaunchArguments arguments;
   NDRange range;
 };
 

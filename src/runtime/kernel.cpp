@@ -68,12 +68,12 @@ size_t Kernel::layOutLocalMemory(std::byte *block) const {
   return total;
 }
 
-cl_int Kernel::launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjects,
-                          size_t &localMemorySize, uint64_t &writableBufferBytes,
-                          uint64_t &bufferBytes) const {
+cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
+  LaunchArgumentBlock &block = arguments.block;
+  LaunchMemObjects &memObjects = arguments.memObjects;
   block.assign(argBlock_.begin(), argBlock_.end());
-  writableBufferBytes = 0;
-  bufferBytes = 0;
+  arguments.writableBufferBytes = 0;
+  arguments.bufferBytes = 0;
   memObjects.reserve(args_.size());
   for (size_t index = 0; index < args_.size(); ++index) {
     compiler::ArgKind kind = info_.args[index].kind;
@@ -100,11 +100,11 @@ cl_int Kernel::launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjec
                     (info_.args[index].typeQualifier & CL_KERNEL_ARG_TYPE_CONST) != 0 ||
                     (memory->flags() & CL_MEM_READ_ONLY) != 0;
     if (!readOnly)
-      writableBufferBytes += memory->size();
-    bufferBytes += memory->size();
+      arguments.writableBufferBytes += memory->size();
+    arguments.bufferBytes += memory->size();
     memObjects.push_back(std::move(memory));
   }
-  localMemorySize = layOutLocalMemory(block.data());
+  arguments.localMemorySize = layOutLocalMemory(block.data());
   return CL_SUCCESS;
 }
 

@@ -28,6 +28,17 @@ inline constexpr size_t kLocalArgumentAlignment = 128;
 using LaunchArgumentBlock = std::vector<std::byte, RecyclingAllocator<std::byte>>;
 using LaunchMemObjects = std::vector<Ref<MemObject>, RecyclingAllocator<Ref<MemObject>>>;
 
+/// What a launch takes from its kernel's arguments when it is enqueued.
+struct LaunchArguments {
+  /// The argument block: buffers replaced by their addresses and __local arguments by their
+  /// offsets into the work-group's local memory.
+  LaunchArgumentBlock block;
+  LaunchMemObjects memObjects;      // the buffers and images the arguments name
+  size_t localMemorySize = 0;       // per work-group: the kernel's own plus the arguments'
+  uint64_t writableBufferBytes = 0; // the size of the buffers the kernel may write
+  uint64_t bufferBytes = 0;         // the size of all the buffers it names
+};
+
 /// A kernel's code on one device, and the device program it lives in (kept alive with it).
 struct DeviceKernelCode {
   std::shared_ptr<const DeviceProgram> program;
@@ -70,16 +81,11 @@ public:
   /// Bytes of __local memory one work-group needs: the kernel's own plus the arguments'.
   size_t localMemorySize() const { return layOutLocalMemory(nullptr); }
 
-  /// The argument block of a launch: buffers replaced by their addresses and __local arguments
-  /// by their offsets into the work-group's local memory. Fills `memObjects` with the buffers
-  /// used (the launch holds them from now on) and `localMemorySize` with the bytes of local
-  /// memory one work-group needs, and `writableBufferBytes` with the total size of the buffers
-  /// the kernel may write (neither a `const` pointer nor a CL_MEM_READ_ONLY buffer), and
-  /// `bufferBytes` with the total size of all its buffers.
-  /// CL_INVALID_KERNEL_ARGS when a buffer argument has been released since it was set.
-  cl_int launchArgs(LaunchArgumentBlock &block, LaunchMemObjects &memObjects,
-                    size_t &localMemorySize, uint64_t &writableBufferBytes,
-                    uint64_t &bufferBytes) const;
+  /// A launch's arguments as they stand (the launch holds the memory objects from now on). A
+  /// buffer the kernel may write is one that is neither behind a `const` pointer nor
+  /// CL_MEM_READ_ONLY. CL_INVALID_KERNEL_ARGS when a buffer argument has been released since it
+  /// was set.
+  cl_int launchArgs(LaunchArguments &arguments) const;
 
 private:
   /// Places __local arguments after the kernel's own __local variables; writes their offsets

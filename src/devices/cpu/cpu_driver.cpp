@@ -248,7 +248,8 @@ struct LaunchCode {
 /// its stores sent it to memory; it ran 2.3 times slower with streaming stores.
 bool shouldStreamStores(const HostCpu &host, const KernelLaunch &launch) {
   uint64_t cache = host.lastLevelCacheBytes;
-  return cache != 0 && launch.writableBufferBytes > cache / 4 && launch.bufferBytes > cache;
+  return cache != 0 && launch.arguments.writableBufferBytes > cache / 4 &&
+         launch.arguments.bufferBytes > cache;
 }
 
 /// Makes the non-temporal stores of the work-groups this thread ran visible to the others
@@ -273,7 +274,7 @@ public:
       params_.printfBuffer = printf_->buffer();
     }
     const NDRange &range = launch_.range;
-    params_.args = launch_.args.data();
+    params_.args = launch_.arguments.block.data();
     params_.workDim = range.workDim;
     std::array<uint64_t, 3> groups = groupsPerDimension(range);
     for (int dim = 0; dim < 3; ++dim) {
@@ -282,7 +283,7 @@ public:
       params_.enqueuedLocalSize[dim] = range.local[dim];
       params_.numGroups[dim] = groups[dim];
     }
-    params_.localMemorySize = launch_.localMemorySize;
+    params_.localMemorySize = launch_.arguments.localMemorySize;
     params_.privateMemorySize = code_.privateMemorySize;
   }
 

@@ -525,15 +525,16 @@ private:
       params.numGroups[axis] = groups[axis];
     }
     params.workDim = launch.range.workDim;
-    for (const Ref<MemObject> &memory : launch.memObjects)
+    for (const Ref<MemObject> &memory : launch.arguments.memObjects)
       residency_.moveToDevice(memory->data(), memory->size(), stream);
     if (cl_int status = prepareImages(launch, stream); status != CL_COMPLETE)
       return status;
     // The entry's argument block parameter is at least 8 bytes.
     std::array<std::byte, 8> noArguments{};
-    void *block =
-        launch.args.size() >= noArguments.size() ? launch.args.data() : noArguments.data();
-    size_t dynamicShared = launch.localMemorySize - kernel.staticLocalBytes();
+    void *block = launch.arguments.block.size() >= noArguments.size()
+                      ? launch.arguments.block.data()
+                      : noArguments.data();
+    size_t dynamicShared = launch.arguments.localMemorySize - kernel.staticLocalBytes();
     params.printfBuffer = printfBuffer;
     for (const LaunchPart &part : splitIntoLaunches(launch.range)) {
       for (int axis = 0; axis < 3; ++axis)
@@ -553,15 +554,16 @@ private:
   cl_int prepareImages(KernelLaunch &launch, CUstream stream) {
     const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
     for (const GpuKernel::ImageArgument &arg : kernel.imageArguments()) {
-      std::byte *slot = launch.args.data() + arg.blockOffset;
+      std::byte *slot = launch.arguments.block.data() + arg.blockOffset;
       const void *hostDescriptor = nullptr;
       std::memcpy(&hostDescriptor, slot, sizeof hostDescriptor);
       // The runtime's block names the image by its host descriptor.
-      auto named = std::find_if(launch.memObjects.begin(), launch.memObjects.end(),
-                                [&](const Ref<MemObject> &memory) {
-                                  return memory->kernelDescriptor() == hostDescriptor;
-                                });
-      if (named == launch.memObjects.end())
+      auto named =
+          std::find_if(launch.arguments.memObjects.begin(), launch.arguments.memObjects.end(),
+                       [&](const Ref<MemObject> &memory) {
+                         return memory->kernelDescriptor() == hostDescriptor;
+                       });
+      if (named == launch.arguments.memObjects.end())
         continue;
       std::shared_ptr<GpuImage> image = imageOf(**named);
       if (image == nullptr)
