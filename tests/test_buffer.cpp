@@ -762,6 +762,50 @@ TEST_F(BufferTest, LargeWritesCopiesAndReadsMoveEveryByte) {
   EXPECT_TRUE(equalArrays(expectedDestination, read<unsigned char>(destination, total)));
 }
 
+TEST_F(BufferTest, TransfersLargerThanTheCacheKeepEveryByte) {
+  // Past the size of the device's cache, the CPU device's copies and fills write with
+  // non-temporal stores, whose targets must be 16-byte aligned: odd offsets and sizes, and
+  // every pattern size at an offset that is a multiple of it only, must still move every byte.
+  cl_ulong cache = deviceInfo<cl_ulong>(device_, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
+  if (cache == 0 || cache > (cl_ulong{256} << 20))
+    GTEST_SKIP() << "a cache of " << cache << " bytes";
+  const size_t size = static_cast<size_t>(cache) + (1u << 20) + 333;
+  const size_t total = size + 8192;
+  std::vector<unsigned char> hostData = sequence(size + 64, 7);
+  Mem source = bufferWith(std::vector<unsigned char>(total, 0x5A));
+  Mem destination = bufferWith(std::vector<unsigned char>(total, 0xA5));
+  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, source, CL_FALSE, 5, size, hostData.data() + 3, 0,
+                                         nullptr, nullptr));
+  ASSERT_CL_SUCCESS(
+      clEnqueueCopyBuffer(queue_, source, destination, 5, 4107, size, 0, nullptr, nullptr));
+  std::vector<unsigned char> received(size + 32, 0x11);
+  ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue_, destination, CL_TRUE, 4107, size,
+                                        received.data() + 9, 0, nullptr, nullptr));
+  std::vector<unsigned char> expectedReceived(size + 32, 0x11);
+  std::copy_n(hostData.begin() + 3, size, expectedReceived.begin() + 9);
+  EXPECT_TRUE(equalArrays(expectedReceived, received));
+
+  // Largest first: each fill starts before the last one, after bytes no fill wrote.
+  for (size_t patternSize = 128; patternSize >= 1; patternSize /= 2) {
+    SCOPED_TRACE("pattern size " + std::to_string(patternSize));
+    std::vector<unsigned char> pattern(patternSize);
+    for (size_t i = 0; i < patternSize; ++i)
+      pattern[i] = static_cast<unsigned char>(0x40 + patternSize + i * 7);
+    size_t offset = patternSize * 3;
+    size_t fillSize = patternSize * (size / patternSize);
+    ASSERT_CL_SUCCESS(clEnqueueFillBuffer(queue_, destination, pattern.data(), patternSize, offset,
+                                          fillSize, 0, nullptr, nullptr));
+    // From the byte before the fill, which no transfer writes.
+    std::vector<unsigned char> filled = read<unsigned char>(destination, fillSize + 1, offset - 1);
+    ASSERT_EQ(filled.size(), fillSize + 1);
+    EXPECT_EQ(filled.front(), 0xA5) << "the byte before the fill";
+    bool same = true;
+    for (size_t i = 0; i < fillSize && same; ++i)
+      same = filled[1 + i] == pattern[i % patternSize];
+    EXPECT_TRUE(same) << "the filled bytes";
+  }
+}
+
 TEST_F(BufferTest, LargeCopyWithinOneBufferWithoutOverlap) {
   const size_t half = (3u << 20) + 5;
   std::vector<unsigned char> data = sequence(2 * half, 41);

@@ -1,6 +1,7 @@
 #include "runtime/host_commands.hpp"
 
 #include "runtime/memory.hpp"
+#include "runtime/streaming_stores.hpp"
 
 #include <algorithm>
 #include <array>
@@ -128,7 +129,11 @@ struct HostExecutor {
 } // namespace
 
 void ByteTransfer::runPiece(size_t begin, size_t end) const {
-  if (source == nullptr)
+  if (streaming && source == nullptr)
+    streamPattern(destination + begin, end - begin, pattern);
+  else if (streaming)
+    streamCopy(destination + begin, source + begin, end - begin);
+  else if (source == nullptr)
     fillWithPattern(destination + begin, end - begin, pattern);
   else
     std::memcpy(destination + begin, source + begin, end - begin);

@@ -21,6 +21,8 @@ struct ByteTransfer {
   const std::byte *source = nullptr;    // null for a fill
   std::span<const std::byte> pattern{}; // a fill's pattern
   size_t size = 0;
+  /// Whether its stores bypass the caches (streaming_stores.hpp): the device's choice.
+  bool streaming = false;
 
   /// Carries out bytes [begin, end) of the transfer; `begin` is a multiple of kPieceAlignment.
   void runPiece(size_t begin, size_t end) const;

@@ -252,6 +252,14 @@ bool shouldStreamStores(const HostCpu &host, const KernelLaunch &launch) {
          launch.arguments.bufferBytes > cache;
 }
 
+/// Whether a copy or fill streams past the caches: when it is larger than the last-level cache,
+/// which cannot keep it anyway, so that its stores need not read each line first. (Fill update
+/// of the CPU suite, 64 MiB filled then updated in place: see streaming_stores.hpp.)
+bool shouldStreamTransfer(const HostCpu &host, const ByteTransfer &transfer) {
+  uint64_t cache = host.lastLevelCacheBytes;
+  return cache != 0 && transfer.size > cache;
+}
+
 /// Makes the non-temporal stores of the work-groups this thread ran visible to the others
 /// before their completion is reported: they are not ordered with later stores.
 void fenceStreamingStores() {
@@ -496,6 +504,7 @@ public:
                                                            groups, chunk, info_.printfBufferSize));
     } else if (std::optional<ByteTransfer> transfer = byteTransferOf(command->payload())) {
       bool inPieces = transfer->size >= ByteTransferJob::kMinimumBytes && workers.workerCount() > 1;
+      transfer->streaming = shouldStreamTransfer(host_, *transfer);
       workers.submit(std::allocate_shared<ByteTransferJob>(
           RecyclingAllocator<ByteTransferJob>(), std::move(command), *transfer, inPieces));
     } else {

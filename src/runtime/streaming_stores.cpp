@@ -1,0 +1,86 @@
+//===- streaming_stores.cpp - Host copies and fills that bypass the caches -===//
+
+#include "runtime/streaming_stores.hpp"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace kiln {
+namespace {
+
+/// Non-temporal stores write 16 bytes at 16-byte aligned addresses.
+constexpr size_t kStoreBytes = 16;
+/// Below this, the stores' set-up and the fence cost more than the lines they skip reading.
+constexpr size_t kFewestStreamedBytes = 4096;
+
+size_t bytesToAlignment(const std::byte *address) {
+  return (kStoreBytes - reinterpret_cast<uintptr_t>(address) % kStoreBytes) % kStoreBytes;
+}
+
+} // namespace
+
+#if defined(__SSE2__)
+
+void streamCopy(std::byte *target, const std::byte *source, size_t size) {
+  if (size < kFewestStreamedBytes) {
+    std::memcpy(target, source, size);
+    return;
+  }
+  size_t head = bytesToAlignment(target);
+  std::memcpy(target, source, head);
+  size_t offset = head;
+  constexpr size_t kLine = 4 * kStoreBytes;
+  for (; offset + kLine <= size; offset += kLine)
+    for (size_t part = 0; part < kLine; part += kStoreBytes)
+      _mm_stream_si128(reinterpret_cast<__m128i *>(target + offset + part),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i *>(source + offset + part)));
+  std::memcpy(target + offset, source + offset, size - offset);
+  _mm_sfence();
+}
+
+void streamPattern(std::byte *target, size_t size, std::span<const std::byte> pattern) {
+  // What 128 bytes hold from the first aligned address on: the same for every 128 bytes after
+  // it, since the pattern's size divides 128.
+  constexpr size_t kImageBytes = 128;
+  size_t head = std::min(bytesToAlignment(target), size);
+  std::array<std::byte, kImageBytes> image;
+  for (size_t index = 0; index < kImageBytes; ++index)
+    image[index] = pattern[(head + index) % pattern.size()];
+  for (size_t index = 0; index < head; ++index)
+    target[index] = pattern[index % pattern.size()];
+  if (size - head < kFewestStreamedBytes) {
+    for (size_t index = head; index < size; ++index)
+      target[index] = image[(index - head) % kImageBytes];
+    return;
+  }
+  __m128i registers[kImageBytes / kStoreBytes];
+  for (size_t part = 0; part < std::size(registers); ++part)
+    registers[part] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(image.data()) + part);
+  size_t offset = head;
+  for (; offset + kImageBytes <= size; offset += kImageBytes)
+    for (size_t part = 0; part < std::size(registers); ++part)
+      _mm_stream_si128(reinterpret_cast<__m128i *>(target + offset) + part, registers[part]);
+  std::memcpy(target + offset, image.data(), size - offset);
+  _mm_sfence();
+}
+
+#else // no non-temporal stores known here: ordinary ones
+
+void streamCopy(std::byte *target, const std::byte *source, size_t size) {
+  std::memcpy(target, source, size);
+}
+
+void streamPattern(std::byte *target, size_t size, std::span<const std::byte> pattern) {
+  for (size_t index = 0; index < size; ++index)
+    target[index] = pattern[index % pattern.size()];
+}
+
+#endif
+
+} // namespace kiln
