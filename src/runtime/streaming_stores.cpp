@@ -28,6 +28,8 @@ size_t bytesToAlignment(const std::byte *address) {
 #if defined(__SSE2__)
 
 void streamCopy(std::byte *target, const std::byte *source, size_t size) {
+  if (size == 0) // the pointers may be null then, which memcpy does not allow
+    return;
   if (size < kFewestStreamedBytes) {
     std::memcpy(target, source, size);
     return;
@@ -73,7 +75,8 @@ void streamPattern(std::byte *target, size_t size, std::span<const std::byte> pa
 #else // no non-temporal stores known here: ordinary ones
 
 void streamCopy(std::byte *target, const std::byte *source, size_t size) {
-  std::memcpy(target, source, size);
+  if (size != 0) // the pointers may be null then, which memcpy does not allow
+    std::memcpy(target, source, size);
 }
 
 void streamPattern(std::byte *target, size_t size, std::span<const std::byte> pattern) {
