@@ -227,6 +227,27 @@ bool spendsItsTimeInArithmeticLoops(Function &function) {
   return true;
 }
 
+/// How many values the same in every lane (not constants) the loops' varying code uses: each
+/// takes a vector register of its own, broadcast. (clpeak's chains use none; a multiplier passed
+/// as an argument is one, and at the width that fills the registers without it, it spilled.)
+unsigned broadcastsInLoops(Function &function, const vectorizer::ShapeAnalysis &shapes) {
+  DominatorTree dominators(function);
+  LoopInfo loops(dominators);
+  SmallPtrSet<const Value *, 8> broadcasts;
+  for (Loop *loop : loops.getLoopsInPreorder())
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &instruction : *block) {
+        // A phi's uniform operand is a loop's initial value, broadcast once before it.
+        if (!shapes.shape(&instruction).isVarying() || isa<PHINode>(instruction))
+          continue;
+        for (const Use &operand : instruction.operands())
+          if (!isa<Constant>(operand.get()) && !isa<BasicBlock>(operand.get()) &&
+              shapes.shape(operand.get()).isUniform() && !operand->getType()->isPointerTy())
+            broadcasts.insert(operand.get());
+      }
+  return static_cast<unsigned>(broadcasts.size());
+}
+
 /// The automatic width (see vectorizeWorkItems) for work-groups `localSizeX` work-items wide.
 unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes,
                      TargetMachine &machine, uint64_t localSizeX) {
@@ -235,7 +256,9 @@ unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes
   unsigned registers = target.getNumberOfRegisters(target.getRegisterClassForType(true));
   unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
   bool latencyBound = spendsItsTimeInArithmeticLoops(function);
-  unsigned budget = latencyBound ? registers : std::max(4u, registers * 3 / 4);
+  unsigned budget = std::max(4u, registers * 3 / 4);
+  if (latencyBound)
+    budget = std::max(4u, registers - std::min(registers, broadcastsInLoops(function, shapes)));
   unsigned widest = base;
   while (widest * 2 <= (latencyBound ? kWidestSimdGroup : base * 4) &&
          pressure * (widest * 2 / base) <= budget)
