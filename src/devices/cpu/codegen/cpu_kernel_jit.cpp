@@ -175,12 +175,6 @@ Error defineHostSymbols(orc::LLJIT &jit) {
   return jit.getMainJITDylib().define(orc::absoluteSymbols(std::move(map)));
 }
 
-/// The lanes of 32-bit elements in the vectors the loop vectorizer uses for `function`'s
-/// work-item loops (the target's preferred vector width, not always its widest registers).
-uint32_t loopVectorizerWidth(const Function &function, TargetMachine &machine) {
-  return std::max(1u, vectorRegisterBits(function, machine) / 32);
-}
-
 std::string describeShape(const WorkGroupShape &shape) {
   return std::to_string(shape.localSize[0]) + "x" + std::to_string(shape.localSize[1]) + "x" +
          std::to_string(shape.localSize[2]);
@@ -534,8 +528,8 @@ private:
       uint32_t multiple = prepared.requestedSimdWidth;
       if (multiple == 0)
         multiple = preferredSimdWidth(**function, **machine);
-      else if (multiple == 1)
-        multiple = optimize ? loopVectorizerWidth(**function, **machine) : 1;
+      else if (multiple == 1) // LLVM's loop vectorizer runs the work-item loops in these lanes
+        multiple = optimize ? vectorRegisterLanes(**function, **machine) : 1;
       prepared.preferredMultiples.push_back(multiple);
     }
     keepOnlyWorkGroupFunctions(**module, functions);

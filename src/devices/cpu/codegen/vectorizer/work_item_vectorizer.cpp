@@ -159,7 +159,13 @@ Error checkLanesPay(Function &function, ShapeSeeds seeds, unsigned registerBits)
 
 /// The lanes of the target's preferred vectors of 32-bit elements, at least 4.
 unsigned baseWidth(Function &function, TargetMachine &machine) {
-  return std::max(4u, vectorRegisterBits(function, machine) / 32);
+  return std::max(4u, vectorRegisterLanes(function, machine));
+}
+
+/// How many vector registers the target has.
+unsigned vectorRegisterCount(Function &function, TargetMachine &machine) {
+  TargetTransformInfo target = machine.getTargetTransformInfo(function);
+  return target.getNumberOfRegisters(target.getRegisterClassForType(/*Vector=*/true));
 }
 
 /// Whether most of the kernel's arithmetic is on vectors that fill a vector register (float16,
@@ -203,40 +209,36 @@ constexpr unsigned kMostInterleavedWorkItems = 8;
 /// The most lanes the automatic width takes (KILN_SIMD_WIDTH may force as many).
 constexpr unsigned kWidestSimdGroup = 64;
 
-/// Whether the kernel's time goes to chains of dependent arithmetic: it has loops, and none of
-/// them touches memory, calls a function or waits for its slowest lane (a divergent loop, which
-/// runs until every lane is done). clpeak's compute kernels are like that. Each lane vector of
-/// such a kernel is a chain that waits out every operation's latency (4 cycles an FMA), and only
-/// more of them in flight, more lanes, keep both FMA pipes busy: 8 vectors in flight, so all 16
-/// AVX2 registers with two values a chain. Other kernels keep a quarter of the registers for what
-/// the estimate misses, and at most 4 vectors a value: at 64 lanes, where their values would fit,
-/// the CPU suite's prefix scan ran 2.7 and its histogram 2.2 times slower than at 32.
-bool spendsItsTimeInArithmeticLoops(Function &function) {
+/// For a kernel whose time goes to chains of dependent arithmetic, how many values the same in
+/// every lane its loops broadcast; nothing for other kernels.
+///
+/// Such a kernel has loops, and none of them touches memory, calls a function or waits for its
+/// slowest lane (a divergent loop, which runs until every lane is done). clpeak's compute kernels
+/// are like that. Each lane vector of such a kernel is a chain that waits out every operation's
+/// latency (4 cycles an FMA), and only more of them in flight, more lanes, keep both FMA pipes
+/// busy: 8 vectors in flight, so all 16 AVX2 registers with two values a chain. Other kernels
+/// keep a quarter of the registers for what the estimate misses, and at most 4 vectors a value:
+/// at 64 lanes, where their values would fit, the CPU suite's prefix scan ran 2.7 and its
+/// histogram 2.2 times slower than at 32.
+///
+/// Each broadcast value (not a constant, not a loop's initial value) takes a vector register of
+/// its own: clpeak's chains use none; a multiplier passed as an argument is one, and at the width
+/// that fills the registers without it, it spilled.
+std::optional<unsigned> broadcastsOfArithmeticLoops(Function &function,
+                                                    const vectorizer::ShapeAnalysis &shapes) {
   DominatorTree dominators(function);
   LoopInfo loops(dominators);
   if (loops.empty())
-    return false;
-  for (Loop *loop : loops.getLoopsInPreorder())
-    for (BasicBlock *block : loop->blocks())
-      for (Instruction &instruction : *block)
-        // Calls of anything but intrinsics: the builtins are inlined by now, so these are Kiln's
-        // own primitives, __kiln_any_lane among them (the exit test of a divergent loop).
-        if (instruction.mayReadOrWriteMemory() ||
-            (isa<CallBase>(instruction) && !isa<IntrinsicInst>(instruction)))
-          return false;
-  return true;
-}
-
-/// How many values the same in every lane (not constants) the loops' varying code uses: each
-/// takes a vector register of its own, broadcast. (clpeak's chains use none; a multiplier passed
-/// as an argument is one, and at the width that fills the registers without it, it spilled.)
-unsigned broadcastsInLoops(Function &function, const vectorizer::ShapeAnalysis &shapes) {
-  DominatorTree dominators(function);
-  LoopInfo loops(dominators);
+    return std::nullopt;
   SmallPtrSet<const Value *, 8> broadcasts;
   for (Loop *loop : loops.getLoopsInPreorder())
     for (BasicBlock *block : loop->blocks())
       for (Instruction &instruction : *block) {
+        // Calls of anything but intrinsics: the builtins are inlined by now, so these are Kiln's
+        // own primitives, __kiln_any_lane among them (the exit test of a divergent loop).
+        if (instruction.mayReadOrWriteMemory() ||
+            (isa<CallBase>(instruction) && !isa<IntrinsicInst>(instruction)))
+          return std::nullopt;
         // A phi's uniform operand is a loop's initial value, broadcast once before it.
         if (!shapes.shape(&instruction).isVarying() || isa<PHINode>(instruction))
           continue;
@@ -251,17 +253,15 @@ unsigned broadcastsInLoops(Function &function, const vectorizer::ShapeAnalysis &
 /// The automatic width (see vectorizeWorkItems) for work-groups `localSizeX` work-items wide.
 unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes,
                      TargetMachine &machine, uint64_t localSizeX) {
-  TargetTransformInfo target = machine.getTargetTransformInfo(function);
   unsigned base = baseWidth(function, machine);
-  unsigned registers = target.getNumberOfRegisters(target.getRegisterClassForType(true));
+  unsigned registers = vectorRegisterCount(function, machine);
   unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
-  bool latencyBound = spendsItsTimeInArithmeticLoops(function);
-  unsigned budget = std::max(4u, registers * 3 / 4);
-  if (latencyBound)
-    budget = std::max(4u, registers - std::min(registers, broadcastsInLoops(function, shapes)));
+  std::optional<unsigned> broadcasts = broadcastsOfArithmeticLoops(function, shapes);
+  unsigned budget =
+      std::max(4u, broadcasts ? registers - std::min(registers, *broadcasts) : registers * 3 / 4);
+  unsigned limit = broadcasts ? kWidestSimdGroup : base * 4;
   unsigned widest = base;
-  while (widest * 2 <= (latencyBound ? kWidestSimdGroup : base * 4) &&
-         pressure * (widest * 2 / base) <= budget)
+  while (widest * 2 <= limit && pressure * (widest * 2 / base) <= budget)
     widest *= 2;
   // Lanes past the end of the work-group idle: the widest width that divides the group's size
   // leaves none; otherwise no wider than the group (a 16 x 16 tile in 64 lanes would run a
@@ -278,9 +278,8 @@ unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes
 /// 8 chains in flight (4 cycles of latency, 2 pipes); clpeak's float8 with AVX2 holds 2 vectors
 /// per work-item (x and y), so 8 work-items fill the 16 registers, where 4 reached half the peak.
 unsigned interleavedWorkItems(Function &function, TargetMachine &machine, ShapeSeeds seeds) {
-  TargetTransformInfo target = machine.getTargetTransformInfo(function);
-  unsigned registers = target.getNumberOfRegisters(target.getRegisterClassForType(true));
-  unsigned lanesPerRegister = std::max(1u, vectorRegisterBits(function, machine) / 32);
+  unsigned registers = vectorRegisterCount(function, machine);
+  unsigned lanesPerRegister = vectorRegisterLanes(function, machine);
   vectorizer::ShapeAnalysis shapes(function, seeds);
   unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
   unsigned registersPerItem = (pressure + lanesPerRegister - 1) / lanesPerRegister;
@@ -338,6 +337,10 @@ unsigned vectorRegisterBits(const Function &function, TargetMachine &machine) {
   TargetTransformInfo target = machine.getTargetTransformInfo(function);
   return static_cast<unsigned>(
       target.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector).getFixedValue());
+}
+
+unsigned vectorRegisterLanes(const Function &function, TargetMachine &machine) {
+  return std::max(1u, vectorRegisterBits(function, machine) / 32);
 }
 
 WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width, TargetMachine &machine,

@@ -50,6 +50,9 @@ WorkItemVectorization vectorizeWorkItems(llvm::Function &function, unsigned widt
 /// vector register width: 256 with AVX2, and with AVX-512 unless the target prefers 256).
 unsigned vectorRegisterBits(const llvm::Function &function, llvm::TargetMachine &machine);
 
+/// The 32-bit lanes of those vectors (at least 1).
+unsigned vectorRegisterLanes(const llvm::Function &function, llvm::TargetMachine &machine);
+
 /// The SIMD width the automatic choice starts from: a local size along dimension 0 that is a
 /// multiple of it leaves no lane idle (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE).
 unsigned preferredSimdWidth(llvm::Function &function, llvm::TargetMachine &machine);
