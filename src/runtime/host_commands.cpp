@@ -1,6 +1,7 @@
 #include "runtime/host_commands.hpp"
 
 #include "runtime/memory.hpp"
+#include "runtime/pattern_fill.hpp"
 #include "runtime/streaming_stores.hpp"
 
 #include <algorithm>
@@ -18,22 +19,6 @@ void copyRect(std::byte *destination, const BufferRect &destinationRect, const s
     for (size_t row = 0; row < region[1]; ++row)
       std::memmove(destination + destinationRect.offsetOf(row, slice),
                    source + sourceRect.offsetOf(row, slice), region[0]);
-}
-
-/// Fills `size` bytes at `target` with copies of `pattern` (whose size divides `size` and 4096).
-/// One copy of the pattern at a time costs a call per few bytes: the pattern is repeated over a
-/// block first, and the block copied.
-void fillWithPattern(std::byte *target, size_t size, std::span<const std::byte> pattern) {
-  if (pattern.size() == 1) {
-    std::memset(target, static_cast<int>(pattern[0]), size);
-    return;
-  }
-  std::array<std::byte, 4096> block;
-  size_t blockSize = std::min(block.size(), size);
-  for (size_t offset = 0; offset < blockSize; offset += pattern.size())
-    std::memcpy(block.data() + offset, pattern.data(), pattern.size());
-  for (size_t offset = 0; offset < size; offset += blockSize)
-    std::memcpy(target + offset, block.data(), std::min(blockSize, size - offset));
 }
 
 /// The payloads that are contiguous transfers, as one.

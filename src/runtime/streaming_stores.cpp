@@ -2,6 +2,8 @@
 
 #include "runtime/streaming_stores.hpp"
 
+#include "runtime/pattern_fill.hpp"
+
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -50,17 +52,15 @@ void streamPattern(std::byte *target, size_t size, std::span<const std::byte> pa
   // What 128 bytes hold from the first aligned address on: the same for every 128 bytes after
   // it, since the pattern's size divides 128.
   constexpr size_t kImageBytes = 128;
-  size_t head = std::min(bytesToAlignment(target), size);
+  if (size < kFewestStreamedBytes) {
+    fillWithPattern(target, size, pattern);
+    return;
+  }
+  size_t head = bytesToAlignment(target);
+  fillWithPattern(target, head, pattern);
   std::array<std::byte, kImageBytes> image;
   for (size_t index = 0; index < kImageBytes; ++index)
     image[index] = pattern[(head + index) % pattern.size()];
-  for (size_t index = 0; index < head; ++index)
-    target[index] = pattern[index % pattern.size()];
-  if (size - head < kFewestStreamedBytes) {
-    for (size_t index = head; index < size; ++index)
-      target[index] = image[(index - head) % kImageBytes];
-    return;
-  }
   __m128i registers[kImageBytes / kStoreBytes];
   for (size_t part = 0; part < std::size(registers); ++part)
     registers[part] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(image.data()) + part);
@@ -80,8 +80,7 @@ void streamCopy(std::byte *target, const std::byte *source, size_t size) {
 }
 
 void streamPattern(std::byte *target, size_t size, std::span<const std::byte> pattern) {
-  for (size_t index = 0; index < size; ++index)
-    target[index] = pattern[index % pattern.size()];
+  fillWithPattern(target, size, pattern);
 }
 
 #endif
