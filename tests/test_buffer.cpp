@@ -29,6 +29,31 @@ protected:
     return bytes;
   }
 
+  /// Writes `size` bytes into a buffer of `total`, copies them to another and reads them back,
+  /// all at offsets that are not multiples of anything (`total` leaves 4 KiB beside `size`);
+  /// the host's ranges beside each region must stay untouched.
+  void expectWriteCopyAndReadMoveEveryByte(size_t total, size_t size) {
+    std::vector<unsigned char> hostData = sequence(total, 29);
+    Mem source = bufferWith(std::vector<unsigned char>(total, 0x5A));
+    Mem destination = bufferWith(std::vector<unsigned char>(total, 0xA5));
+    ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, source, CL_FALSE, 13, size,
+                                           hostData.data() + 101, 0, nullptr, nullptr));
+    ASSERT_CL_SUCCESS(
+        clEnqueueCopyBuffer(queue_, source, destination, 13, 4099, size, 0, nullptr, nullptr));
+    std::vector<unsigned char> received(total, 0x11);
+    ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue_, destination, CL_TRUE, 4099, size,
+                                          received.data() + 7, 0, nullptr, nullptr));
+
+    std::vector<unsigned char> expectedSource(total, 0x5A), expectedDestination(total, 0xA5),
+        expectedReceived(total, 0x11);
+    std::copy_n(hostData.begin() + 101, size, expectedSource.begin() + 13);
+    std::copy_n(hostData.begin() + 101, size, expectedDestination.begin() + 4099);
+    std::copy_n(hostData.begin() + 101, size, expectedReceived.begin() + 7);
+    EXPECT_TRUE(equalArrays(expectedReceived, received));
+    EXPECT_TRUE(equalArrays(expectedSource, read<unsigned char>(source, total)));
+    EXPECT_TRUE(equalArrays(expectedDestination, read<unsigned char>(destination, total)));
+  }
+
   Mem subBuffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size,
                 cl_int *errorOut = nullptr) {
     cl_buffer_region region{origin, size};
@@ -738,28 +763,8 @@ TEST_F(BufferTest, CopyWithinOneBufferWithoutOverlap) {
 TEST_F(BufferTest, LargeWritesCopiesAndReadsMoveEveryByte) {
   // Several MiB at offsets and sizes that are not multiples of anything: the CPU device moves
   // such transfers in pieces on all its workers, and the pieces' edges must neither lose nor
-  // repeat a byte. The host's ranges beside each region must stay untouched.
-  const size_t total = (5u << 20) + 4321;
-  const size_t size = (4u << 20) + 777;
-  std::vector<unsigned char> hostData = sequence(total, 29);
-  Mem source = bufferWith(std::vector<unsigned char>(total, 0x5A));
-  Mem destination = bufferWith(std::vector<unsigned char>(total, 0xA5));
-  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, source, CL_FALSE, 13, size, hostData.data() + 101,
-                                         0, nullptr, nullptr));
-  ASSERT_CL_SUCCESS(
-      clEnqueueCopyBuffer(queue_, source, destination, 13, 4099, size, 0, nullptr, nullptr));
-  std::vector<unsigned char> received(total, 0x11);
-  ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue_, destination, CL_TRUE, 4099, size,
-                                        received.data() + 7, 0, nullptr, nullptr));
-
-  std::vector<unsigned char> expectedSource(total, 0x5A), expectedDestination(total, 0xA5),
-      expectedReceived(total, 0x11);
-  std::copy_n(hostData.begin() + 101, size, expectedSource.begin() + 13);
-  std::copy_n(hostData.begin() + 101, size, expectedDestination.begin() + 4099);
-  std::copy_n(hostData.begin() + 101, size, expectedReceived.begin() + 7);
-  EXPECT_TRUE(equalArrays(expectedReceived, received));
-  EXPECT_TRUE(equalArrays(expectedSource, read<unsigned char>(source, total)));
-  EXPECT_TRUE(equalArrays(expectedDestination, read<unsigned char>(destination, total)));
+  // repeat a byte.
+  ASSERT_NO_FATAL_FAILURE(expectWriteCopyAndReadMoveEveryByte((5u << 20) + 4321, (4u << 20) + 777));
 }
 
 TEST_F(BufferTest, TransfersLargerThanTheCacheKeepEveryByte) {
@@ -770,21 +775,9 @@ TEST_F(BufferTest, TransfersLargerThanTheCacheKeepEveryByte) {
   if (cache == 0 || cache > (cl_ulong{256} << 20))
     GTEST_SKIP() << "a cache of " << cache << " bytes";
   const size_t size = static_cast<size_t>(cache) + (1u << 20) + 333;
-  const size_t total = size + 8192;
-  std::vector<unsigned char> hostData = sequence(size + 64, 7);
-  Mem source = bufferWith(std::vector<unsigned char>(total, 0x5A));
-  Mem destination = bufferWith(std::vector<unsigned char>(total, 0xA5));
-  ASSERT_CL_SUCCESS(clEnqueueWriteBuffer(queue_, source, CL_FALSE, 5, size, hostData.data() + 3, 0,
-                                         nullptr, nullptr));
-  ASSERT_CL_SUCCESS(
-      clEnqueueCopyBuffer(queue_, source, destination, 5, 4107, size, 0, nullptr, nullptr));
-  std::vector<unsigned char> received(size + 32, 0x11);
-  ASSERT_CL_SUCCESS(clEnqueueReadBuffer(queue_, destination, CL_TRUE, 4107, size,
-                                        received.data() + 9, 0, nullptr, nullptr));
-  std::vector<unsigned char> expectedReceived(size + 32, 0x11);
-  std::copy_n(hostData.begin() + 3, size, expectedReceived.begin() + 9);
-  EXPECT_TRUE(equalArrays(expectedReceived, received));
+  ASSERT_NO_FATAL_FAILURE(expectWriteCopyAndReadMoveEveryByte(size + 8192, size));
 
+  Mem destination = bufferWith(std::vector<unsigned char>(size + 8192, 0xA5));
   // Largest first: each fill starts before the last one, after bytes no fill wrote.
   for (size_t patternSize = 128; patternSize >= 1; patternSize /= 2) {
     SCOPED_TRACE("pattern size " + std::to_string(patternSize));
