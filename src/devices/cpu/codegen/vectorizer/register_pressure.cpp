@@ -48,11 +48,7 @@ private:
   static bool foldsIntoFma(const Value *value) {
     if (!match(value, m_FNeg(m_Value())))
       return false;
-    return all_of(value->users(), [](const User *user) {
-      const auto *intrinsic = dyn_cast<IntrinsicInst>(user);
-      return intrinsic && (intrinsic->getIntrinsicID() == Intrinsic::fma ||
-                           intrinsic->getIntrinsicID() == Intrinsic::fmuladd);
-    });
+    return all_of(value->users(), isMultiplyAdd);
   }
 
   /// Values used by `block`'s phis along the edge from `predecessor`.

@@ -12,8 +12,17 @@
 #include "devices/cpu/codegen/vectorizer/vector_shape.hpp"
 
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 namespace kiln::cpu::vectorizer {
+
+/// Whether `value` is a fused multiply-add (llvm.fma, or llvm.fmuladd, which OpenCL C's mad and
+/// contracted a * b + c become).
+inline bool isMultiplyAdd(const llvm::Value *value) {
+  const auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(value);
+  return intrinsic && (intrinsic->getIntrinsicID() == llvm::Intrinsic::fma ||
+                       intrinsic->getIntrinsicID() == llvm::Intrinsic::fmuladd);
+}
 
 /// The largest number of varying values live at one point of `function`, each counted in
 /// 32-bit units (a double or a pointer counts twice; masks, which live in mask registers, not

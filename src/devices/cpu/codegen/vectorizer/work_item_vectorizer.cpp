@@ -188,9 +188,7 @@ bool computesOnFullVectors(Function &function, TargetMachine &machine, const Sha
   for (BasicBlock &block : function) {
     uint64_t weight = uint64_t{1} << (3 * std::min(loops.getLoopDepth(&block), 4u));
     for (Instruction &instruction : block) {
-      auto *intrinsic = dyn_cast<IntrinsicInst>(&instruction);
-      bool isFma = intrinsic && (intrinsic->getIntrinsicID() == Intrinsic::fmuladd ||
-                                 intrinsic->getIntrinsicID() == Intrinsic::fma);
+      bool isFma = vectorizer::isMultiplyAdd(&instruction);
       // Scalar integer arithmetic counts ids, addresses and trips, not data.
       if ((!isa<BinaryOperator>(instruction) && !isFma) || instruction.getType()->isIntegerTy())
         continue;
