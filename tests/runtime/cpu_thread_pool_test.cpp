@@ -1,0 +1,121 @@
+// The CPU device's worker pool (devices/cpu/thread_pool.hpp): every item of a job runs exactly
+// once and the job finishes once, whatever its size and chunking; sleeping workers are woken for
+// the work, so a long job reaches every worker and short ones after idle gaps lose none.
+#include "devices/cpu/thread_pool.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+namespace kiln::cpu {
+namespace {
+
+using namespace std::chrono_literals;
+
+/// Counts each item's runs and the workers that ran any; `finished()` fulfils a promise. With
+/// `workersToMeet`, a chunk waits (10 s at most) until that many workers have run one, so the
+/// job ends quickly only if the pool puts that many workers on it.
+class CountingJob final : public ParallelJob {
+public:
+  CountingJob(size_t items, size_t chunk, size_t workersToMeet = 0)
+      : ParallelJob(items, chunk), runs_(items), workersToMeet_(workersToMeet) {}
+
+  void run(size_t begin, size_t end, unsigned worker) override {
+    {
+      std::unique_lock lock(mutex_);
+      workers_.insert(worker);
+      met_.notify_all();
+      met_.wait_for(lock, 10s, [&] { return workers_.size() >= workersToMeet_; });
+    }
+    for (size_t item = begin; item < end; ++item)
+      runs_[item].fetch_add(1, std::memory_order_relaxed);
+  }
+  void finished() override {
+    finishedCalls_.fetch_add(1);
+    done_.set_value();
+  }
+
+  /// Waits for the end of the job; false after 20 s.
+  bool waitDone() { return doneFuture_.wait_for(20s) == std::future_status::ready; }
+  void expectEveryItemRanOnce() const {
+    for (size_t item = 0; item < runs_.size(); ++item)
+      ASSERT_EQ(runs_[item].load(), 1) << "item " << item;
+    EXPECT_EQ(finishedCalls_.load(), 1);
+  }
+  size_t distinctWorkers() {
+    std::lock_guard lock(mutex_);
+    return workers_.size();
+  }
+
+private:
+  std::vector<std::atomic<int>> runs_;
+  size_t workersToMeet_;
+  std::atomic<int> finishedCalls_{0};
+  std::promise<void> done_;
+  std::future<void> doneFuture_ = done_.get_future();
+  std::mutex mutex_;
+  std::condition_variable met_;
+  std::set<unsigned> workers_;
+};
+
+TEST(CpuThreadPool, EveryItemRunsOnceAndTheJobFinishesOnce) {
+  ThreadPool pool(4);
+  for (auto [items, chunk] :
+       {std::pair<size_t, size_t>{1, 1}, {2, 1}, {7, 3}, {1000, 1}, {1000, 16}, {4097, 256}}) {
+    SCOPED_TRACE(std::to_string(items) + " items in chunks of " + std::to_string(chunk));
+    auto job = std::make_shared<CountingJob>(items, chunk);
+    pool.submit(job);
+    ASSERT_TRUE(job->waitDone());
+    job->expectEveryItemRanOnce();
+  }
+}
+
+TEST(CpuThreadPool, JobsSubmittedTogetherAllFinish) {
+  ThreadPool pool(3);
+  std::vector<std::shared_ptr<CountingJob>> jobs;
+  for (size_t index = 0; index < 200; ++index) {
+    jobs.push_back(std::make_shared<CountingJob>(1 + index % 9, 1 + index % 4));
+    pool.submit(jobs.back());
+  }
+  for (const auto &job : jobs) {
+    ASSERT_TRUE(job->waitDone());
+    job->expectEveryItemRanOnce();
+  }
+}
+
+TEST(CpuThreadPool, ALongJobWakesEveryWorker) {
+  // Every worker sleeps when the job comes, and every one must be woken for it: each chunk
+  // waits for all of them, so a worker left asleep holds the job up for 10 s.
+  constexpr unsigned kWorkers = 8;
+  ThreadPool pool(kWorkers);
+  std::this_thread::sleep_for(200ms); // every worker has gone to sleep
+  auto start = std::chrono::steady_clock::now();
+  auto job = std::make_shared<CountingJob>(kWorkers * 16, 1, kWorkers);
+  pool.submit(job);
+  ASSERT_TRUE(job->waitDone());
+  job->expectEveryItemRanOnce();
+  EXPECT_EQ(job->distinctWorkers(), kWorkers);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+}
+
+TEST(CpuThreadPool, ShortJobsAfterSleepingStillRun) {
+  // Between the jobs the workers sleep; each job must be taken by someone all the same.
+  ThreadPool pool(4);
+  for (int round = 0; round < 5; ++round) {
+    std::this_thread::sleep_for(20ms);
+    auto job = std::make_shared<CountingJob>(3, 1);
+    pool.submit(job);
+    ASSERT_TRUE(job->waitDone());
+    job->expectEveryItemRanOnce();
+  }
+}
+
+} // namespace
+} // namespace kiln::cpu
