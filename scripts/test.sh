@@ -22,10 +22,11 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
 
 # ThreadSanitizer on a third build: the scheduler, the thread pool and concurrent API use. The
-# tests of code generation alone (PTX output, streaming stores over large buffers) add no
-# concurrency the others lack, and take a fifth of this run: they run in the two builds above.
+# tests of code generation alone (PTX output, the vectorizer's kernels) and of bytes over large
+# buffers (streaming stores, transfers and fills past the cache) add no concurrency the others
+# lack, and took 40% of this run: they run in the two builds above.
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKILN_SANITIZE=thread \
   -DKILN_BUILD_BENCHMARKS=OFF
 cmake --build build-tsan -j "$jobs"
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -j "$jobs" \
-  -E '^(Ptx[.]|StreamingStoresTest[.])'
+  -E '^(Ptx[.]|StreamingStores(Test)?[.]|VectorizerTest[.]|BufferTest[.]Large|BufferTest[.]TransfersLarger)'
