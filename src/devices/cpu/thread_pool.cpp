@@ -39,34 +39,35 @@ bool ThreadPool::isWorkerThread() const {
 }
 
 ThreadPool::~ThreadPool() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
+  stopping_.store(true);
+  wakeGeneration_.fetch_add(1);
+  wakeGeneration_.notify_all();
   for (std::thread &worker : workers_)
     worker.join();
 }
 
 void ThreadPool::submit(std::shared_ptr<ParallelJob> job) {
   size_t items = job->itemCount();
-  bool wakeSleepers;
   {
     std::lock_guard lock(mutex_);
+    // Counted before any worker can claim it (and lower the count for it).
+    // Sequentially consistent with sleep(): either a worker going to sleep sees this job open, or
+    // this sees it among the sleepers (or the looking) and wakes it.
+    openJobs_.fetch_add(1);
     jobs_.push_back(std::move(job));
-    queuedJobs_.store(jobs_.size(), std::memory_order_release);
-    // A worker about to look at the queue (polling, or finishing a job) looks under the lock
-    // before it sleeps, so it takes a one-item job without a wake-up: waking a sleeper would
-    // cost a system call here and a context switch there. Jobs of more items wake everyone.
-    bool someoneLooking = lookingForWork_.load(std::memory_order_relaxed) != 0;
-    wakeSleepers = sleepers_ != 0 && (items > 1 || !someoneLooking);
   }
-  if (!wakeSleepers)
+  if (sleepers_.load() == 0)
     return;
+  // A worker about to look for work (polling, or finishing a job) checks openJobs_ before it
+  // sleeps, so it takes a one-item job without a wake-up: waking a sleeper would cost a system
+  // call here and a context switch there. Jobs of more items wake everyone.
+  if (items == 1 && lookingForWork_.load() != 0)
+    return;
+  wakeGeneration_.fetch_add(1);
   if (items > 1)
-    wake_.notify_all();
+    wakeGeneration_.notify_all();
   else
-    wake_.notify_one();
+    wakeGeneration_.notify_one();
 }
 
 std::shared_ptr<ParallelJob> ThreadPool::frontJobLocked() {
@@ -75,13 +76,36 @@ std::shared_ptr<ParallelJob> ThreadPool::frontJobLocked() {
   while (!jobs_.empty() &&
          jobs_.front()->next_.load(std::memory_order_relaxed) >= jobs_.front()->itemCount_)
     jobs_.pop_front();
-  queuedJobs_.store(jobs_.size(), std::memory_order_release);
   return jobs_.empty() ? nullptr : jobs_.front();
+}
+
+void ThreadPool::retireClaimedJob() {
+  openJobs_.fetch_sub(1, std::memory_order_release);
+  // The queue's reference goes now, not when the next job comes: a command holds its memory
+  // objects and its context, which the application may be waiting to see destroyed.
+  std::lock_guard lock(mutex_);
+  frontJobLocked();
+}
+
+bool ThreadPool::hasWorkOrStop() const {
+  return openJobs_.load(std::memory_order_acquire) != 0 ||
+         stopping_.load(std::memory_order_acquire);
+}
+
+void ThreadPool::sleep() {
+  uint32_t generation = wakeGeneration_.load();
+  // No longer looking, now sleeping: submit reads these after opening its job (see there).
+  sleepers_.fetch_add(1);
+  lookingForWork_.fetch_sub(1);
+  if (openJobs_.load() == 0 && !stopping_.load())
+    wakeGeneration_.wait(generation);
+  lookingForWork_.fetch_add(1);
+  sleepers_.fetch_sub(1);
 }
 
 std::shared_ptr<ParallelJob> ThreadPool::waitForJob(bool alreadyLooking) {
   if (!alreadyLooking)
-    lookingForWork_.fetch_add(1, std::memory_order_relaxed);
+    lookingForWork_.fetch_add(1);
   // One worker at a time polls; the others sleep at once, so idle workers never crowd out the
   // threads doing real work on a machine with as many workers as cores.
   bool polling = !pollerActive_.exchange(true, std::memory_order_relaxed);
@@ -90,31 +114,29 @@ std::shared_ptr<ParallelJob> ThreadPool::waitForJob(bool alreadyLooking) {
       pollerActive_.store(false, std::memory_order_relaxed);
     polling = false;
   };
-  auto found = [&](std::shared_ptr<ParallelJob> job) {
-    stopPolling();
-    lookingForWork_.fetch_sub(1, std::memory_order_relaxed);
-    return job;
-  };
-  std::unique_lock lock(mutex_);
   for (;;) {
-    if (stopping_)
-      return found(nullptr);
-    if (std::shared_ptr<ParallelJob> job = frontJobLocked())
-      return found(std::move(job));
-    if (polling) {
-      // frontJobLocked() dropped the finished jobs: any job counted now is new.
-      lock.unlock();
-      if (!spinUntil([&] { return queuedJobs_.load(std::memory_order_acquire) != 0; }))
+    if (stopping_.load(std::memory_order_acquire)) {
+      stopPolling();
+      lookingForWork_.fetch_sub(1);
+      return nullptr;
+    }
+    if (openJobs_.load(std::memory_order_acquire) != 0) {
+      std::unique_lock lock(mutex_);
+      if (std::shared_ptr<ParallelJob> job = frontJobLocked()) {
+        lock.unlock();
         stopPolling();
-      lock.lock();
+        lookingForWork_.fetch_sub(1);
+        return job;
+      }
+      // Its last chunk was claimed after the count was read; the claimer is about to lower it.
+      lock.unlock();
+      cpuRelax();
       continue;
     }
-    // Stop counting as looking in the same critical section as the last look (see submit).
-    lookingForWork_.fetch_sub(1, std::memory_order_relaxed);
-    ++sleepers_;
-    wake_.wait(lock);
-    --sleepers_;
-    lookingForWork_.fetch_add(1, std::memory_order_relaxed);
+    if (polling && spinUntil([&] { return hasWorkOrStop(); }))
+      continue;
+    stopPolling();
+    sleep();
   }
 }
 
@@ -124,6 +146,8 @@ void ThreadPool::workerLoop(unsigned index) {
     looking = false;
     size_t begin, end;
     while (job->claim(begin, end)) {
+      if (end == job->itemCount())
+        retireClaimedJob();
       job->run(begin, end, index);
       if (job->complete(end - begin)) {
         // The next command often arrives as soon as this one is reported finished: count as

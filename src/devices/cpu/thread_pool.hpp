@@ -1,15 +1,18 @@
 // A persistent pool of worker threads, one per core, that share jobs made of many items (the
 // work-groups of an NDRange). Workers claim items in chunks from an atomic counter, so handing
 // out work takes no lock; one idle worker polls briefly before sleeping, so back-to-back launches
-// start without a wake-up.
+// start without a wake-up. Idle workers sleep on an atomic, not on a condition variable: a
+// woken worker that finds every chunk already claimed goes back to sleep without the pool's
+// mutex, which would otherwise hand itself from one woken worker to the next while the next job
+// waits behind them.
 #pragma once
 
 #include "runtime/adaptive_mutex.hpp"
 #include "runtime/block_recycler.hpp"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -33,7 +36,8 @@ public:
 
 private:
   friend class ThreadPool;
-  /// Claims the next chunk; false when every item has been claimed.
+  /// Claims the next chunk; false when every item has been claimed. Exactly one claim gets the
+  /// chunk that ends at itemCount().
   bool claim(size_t &begin, size_t &end);
   /// Records `count` items done; true for the call that completes the job.
   bool complete(size_t count);
@@ -67,14 +71,24 @@ private:
   std::shared_ptr<ParallelJob> waitForJob(bool alreadyLooking);
   std::shared_ptr<ParallelJob> frontJobLocked();
 
-  AdaptiveMutex mutex_;
-  std::condition_variable_any wake_;
+  /// For the worker that claimed a job's last chunk: the job is no longer open, and leaves the
+  /// queue (with every claimed job before it).
+  void retireClaimedJob();
+  /// Whether a job has chunks to claim, or the pool is stopping: what ends a wait.
+  bool hasWorkOrStop() const;
+  /// Sleeps until submit or the destructor wakes this worker (or spuriously).
+  void sleep();
+
+  AdaptiveMutex mutex_; // guards jobs_
   std::deque<std::shared_ptr<ParallelJob>, RecyclingAllocator<std::shared_ptr<ParallelJob>>> jobs_;
-  std::atomic<size_t> queuedJobs_{0};       // read without the lock while spinning
-  std::atomic<bool> pollerActive_{false};   // a worker is polling queuedJobs_
-  std::atomic<unsigned> lookingForWork_{0}; // workers that will look at jobs_ before sleeping
-  unsigned sleepers_ = 0;                   // workers blocked on wake_ (under mutex_)
-  bool stopping_ = false;
+  /// Jobs with chunks nobody has claimed: incremented by submit, decremented by the worker that
+  /// claims a job's last chunk. Idle workers read it without the lock.
+  std::atomic<size_t> openJobs_{0};
+  std::atomic<bool> pollerActive_{false};   // a worker is polling openJobs_
+  std::atomic<unsigned> lookingForWork_{0}; // workers that will look at openJobs_ before sleeping
+  std::atomic<unsigned> sleepers_{0};       // workers asleep on wakeGeneration_, or about to be
+  std::atomic<uint32_t> wakeGeneration_{0}; // bumped to wake sleepers
+  std::atomic<bool> stopping_{false};
   std::vector<std::thread> workers_;
 };
 
