@@ -79,12 +79,24 @@ std::shared_ptr<ParallelJob> ThreadPool::frontJobLocked() {
   return jobs_.empty() ? nullptr : jobs_.front();
 }
 
-void ThreadPool::retireClaimedJob() {
+void ThreadPool::retireClaimedJob(bool locked) {
   openJobs_.fetch_sub(1, std::memory_order_release);
   // The queue's reference goes now, not when the next job comes: a command holds its memory
   // objects and its context, which the application may be waiting to see destroyed.
+  if (locked) {
+    frontJobLocked();
+    return;
+  }
   std::lock_guard lock(mutex_);
   frontJobLocked();
+}
+
+bool ThreadPool::claimNext(ParallelJob &job, size_t &begin, size_t &end) {
+  if (!job.claim(begin, end))
+    return false;
+  if (end == job.itemCount())
+    retireClaimedJob(/*locked=*/false);
+  return true;
 }
 
 bool ThreadPool::hasWorkOrStop() const {
@@ -103,7 +115,22 @@ void ThreadPool::sleep() {
   sleepers_.fetch_sub(1);
 }
 
-std::shared_ptr<ParallelJob> ThreadPool::waitForJob(bool alreadyLooking) {
+ThreadPool::Claim ThreadPool::claimFromQueue() {
+  // The first chunk is claimed under the lock that finds the job, so that a job of one chunk
+  // (most launches) also leaves the queue under it.
+  std::lock_guard lock(mutex_);
+  while (std::shared_ptr<ParallelJob> job = frontJobLocked()) {
+    Claim claim{std::move(job)};
+    if (!claim.job->claim(claim.begin, claim.end))
+      continue; // others claimed the rest since: frontJobLocked drops it now
+    if (claim.end == claim.job->itemCount())
+      retireClaimedJob(/*locked=*/true);
+    return claim;
+  }
+  return {};
+}
+
+ThreadPool::Claim ThreadPool::waitForJob(bool alreadyLooking) {
   if (!alreadyLooking)
     lookingForWork_.fetch_add(1);
   // One worker at a time polls; the others sleep at once, so idle workers never crowd out the
@@ -114,22 +141,18 @@ std::shared_ptr<ParallelJob> ThreadPool::waitForJob(bool alreadyLooking) {
       pollerActive_.store(false, std::memory_order_relaxed);
     polling = false;
   };
+  auto found = [&](Claim claim) {
+    stopPolling();
+    lookingForWork_.fetch_sub(1);
+    return claim;
+  };
   for (;;) {
-    if (stopping_.load(std::memory_order_acquire)) {
-      stopPolling();
-      lookingForWork_.fetch_sub(1);
-      return nullptr;
-    }
+    if (stopping_.load(std::memory_order_acquire))
+      return found({});
     if (openJobs_.load(std::memory_order_acquire) != 0) {
-      std::unique_lock lock(mutex_);
-      if (std::shared_ptr<ParallelJob> job = frontJobLocked()) {
-        lock.unlock();
-        stopPolling();
-        lookingForWork_.fetch_sub(1);
-        return job;
-      }
-      // Its last chunk was claimed after the count was read; the claimer is about to lower it.
-      lock.unlock();
+      if (Claim claim = claimFromQueue())
+        return found(std::move(claim));
+      // The last chunk was claimed after the count was read; its claimer is about to lower it.
       cpuRelax();
       continue;
     }
@@ -142,24 +165,23 @@ std::shared_ptr<ParallelJob> ThreadPool::waitForJob(bool alreadyLooking) {
 
 void ThreadPool::workerLoop(unsigned index) {
   bool looking = false;
-  while (std::shared_ptr<ParallelJob> job = waitForJob(looking)) {
+  while (Claim claim = waitForJob(looking)) {
     looking = false;
-    size_t begin, end;
-    while (job->claim(begin, end)) {
-      if (end == job->itemCount())
-        retireClaimedJob();
-      job->run(begin, end, index);
-      if (job->complete(end - begin)) {
+    ParallelJob &job = *claim.job;
+    size_t begin = claim.begin, end = claim.end;
+    do {
+      job.run(begin, end, index);
+      if (job.complete(end - begin)) {
         // The next command often arrives as soon as this one is reported finished: count as
         // looking for work from now on, so that it is not handed to a sleeping worker. (The
         // application's event callbacks run in finished(); one that blocked on another command
         // would be undefined behaviour by the specification of clSetEventCallback.)
         lookingForWork_.fetch_add(1, std::memory_order_relaxed);
         looking = true;
-        job->finished();
+        job.finished();
         break; // every item is done
       }
-    }
+    } while (claimNext(job, begin, end));
   }
 }
 

@@ -65,15 +65,27 @@ public:
   void submit(std::shared_ptr<ParallelJob> job);
 
 private:
-  void workerLoop(unsigned index);
-  /// The oldest job with items left to claim, waiting for one; null when stopping.
-  /// `alreadyLooking`: the caller already counts in lookingForWork_.
-  std::shared_ptr<ParallelJob> waitForJob(bool alreadyLooking);
-  std::shared_ptr<ParallelJob> frontJobLocked();
+  /// A chunk a worker has claimed, with its job; no job when the pool is stopping.
+  struct Claim {
+    std::shared_ptr<ParallelJob> job;
+    size_t begin = 0, end = 0;
+    explicit operator bool() const { return job != nullptr; }
+  };
 
+  void workerLoop(unsigned index);
+  /// The first chunk the caller claims of the oldest job with items left, waiting for one.
+  /// `alreadyLooking`: the caller already counts in lookingForWork_.
+  Claim waitForJob(bool alreadyLooking);
+  /// The oldest job with items left to claim, after dropping the claimed ones before it.
+  std::shared_ptr<ParallelJob> frontJobLocked();
+  /// The first chunk of the oldest job with items left; none when every item is claimed.
+  Claim claimFromQueue();
+  /// Claims `job`'s next chunk; false when every item has been claimed. The claim of the last
+  /// chunk retires the job.
+  bool claimNext(ParallelJob &job, size_t &begin, size_t &end);
   /// For the worker that claimed a job's last chunk: the job is no longer open, and leaves the
-  /// queue (with every claimed job before it).
-  void retireClaimedJob();
+  /// queue (with every claimed job before it). `locked`: the caller holds mutex_.
+  void retireClaimedJob(bool locked);
   /// Whether a job has chunks to claim, or the pool is stopping: what ends a wait.
   bool hasWorkOrStop() const;
   /// Sleeps until submit or the destructor wakes this worker (or spuriously).
