@@ -116,16 +116,23 @@ void ThreadPool::sleep() {
 }
 
 ThreadPool::Claim ThreadPool::claimFromQueue() {
-  // The first chunk is claimed under the lock that finds the job, so that a job of one chunk
-  // (most launches) also leaves the queue under it.
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   while (std::shared_ptr<ParallelJob> job = frontJobLocked()) {
     Claim claim{std::move(job)};
-    if (!claim.job->claim(claim.begin, claim.end))
-      continue; // others claimed the rest since: frontJobLocked drops it now
-    if (claim.end == claim.job->itemCount())
-      retireClaimedJob(/*locked=*/true);
-    return claim;
+    // A job of one chunk (most launches) is claimed, and so retired, under the lock that found
+    // it. The workers woken together for a job of many chunks claim theirs after the lock, not
+    // one at a time under it.
+    if (claim.job->itemCount_ <= claim.job->chunkSize_) {
+      if (claim.job->claim(claim.begin, claim.end)) {
+        retireClaimedJob(/*locked=*/true);
+        return claim;
+      }
+      continue; // another worker took it: frontJobLocked drops it now
+    }
+    lock.unlock();
+    if (claimNext(*claim.job, claim.begin, claim.end))
+      return claim;
+    lock.lock();
   }
   return {};
 }

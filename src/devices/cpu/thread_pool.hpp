@@ -78,7 +78,8 @@ private:
   Claim waitForJob(bool alreadyLooking);
   /// The oldest job with items left to claim, after dropping the claimed ones before it.
   std::shared_ptr<ParallelJob> frontJobLocked();
-  /// The first chunk of the oldest job with items left; none when every item is claimed.
+  /// The first chunk the caller claims of the oldest job with items left; none when every item
+  /// is claimed.
   Claim claimFromQueue();
   /// Claims `job`'s next chunk; false when every item has been claimed. The claim of the last
   /// chunk retires the job.
