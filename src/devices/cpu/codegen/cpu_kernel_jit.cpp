@@ -1,5 +1,6 @@
 //===- cpu_kernel_jit.cpp - Work-group functions compiled with ORC -------===//
 #include "devices/cpu/codegen/cpu_kernel_jit.hpp"
+#include "devices/cpu/codegen/chain_interleaving.hpp"
 
 #include "compiler/llvm/fatal_error_guard.hpp"
 #include "compiler/llvm/image_accessors.hpp"
@@ -407,6 +408,9 @@ private:
       keepDataBoundedLoopsRolled(*function);
     result.interleaved =
         optimizeModule(*result.module, *machine_, prepared_.optimize, specialized->interleave > 1);
+    // The jam leaves each work-item's steps after the other's (chain_interleaving.hpp).
+    if (result.interleaved && specialized->chainsSideBySide)
+      interleaveIndependentChains(*function);
     result.function = function;
     result.specialized = std::move(*specialized);
     return result;

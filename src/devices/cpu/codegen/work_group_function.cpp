@@ -393,6 +393,7 @@ Expected<SpecializedWorkGroup> specializeWorkGroupFunction(Function &function,
         vectorizeWorkItems(function, simdWidth, machine, shape.localSize[0], mayInterleave);
     result.simdWidth = vectorized.width;
     result.interleave = vectorized.interleave;
+    result.chainsSideBySide = vectorized.chainsSideBySide;
     result.notVectorized = std::move(vectorized.notVectorized);
   }
   if (result.simdWidth > 1) {

@@ -30,6 +30,9 @@ struct SpecializedWorkGroup {
   /// Work-items the scalar work-item loop runs interleaved (1: one at a time); see
   /// WorkItemVectorization::interleave.
   unsigned interleave = 1;
+  /// Whether the interleaved work-items' chains go side by side; see
+  /// WorkItemVectorization::chainsSideBySide.
+  bool chainsSideBySide = false;
   /// Storage per SIMD group in WorkGroupParams::privateMemory.
   uint64_t privateBytesPerSimdGroup = 0;
 };

@@ -201,7 +201,7 @@ bool computesOnFullVectors(Function &function, TargetMachine &machine, const Sha
   return arithmetic > 0 && fullWidth * 4 >= arithmetic * 3;
 }
 
-/// The most work-items run interleaved (see interleavedWorkItems).
+/// The most work-items run interleaved (see interleaveWorkItems).
 constexpr unsigned kMostInterleavedWorkItems = 8;
 
 /// The most lanes the automatic width takes (KILN_SIMD_WIDTH may force as many).
@@ -270,18 +270,54 @@ unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes
   return static_cast<unsigned>(std::clamp<uint64_t>(bit_ceil(localSizeX), 2, widest));
 }
 
-/// How many work-items of a kernel that computes on whole vector registers one iteration of the
-/// work-item loop runs interleaved: as many as the vector registers hold, at most 8. Each of a
+/// Whether `function`'s loops multiply integer vectors. x86 has no integer multiply-add, so such
+/// a chain's step (`x = y * x + y`) takes two instructions, and one more register than its values:
+/// the product between them, or the `x + 1` that the optimizer rewrites the step into
+/// (`(x + 1) * y`), a constant of its own.
+bool multipliesIntegerVectorsInLoops(Function &function) {
+  DominatorTree dominators(function);
+  LoopInfo loops(dominators);
+  for (Loop *loop : loops.getLoopsInPreorder())
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &instruction : *block)
+        if (instruction.getOpcode() == Instruction::Mul && instruction.getType()->isVectorTy())
+          return true;
+  return false;
+}
+
+/// How a kernel that computes on whole vector registers runs interleaved (see
+/// vectorizeWorkItems): as many work-items as the vector registers hold, at most 8. Each of a
 /// work-item's vectors is a chain of dependent operations, and keeping both FMA pipes busy takes
 /// 8 chains in flight (4 cycles of latency, 2 pipes); clpeak's float8 with AVX2 holds 2 vectors
 /// per work-item (x and y), so 8 work-items fill the 16 registers, where 4 reached half the peak.
-unsigned interleavedWorkItems(Function &function, TargetMachine &machine, ShapeSeeds seeds) {
+/// An integer multiply-add keeps a register free (multipliesIntegerVectorsInLoops): with it,
+/// clpeak's int8 runs 7 work-items, not 8, whose 16 values spilled.
+///
+/// The chains go side by side (chain_interleaving.hpp) only when everything the loops keep in
+/// registers fits: the interleaved values, that free register, and each value the loops
+/// broadcast. Side by side, every chain's values are live at every step; in the jammed order only
+/// one work-item's are busy at a time, and the register allocator spills the others' around it.
+/// The suite's compute float16, whose 4 work-items fill the registers and multiply by an
+/// argument, ran at half speed side by side.
+WorkItemVectorization interleaveWorkItems(Function &function, TargetMachine &machine,
+                                          ShapeSeeds seeds) {
   unsigned registers = vectorRegisterCount(function, machine);
   unsigned lanesPerRegister = vectorRegisterLanes(function, machine);
   vectorizer::ShapeAnalysis shapes(function, seeds);
   unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
   unsigned registersPerItem = (pressure + lanesPerRegister - 1) / lanesPerRegister;
-  return std::clamp(bit_floor(registers / registersPerItem), 1u, kMostInterleavedWorkItems);
+  unsigned reserved = multipliesIntegerVectorsInLoops(function) ? 1 : 0;
+  WorkItemVectorization result;
+  result.interleave = std::clamp((registers - std::min(registers, reserved)) / registersPerItem, 1u,
+                                 kMostInterleavedWorkItems);
+  std::optional<unsigned> broadcasts = broadcastsOfArithmeticLoops(function, shapes);
+  result.chainsSideBySide =
+      broadcasts && result.interleave * registersPerItem + reserved + *broadcasts <= registers;
+  result.notVectorized = "it computes on vectors that fill the vector registers; its work-items "
+                         "run interleaved instead, " +
+                         std::to_string(result.interleave) + " at a time" +
+                         (result.chainsSideBySide ? ", side by side" : "");
+  return result;
 }
 
 Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &machine,
@@ -357,10 +393,7 @@ WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width, Tar
   seeds.barrier = module.getFunction("__kiln_work_group_barrier");
 
   if (width == 0 && mayInterleave && computesOnFullVectors(function, machine, seeds)) {
-    result.interleave = interleavedWorkItems(function, machine, seeds);
-    result.notVectorized = "it computes on vectors that fill the vector registers; its work-items "
-                           "run interleaved instead, " +
-                           std::to_string(result.interleave) + " at a time";
+    result = interleaveWorkItems(function, machine, seeds);
   } else {
     ValueToValueMapTy map;
     Function *copy = CloneFunction(&function, map);

@@ -30,6 +30,9 @@ struct WorkItemVectorization {
   /// how many work-items one iteration of the work-item loop should run interleaved (1: one),
   /// as many as the vector registers hold, at most 8.
   unsigned interleave = 1;
+  /// Whether those work-items' chains of dependent operations may run side by side
+  /// (chain_interleaving.hpp): what their loops keep in vector registers fits there.
+  bool chainsSideBySide = false;
 };
 
 /// `function`'s entry block is the work-group prologue (uniform code that holds the allocas);
