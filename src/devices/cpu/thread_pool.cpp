@@ -91,11 +91,11 @@ void ThreadPool::retireClaimedJob(bool locked) {
   frontJobLocked();
 }
 
-bool ThreadPool::claimNext(ParallelJob &job, size_t &begin, size_t &end) {
+bool ThreadPool::claimNext(ParallelJob &job, size_t &begin, size_t &end, bool locked) {
   if (!job.claim(begin, end))
     return false;
   if (end == job.itemCount())
-    retireClaimedJob(/*locked=*/false);
+    retireClaimedJob(locked);
   return true;
 }
 
@@ -122,17 +122,13 @@ ThreadPool::Claim ThreadPool::claimFromQueue() {
     // A job of one chunk (most launches) is claimed, and so retired, under the lock that found
     // it. The workers woken together for a job of many chunks claim theirs after the lock, not
     // one at a time under it.
-    if (claim.job->itemCount_ <= claim.job->chunkSize_) {
-      if (claim.job->claim(claim.begin, claim.end)) {
-        retireClaimedJob(/*locked=*/true);
-        return claim;
-      }
-      continue; // another worker took it: frontJobLocked drops it now
-    }
-    lock.unlock();
-    if (claimNext(*claim.job, claim.begin, claim.end))
+    bool underLock = claim.job->isOneChunk();
+    if (!underLock)
+      lock.unlock();
+    if (claimNext(*claim.job, claim.begin, claim.end, underLock))
       return claim;
-    lock.lock();
+    if (!underLock)
+      lock.lock(); // others claimed the rest since: frontJobLocked drops the job now
   }
   return {};
 }

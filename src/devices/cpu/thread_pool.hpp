@@ -39,6 +39,8 @@ private:
   /// Claims the next chunk; false when every item has been claimed. Exactly one claim gets the
   /// chunk that ends at itemCount().
   bool claim(size_t &begin, size_t &end);
+  /// Whether one claim takes every item.
+  bool isOneChunk() const { return itemCount_ <= chunkSize_; }
   /// Records `count` items done; true for the call that completes the job.
   bool complete(size_t count);
 
@@ -82,8 +84,8 @@ private:
   /// is claimed.
   Claim claimFromQueue();
   /// Claims `job`'s next chunk; false when every item has been claimed. The claim of the last
-  /// chunk retires the job.
-  bool claimNext(ParallelJob &job, size_t &begin, size_t &end);
+  /// chunk retires the job. `locked`: the caller holds mutex_.
+  bool claimNext(ParallelJob &job, size_t &begin, size_t &end, bool locked = false);
   /// For the worker that claimed a job's last chunk: the job is no longer open, and leaves the
   /// queue (with every claimed job before it). `locked`: the caller holds mutex_.
   void retireClaimedJob(bool locked);

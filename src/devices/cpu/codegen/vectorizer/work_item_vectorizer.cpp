@@ -222,10 +222,8 @@ constexpr unsigned kWidestSimdGroup = 64;
 /// Each broadcast value (not a constant, not a loop's initial value) takes a vector register of
 /// its own: clpeak's chains use none; a multiplier passed as an argument is one, and at the width
 /// that fills the registers without it, it spilled.
-std::optional<unsigned> broadcastsOfArithmeticLoops(Function &function,
+std::optional<unsigned> broadcastsOfArithmeticLoops(const LoopInfo &loops,
                                                     const vectorizer::ShapeAnalysis &shapes) {
-  DominatorTree dominators(function);
-  LoopInfo loops(dominators);
   if (loops.empty())
     return std::nullopt;
   SmallPtrSet<const Value *, 8> broadcasts;
@@ -254,7 +252,8 @@ unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes
   unsigned base = baseWidth(function, machine);
   unsigned registers = vectorRegisterCount(function, machine);
   unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
-  std::optional<unsigned> broadcasts = broadcastsOfArithmeticLoops(function, shapes);
+  DominatorTree dominators(function);
+  std::optional<unsigned> broadcasts = broadcastsOfArithmeticLoops(LoopInfo(dominators), shapes);
   unsigned budget =
       std::max(4u, broadcasts ? registers - std::min(registers, *broadcasts) : registers * 3 / 4);
   unsigned limit = broadcasts ? kWidestSimdGroup : base * 4;
@@ -274,9 +273,7 @@ unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes
 /// a chain's step (`x = y * x + y`) takes two instructions, and one more register than its values:
 /// the product between them, or the `x + 1` that the optimizer rewrites the step into
 /// (`(x + 1) * y`), a constant of its own.
-bool multipliesIntegerVectorsInLoops(Function &function) {
-  DominatorTree dominators(function);
-  LoopInfo loops(dominators);
+bool multipliesIntegerVectorsInLoops(const LoopInfo &loops) {
   for (Loop *loop : loops.getLoopsInPreorder())
     for (BasicBlock *block : loop->blocks())
       for (Instruction &instruction : *block)
@@ -306,11 +303,13 @@ WorkItemVectorization interleaveWorkItems(Function &function, TargetMachine &mac
   vectorizer::ShapeAnalysis shapes(function, seeds);
   unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
   unsigned registersPerItem = (pressure + lanesPerRegister - 1) / lanesPerRegister;
-  unsigned reserved = multipliesIntegerVectorsInLoops(function) ? 1 : 0;
+  DominatorTree dominators(function);
+  LoopInfo loops(dominators);
+  unsigned reserved = multipliesIntegerVectorsInLoops(loops) ? 1 : 0;
   WorkItemVectorization result;
   result.interleave = std::clamp((registers - std::min(registers, reserved)) / registersPerItem, 1u,
                                  kMostInterleavedWorkItems);
-  std::optional<unsigned> broadcasts = broadcastsOfArithmeticLoops(function, shapes);
+  std::optional<unsigned> broadcasts = broadcastsOfArithmeticLoops(loops, shapes);
   result.chainsSideBySide =
       broadcasts && result.interleave * registersPerItem + reserved + *broadcasts <= registers;
   result.notVectorized = "it computes on vectors that fill the vector registers; its work-items "
