@@ -4,6 +4,7 @@
 
 #include "runtime/adaptive_mutex.hpp"
 #include "runtime/block_recycler.hpp"
+#include "runtime/cache_line.hpp"
 #include "runtime/object.hpp"
 
 #include <array>
@@ -103,7 +104,6 @@ private:
 
   mutable AdaptiveMutex mutex_;
   mutable std::condition_variable finished_; // waits on mutex_.underlying()
-  std::atomic<cl_int> status_;               // written under mutex_, read by anyone
   bool userStatusSet_ = false;
   using DependentList = std::vector<Dependent, RecyclingAllocator<Dependent>>;
   DependentList dependents_;
@@ -112,6 +112,10 @@ private:
   bool handedToDevice_ = false;
   std::array<cl_ulong, 5> times_{};       // queued, submit, start, end, complete
   std::array<cl_ulong, 2> deviceTimes_{}; // start, end; zero when the device gave none
+  /// Written under mutex_, read by anyone: by a waiting thread over and over (Event::wait). On
+  /// a line of its own, so that the completing thread's lock, times and lists do not take it
+  /// from the waiter one write at a time; only the status change does.
+  alignas(kNoFalseSharing) std::atomic<cl_int> status_;
 };
 
 } // namespace kiln

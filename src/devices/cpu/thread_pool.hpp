@@ -9,6 +9,7 @@
 
 #include "runtime/adaptive_mutex.hpp"
 #include "runtime/block_recycler.hpp"
+#include "runtime/cache_line.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -94,17 +95,23 @@ private:
   /// Sleeps until submit or the destructor wakes this worker (or spuriously).
   void sleep();
 
-  AdaptiveMutex mutex_; // guards jobs_
-  std::deque<std::shared_ptr<ParallelJob>, RecyclingAllocator<std::shared_ptr<ParallelJob>>> jobs_;
+  // Three groups, a line apart: the polling worker reads the first over and over while submit
+  // writes the second (and workers going idle the third), and a shared line would go back and
+  // forth between them for each of those writes.
   /// Jobs with chunks nobody has claimed: incremented by submit, decremented by the worker that
   /// claims a job's last chunk. Idle workers read it without the lock.
-  std::atomic<size_t> openJobs_{0};
-  std::atomic<bool> pollerActive_{false};   // a worker is polling openJobs_
+  alignas(kNoFalseSharing) std::atomic<size_t> openJobs_{0};
+  std::atomic<bool> stopping_{false};
+
+  alignas(kNoFalseSharing) AdaptiveMutex mutex_; // guards jobs_
+  std::deque<std::shared_ptr<ParallelJob>, RecyclingAllocator<std::shared_ptr<ParallelJob>>> jobs_;
+
+  alignas(kNoFalseSharing) std::atomic<bool> pollerActive_{false}; // a worker polls openJobs_
   std::atomic<unsigned> lookingForWork_{0}; // workers that will look at openJobs_ before sleeping
   std::atomic<unsigned> sleepers_{0};       // workers asleep on wakeGeneration_, or about to be
   std::atomic<uint32_t> wakeGeneration_{0}; // bumped to wake sleepers
-  std::atomic<bool> stopping_{false};
-  std::vector<std::thread> workers_;
+
+  alignas(kNoFalseSharing) std::vector<std::thread> workers_;
 };
 
 } // namespace kiln::cpu
