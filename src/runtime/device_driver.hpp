@@ -17,6 +17,7 @@
 namespace kiln {
 
 class Command;
+class Event;
 
 /// What clGetKernelWorkGroupInfo reports for one kernel on one device.
 struct DeviceKernelInfo {
@@ -109,6 +110,13 @@ public:
   /// commands often take a fraction of a millisecond, and waking a sleeping thread adds several
   /// microseconds to each of them.
   virtual std::chrono::microseconds hostWaitPollTime() const { return {}; }
+
+  /// Called by a host thread that is about to wait for `waited`, the event of one of this
+  /// device's commands: the device may run ready work of that command's queue on this thread
+  /// until the event finishes (the CPU device runs small commands there rather than hand them to
+  /// another core). It returns as soon as it has nothing it may run; the caller then waits as
+  /// usual.
+  virtual void runReadyWorkWhileWaiting(const Event &waited) {}
 
   /// Whether the device runs and completes the commands of each in-order queue in the order they
   /// were submitted (a GPU's stream). The next command of an in-order queue is then submitted as

@@ -121,11 +121,24 @@ bool Event::setUserStatus(cl_int status) {
   return true;
 }
 
+bool Event::hasCallbacks() const {
+  std::lock_guard lock(mutex_);
+  return !callbacks_.empty();
+}
+
 cl_int Event::wait() const {
   auto finished = [&] { return isFinished(); };
   std::chrono::microseconds pollTime{};
-  if (queue_)
-    pollTime = queue_->device().driver().hostWaitPollTime();
+  if (queue_) {
+    DeviceDriver &driver = queue_->device().driver();
+    pollTime = driver.hostWaitPollTime();
+    // The device may hand this thread the ready work of the queue (the command waited for, or
+    // the ones before it) instead of waking another core for it. Once, before polling: what
+    // becomes ready later is submitted by the thread that completes its predecessor, which then
+    // goes on to it as a waiting thread would.
+    if (!isFinished())
+      driver.runReadyWorkWhileWaiting(*this);
+  }
   if (!spinUntil(finished) && !(pollTime.count() > 0 && yieldUntil(finished, pollTime))) {
     std::unique_lock lock(mutex_.underlying());
     finished_.wait(lock, [&] { return isFinished(); });

@@ -52,6 +52,9 @@ public:
   /// clSetUserEventStatus: false when the status was already set.
   bool setUserStatus(cl_int status);
 
+  /// Whether the application has callbacks registered that have not run yet.
+  bool hasCallbacks() const;
+
   /// Waits until the event finishes (polling for a short while, then blocking); returns its
   /// final status.
   cl_int wait() const;

@@ -1,6 +1,7 @@
 // The CPU device's worker pool (devices/cpu/thread_pool.hpp): every item of a job runs exactly
 // once and the job finishes once, whatever its size and chunking; sleeping workers are woken for
-// the work, so a long job reaches every worker and short ones after idle gaps lose none.
+// the work, so a long job reaches every worker and short ones after idle gaps lose none; a
+// thread that waits runs the jobs it may run itself, and leaves the others to the workers.
 #include "devices/cpu/thread_pool.hpp"
 
 #include <gtest/gtest.h>
@@ -64,6 +65,132 @@ private:
   std::condition_variable met_;
   std::set<unsigned> workers_;
 };
+
+/// A job that keeps every worker of a pool busy until release(): one item per worker, each
+/// held until then. While it runs, the next job can only go to a waiting thread.
+class OccupyingJob final : public ParallelJob {
+public:
+  explicit OccupyingJob(unsigned workers) : ParallelJob(workers, 1), workers_(workers) {}
+
+  void run(size_t, size_t, unsigned) override {
+    std::unique_lock lock(mutex_);
+    ++running_;
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return released_; });
+  }
+  void finished() override {}
+
+  /// Waits until every worker runs an item of this job; false after 20 s.
+  bool waitAllRunning() {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, 20s, [&] { return running_ == workers_; });
+  }
+  void release() {
+    std::lock_guard lock(mutex_);
+    released_ = true;
+    changed_.notify_all();
+  }
+
+private:
+  unsigned workers_;
+  unsigned running_ = 0;
+  bool released_ = false;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+};
+
+/// What the tests' waiting threads wait on: a queue, for the CPU device's jobs.
+const int kWaitedQueue = 1, kOtherQueue = 2;
+
+/// Records the threads and worker numbers that ran its items.
+class RecordingJob final : public ParallelJob {
+public:
+  /// `waiterTag`: what a thread must wait on to run it (null: no waiting thread may).
+  RecordingJob(size_t items, const void *waiterTag = &kWaitedQueue)
+      : ParallelJob(items, 1), ranOn_(items), workerOf_(items), waiterTag_(waiterTag) {}
+
+  void run(size_t begin, size_t end, unsigned worker) override {
+    for (size_t item = begin; item < end; ++item) {
+      ranOn_[item] = std::this_thread::get_id();
+      workerOf_[item] = worker;
+      ran_.fetch_add(1);
+    }
+  }
+  void finished() override { finished_.store(true); }
+  const void *waiterTag() const override { return waiterTag_; }
+
+  std::vector<std::thread::id> ranOn_;
+  std::vector<unsigned> workerOf_;
+  std::atomic<size_t> ran_{0};
+  std::atomic<bool> finished_{false};
+
+private:
+  const void *waiterTag_;
+};
+
+TEST(CpuThreadPool, AWaitingThreadRunsAOneChunkJobItself) {
+  ThreadPool pool(2);
+  auto occupying = std::make_shared<OccupyingJob>(2);
+  pool.submit(occupying);
+  ASSERT_TRUE(occupying->waitAllRunning());
+  auto job = std::make_shared<RecordingJob>(1);
+  pool.submit(job);
+  pool.helpUntil(&kWaitedQueue, [&] { return job->finished_.load(); });
+  EXPECT_TRUE(job->finished_.load());
+  EXPECT_EQ(job->ranOn_[0], std::this_thread::get_id());
+  EXPECT_EQ(job->workerOf_[0], pool.workerCount()); // the waiting thread's own scratch
+  occupying->release();
+}
+
+TEST(CpuThreadPool, AWaitingThreadTakesOnlyTheFirstChunkOfALargerJob) {
+  ThreadPool pool(2);
+  auto occupying = std::make_shared<OccupyingJob>(2);
+  pool.submit(occupying);
+  ASSERT_TRUE(occupying->waitAllRunning());
+  auto job = std::make_shared<RecordingJob>(4);
+  pool.submit(job);
+  pool.helpUntil(&kWaitedQueue, [&] { return job->finished_.load(); });
+  EXPECT_EQ(job->ran_.load(), 1u); // the rest waits for the workers
+  EXPECT_EQ(job->ranOn_[0], std::this_thread::get_id());
+  occupying->release();
+  while (!job->finished_.load())
+    std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(job->ran_.load(), 4u);
+  for (size_t item = 1; item < 4; ++item)
+    EXPECT_NE(job->ranOn_[item], std::this_thread::get_id()) << "item " << item;
+}
+
+TEST(CpuThreadPool, AWaitingThreadLeavesJobsItMayNotRun) {
+  // Jobs only the workers run, and those of another queue than the one the thread waits on.
+  for (const void *tag :
+       {static_cast<const void *>(nullptr), static_cast<const void *>(&kOtherQueue)}) {
+    ThreadPool pool(2);
+    auto occupying = std::make_shared<OccupyingJob>(2);
+    pool.submit(occupying);
+    ASSERT_TRUE(occupying->waitAllRunning());
+    auto job = std::make_shared<RecordingJob>(1, tag);
+    pool.submit(job);
+    pool.helpUntil(&kWaitedQueue, [&] { return job->finished_.load(); });
+    EXPECT_EQ(job->ran_.load(), 0u);
+    occupying->release();
+    while (!job->finished_.load())
+      std::this_thread::sleep_for(1ms);
+    EXPECT_NE(job->ranOn_[0], std::this_thread::get_id());
+  }
+}
+
+TEST(CpuThreadPool, AJobNobodyWaitsForStillRuns) {
+  // Kept back for a waiting thread that never comes, it goes to the workers all the same.
+  ThreadPool pool(2);
+  for (size_t items : {1, 3}) {
+    auto job = std::make_shared<RecordingJob>(items);
+    pool.submit(job);
+    auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (!job->finished_.load() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(1ms);
+    EXPECT_TRUE(job->finished_.load()) << items << " items";
+  }
+}
 
 TEST(CpuThreadPool, EveryItemRunsOnceAndTheJobFinishesOnce) {
   ThreadPool pool(4);

@@ -152,8 +152,6 @@ struct WorkerScratch {
   size_t localCapacity = 0;
   AlignedStorage privateMemory;
   size_t privateCapacity = 0;
-  /// The worker thread's stack, read on the thread itself before its first work-group.
-  std::optional<ThreadStack> stack;
 
   /// Grows `storage` to at least `size` bytes; false when out of memory.
   static bool reserve(AlignedStorage &storage, size_t &capacity, size_t size) {
@@ -268,6 +266,15 @@ void fenceStreamingStores() {
 #endif
 }
 
+/// The job of `command`'s waiterTag (see ThreadPool::helpUntil): a thread waiting for a command
+/// of the same queue may run it. No thread may when the application has asked for callbacks on
+/// its event: they would run on that thread, inside its clFinish or clWaitForEvents, where a lock
+/// the application holds around the wait would deadlock a callback that takes it.
+const void *waiterTagOf(const Command &command) {
+  const Event &event = command.event();
+  return event.hasCallbacks() ? nullptr : event.queue();
+}
+
 /// An NDRange: one item per work-group.
 class KernelLaunchJob final : public ParallelJob {
 public:
@@ -306,13 +313,12 @@ public:
       failed_.store(true);
       return;
     }
-    if (!scratch.stack) // the pool runs worker `worker`'s items on that worker's thread
-      scratch.stack = currentThreadStack();
+    ThreadStack stack = currentThreadStack(); // a worker's, or a waiting thread's
     WorkGroupParams group{};
     group.localMemory = scratch.localMemory.get();
     group.privateMemory = scratch.privateMemory.get();
-    group.stackBase = scratch.stack->base;
-    group.stackSize = scratch.stack->size;
+    group.stackBase = stack.base;
+    group.stackSize = stack.size;
     for (size_t linear = begin; linear < end; ++linear) {
       size_t rest = linear;
       unsigned edges = 0;
@@ -330,6 +336,8 @@ public:
     if (code_.streamingStores)
       fenceStreamingStores();
   }
+
+  const void *waiterTag() const override { return waiterTagOf(*command_); }
 
   void finished() override {
     // The output is flushed when the command completes, as the specification requires.
@@ -361,6 +369,7 @@ public:
     command_->markRunning();
     status_ = executeHostCommand(command_->payload());
   }
+  const void *waiterTag() const override { return waiterTagOf(*command_); }
   void finished() override { command_->complete(status_); }
 
 private:
@@ -388,6 +397,7 @@ public:
       command_->markRunning();
     transfer_.runPiece(begin * pieceBytes_, std::min(transfer_.size, end * pieceBytes_));
   }
+  const void *waiterTag() const override { return waiterTagOf(*command_); }
   void finished() override { command_->complete(CL_COMPLETE); }
 
 private:
@@ -513,11 +523,18 @@ public:
     }
   }
 
+  void runReadyWorkWhileWaiting(const Event &waited) override {
+    // Not a sub-device's: its commands run on its own cores only, and its last reference may go
+    // with a command's completion, which must then not be on a thread inside its pool.
+    if (!pinned_)
+      pool().helpUntil(waited.queue(), [&] { return waited.isFinished(); });
+  }
+
 private:
   /// The workers start on the first command, not when the platform is discovered.
   ThreadPool &pool() {
     std::call_once(poolStarted_, [this] {
-      scratch_.resize(unitCpus_.size());
+      scratch_.resize(unitCpus_.size() + 1); // the last for a waiting thread
       pool_ = std::make_unique<ThreadPool>(static_cast<unsigned>(unitCpus_.size()),
                                            pinned_ ? unitCpus_ : std::vector<int>{});
     });

@@ -1,14 +1,35 @@
 #include "devices/cpu/thread_pool.hpp"
 
 #include "devices/cpu/cpu_topology.hpp"
+#include "devices/cpu/float_environment.hpp"
+#include "devices/cpu/thread_stack.hpp"
 #include "runtime/spin_wait.hpp"
 
 #include <algorithm>
 
 namespace kiln::cpu {
 
+namespace {
+
+/// The stack a waiting thread must have free to run kernels: half of the 8 MiB a worker gets
+/// from the usual stack limit, so that a kernel whose private arrays fit on a worker's stack
+/// fits there too.
+constexpr uint64_t kWaiterStackBytes = uint64_t{4} << 20;
+
+int64_t steadyNanoseconds() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+} // namespace
+
 ParallelJob::ParallelJob(size_t itemCount, size_t chunkSize)
     : itemCount_(itemCount), chunkSize_(std::max<size_t>(1, chunkSize)) {}
+
+size_t ParallelJob::chunkCount() const {
+  return (itemCount_ + chunkSize_ - 1) / chunkSize_;
+}
 
 bool ParallelJob::claim(size_t &begin, size_t &end) {
   begin = next_.fetch_add(chunkSize_, std::memory_order_relaxed);
@@ -27,7 +48,8 @@ ThreadPool::ThreadPool(unsigned workerCount, std::vector<int> cpus) {
   for (unsigned index = 0; index < workerCount; ++index)
     workers_.emplace_back([this, index, cpus] {
       if (!cpus.empty())
-        pinCurrentThread(cpus); // best effort: a refusal leaves the worker unpinned
+        pinCurrentThread(cpus);            // best effort: a refusal leaves the worker unpinned
+      DefaultFloatEnvironment environment; // not the creating thread's
       workerLoop(index);
     });
 }
@@ -47,24 +69,46 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::submit(std::shared_ptr<ParallelJob> job) {
-  size_t items = job->itemCount();
+  size_t chunks = job->chunkCount();
+  // Only for an application thread: a worker's submissions (the next command of a queue, on
+  // the completion of the one before) go to whichever thread is free first.
+  bool reserve = job->waiterTag() != nullptr && !isWorkerThread();
   {
     std::lock_guard lock(mutex_);
+    // Until this thread is through with waking workers, which may take a system call.
+    if (reserve)
+      reservedUntil_.store(steadyNanoseconds() + kWakeUpReservation.count(),
+                           std::memory_order_relaxed);
     // Counted before any worker can claim it (and lower the count for it).
     // Sequentially consistent with sleep(): either a worker going to sleep sees this job open, or
     // this sees it among the sleepers (or the looking) and wakes it.
     openJobs_.fetch_add(1);
     jobs_.push_back(std::move(job));
   }
+  size_t forWorkers = std::max<size_t>(1, chunks - (reserve ? 1 : 0));
+  if (reserve && lookingForWork_.load() != 0)
+    // A worker looking for work sees this job before it sleeps (see sleep()) and wakes the
+    // others for it: this thread goes on to its wait without the system call, and starts the
+    // first chunk while they wake.
+    deferredWakeChunks_.fetch_add(forWorkers);
+  else
+    wakeWorkersFor(forWorkers);
+  if (reserve)
+    reservedUntil_.store(steadyNanoseconds() + kWaiterReservation.count(),
+                         std::memory_order_relaxed);
+}
+
+void ThreadPool::wakeWorkersFor(size_t chunks) {
   if (sleepers_.load() == 0)
     return;
   // A worker about to look for work (polling, or finishing a job) checks openJobs_ before it
-  // sleeps, so it takes a one-item job without a wake-up: waking a sleeper would cost a system
-  // call here and a context switch there. Jobs of more items wake everyone.
-  if (items == 1 && lookingForWork_.load() != 0)
+  // sleeps, so it takes a chunk without a wake-up: waking a sleeper would cost a system call
+  // here and a context switch there. Jobs of more chunks than there are such workers wake
+  // everyone.
+  if (chunks <= lookingForWork_.load())
     return;
   wakeGeneration_.fetch_add(1);
-  if (items > 1)
+  if (chunks > 1)
     wakeGeneration_.notify_all();
   else
     wakeGeneration_.notify_one();
@@ -97,6 +141,13 @@ bool ThreadPool::claimNext(ParallelJob &job, size_t &begin, size_t &end, bool lo
   if (end == job.itemCount())
     retireClaimedJob(locked);
   return true;
+}
+
+bool ThreadPool::isReservedForWaiter() const {
+  // Acquire: a worker that sees the reservation released also sees the wake-up the waiting
+  // thread left it (deferredWakeChunks_) before releasing it.
+  int64_t until = reservedUntil_.load(std::memory_order_acquire);
+  return until != 0 && steadyNanoseconds() < until;
 }
 
 bool ThreadPool::hasWorkOrStop() const {
@@ -133,6 +184,45 @@ ThreadPool::Claim ThreadPool::claimFromQueue() {
   return {};
 }
 
+ThreadPool::Claim ThreadPool::claimForWaiter(const void *tag) {
+  std::lock_guard lock(mutex_);
+  std::shared_ptr<ParallelJob> job = frontJobLocked();
+  if (job == nullptr || job->waiterTag() != tag)
+    return {};
+  if (!job->isOneChunk() && job->next_.load(std::memory_order_relaxed) != 0)
+    return {}; // the workers have started it: its other chunks are theirs
+  Claim claim{std::move(job)};
+  if (!claimNext(*claim.job, claim.begin, claim.end, true))
+    return {};
+  return claim;
+}
+
+void ThreadPool::releaseReservation() {
+  if (reservedUntil_.load(std::memory_order_relaxed) != 0)
+    reservedUntil_.store(0, std::memory_order_release);
+}
+
+void ThreadPool::helpUntil(const void *tag, const std::function<bool()> &done) {
+  if (openJobs_.load(std::memory_order_acquire) == 0 ||
+      waiterRunning_.exchange(true, std::memory_order_acquire))
+    return;
+  if (freeStackBytes() >= kWaiterStackBytes) {
+    DefaultFloatEnvironment environment; // the application's stays its own
+    while (!done()) {
+      Claim claim = claimForWaiter(tag);
+      if (!claim)
+        break;
+      releaseReservation(); // the rest of a job of several chunks is the workers'
+      ParallelJob &job = *claim.job;
+      job.run(claim.begin, claim.end, workerCount());
+      if (job.complete(claim.end - claim.begin))
+        job.finished();
+    }
+  }
+  releaseReservation(); // what this thread may not run is the workers'
+  waiterRunning_.store(false, std::memory_order_release);
+}
+
 ThreadPool::Claim ThreadPool::waitForJob(bool alreadyLooking) {
   if (!alreadyLooking)
     lookingForWork_.fetch_add(1);
@@ -153,6 +243,12 @@ ThreadPool::Claim ThreadPool::waitForJob(bool alreadyLooking) {
     if (stopping_.load(std::memory_order_acquire))
       return found({});
     if (openJobs_.load(std::memory_order_acquire) != 0) {
+      if (deferredWakeChunks_.load(std::memory_order_relaxed) != 0)
+        wakeWorkersFor(deferredWakeChunks_.exchange(0));
+      if (isReservedForWaiter()) {
+        cpuRelax();
+        continue;
+      }
       if (Claim claim = claimFromQueue())
         return found(std::move(claim));
       // The last chunk was claimed after the count was read; its claimer is about to lower it.

@@ -4,7 +4,8 @@
 // start without a wake-up. Idle workers sleep on an atomic, not on a condition variable: a
 // woken worker that finds every chunk already claimed goes back to sleep without the pool's
 // mutex, which would otherwise hand itself from one woken worker to the next while the next job
-// waits behind them.
+// waits behind them. An application thread that waits for a command runs small jobs itself
+// (helpUntil).
 #pragma once
 
 #include "runtime/adaptive_mutex.hpp"
@@ -12,9 +13,11 @@
 #include "runtime/cache_line.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -28,12 +31,17 @@ public:
   ParallelJob(size_t itemCount, size_t chunkSize);
   virtual ~ParallelJob() = default;
 
-  /// Runs items [begin, end) on worker `worker` (0 <= worker < pool size).
+  /// Runs items [begin, end) on worker `worker`: 0 <= worker < pool size for the pool's own
+  /// workers, pool size for the thread in ThreadPool::helpUntil.
   virtual void run(size_t begin, size_t end, unsigned worker) = 0;
+  /// What a waiting thread must be waiting on to run this job itself (see ThreadPool::helpUntil):
+  /// for a command, its queue. Null (the default): only the workers run it.
+  virtual const void *waiterTag() const { return nullptr; }
   /// Called once, by the worker that completed the last item.
   virtual void finished() = 0;
 
   size_t itemCount() const { return itemCount_; }
+  size_t chunkCount() const;
 
 private:
   friend class ThreadPool;
@@ -67,6 +75,28 @@ public:
   /// Queues `job`; jobs start in the order they were submitted.
   void submit(std::shared_ptr<ParallelJob> job);
 
+  /// For a thread about to wait for a command: runs, as worker number workerCount(), jobs of
+  /// one chunk and the first chunk of jobs nobody has started, from the front of the queue,
+  /// until `done` holds or the front job is neither or has another waiterTag than `tag` (a
+  /// thread waiting for its own queue never runs another thread's long command). One thread at
+  /// a time does; the others return at once, as does a thread with too little stack left for
+  /// kernels.
+  ///
+  /// A launch followed by a wait then starts, and when small ends, on the thread that waits:
+  /// the command, the job and the event stay in that core's cache instead of crossing to a
+  /// worker and back, each crossing a few hundred nanoseconds when the cores are on different
+  /// dies. The other chunks of a larger job are the workers': a thread more than there are
+  /// cores would hold chunks back whenever the system took its core away.
+  void helpUntil(const void *tag, const std::function<bool()> &done);
+
+  /// A polling worker would see a job before the thread that submitted it gets to its wait:
+  /// the workers leave a job an application thread submits to that thread for this long, time
+  /// to return from the enqueue and start waiting. A job nobody waits for starts this much
+  /// later.
+  static constexpr std::chrono::nanoseconds kWaiterReservation{1000};
+  /// The longest a job is kept back while the thread that submits it wakes workers.
+  static constexpr std::chrono::nanoseconds kWakeUpReservation{20000};
+
 private:
   /// A chunk a worker has claimed, with its job; no job when the pool is stopping.
   struct Claim {
@@ -76,6 +106,10 @@ private:
   };
 
   void workerLoop(unsigned index);
+  /// For helpUntil: a chunk of the front job, when it is one a thread waiting on `tag` may run.
+  Claim claimForWaiter(const void *tag);
+  /// Lets the workers claim the front job again (see helpUntil).
+  void releaseReservation();
   /// The first chunk the caller claims of the oldest job with items left, waiting for one.
   /// `alreadyLooking`: the caller already counts in lookingForWork_.
   Claim waitForJob(bool alreadyLooking);
@@ -90,8 +124,13 @@ private:
   /// For the worker that claimed a job's last chunk: the job is no longer open, and leaves the
   /// queue (with every claimed job before it). `locked`: the caller holds mutex_.
   void retireClaimedJob(bool locked);
+  /// Wakes sleeping workers for `chunks` chunks of work, unless workers already looking for
+  /// work will take them.
+  void wakeWorkersFor(size_t chunks);
   /// Whether a job has chunks to claim, or the pool is stopping: what ends a wait.
   bool hasWorkOrStop() const;
+  /// Whether a job is kept back for a waiting application thread now.
+  bool isReservedForWaiter() const;
   /// Sleeps until submit or the destructor wakes this worker (or spuriously).
   void sleep();
 
@@ -102,6 +141,9 @@ private:
   /// claims a job's last chunk. Idle workers read it without the lock.
   alignas(kNoFalseSharing) std::atomic<size_t> openJobs_{0};
   std::atomic<bool> stopping_{false};
+  /// Until this steady-clock time (nanoseconds) the workers leave the front job to a waiting
+  /// application thread (see helpUntil); 0 when no job is kept back.
+  std::atomic<int64_t> reservedUntil_{0};
 
   alignas(kNoFalseSharing) AdaptiveMutex mutex_; // guards jobs_
   std::deque<std::shared_ptr<ParallelJob>, RecyclingAllocator<std::shared_ptr<ParallelJob>>> jobs_;
@@ -110,6 +152,10 @@ private:
   std::atomic<unsigned> lookingForWork_{0}; // workers that will look at openJobs_ before sleeping
   std::atomic<unsigned> sleepers_{0};       // workers asleep on wakeGeneration_, or about to be
   std::atomic<uint32_t> wakeGeneration_{0}; // bumped to wake sleepers
+  std::atomic<bool> waiterRunning_{false};  // a thread is in helpUntil
+  /// Chunks of jobs that application threads submitted for which a looking worker is to wake
+  /// sleepers, instead of the submitting thread (see submit).
+  std::atomic<size_t> deferredWakeChunks_{0};
 
   alignas(kNoFalseSharing) std::vector<std::thread> workers_;
 };

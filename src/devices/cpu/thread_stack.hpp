@@ -1,5 +1,6 @@
-// Where the calling thread's stack lies. The CPU device's workers run work-groups on their own
-// stacks, and to_private() must recognise a pointer to a variable there.
+// Where the calling thread's stack lies. The CPU device runs work-groups on the stack of the
+// thread that runs them (a worker, or an application thread waiting for the command), and
+// to_private() must recognise a pointer to a variable there.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +13,11 @@ struct ThreadStack {
   uint64_t size = 0;
 };
 
-/// The calling thread's stack; empty when the system cannot tell.
+/// The calling thread's stack; empty when the system cannot tell. Read from the system once per
+/// thread (for the main thread that means parsing /proc/self/maps).
 ThreadStack currentThreadStack();
+
+/// Bytes of the calling thread's stack below the caller's frame; zero when it cannot tell.
+uint64_t freeStackBytes();
 
 } // namespace kiln::cpu
