@@ -161,4 +161,24 @@ TEST_F(StreamingStoresTest, LargeOutputsThatFitInTheCacheWithTheirInputsKeepPlai
   EXPECT_EQ(wrong, 0u);
 }
 
+TEST_F(StreamingStoresTest, BuffersUpdatedInPlaceKeepPlainStoresHoweverLarge) {
+  // Larger than the cache, but the kernel reads each element before it writes it: the read has
+  // brought the line into the cache, and a streaming store would only evict it.
+  size_t count = 2 * count_;
+  std::vector<cl_int> values(count);
+  for (size_t i = 0; i < count; ++i)
+    values[i] = a_[i % count_] + static_cast<cl_int>(i / count_);
+  Mem data = bufferWith(values);
+  std::string report = runReported("scaleInPlace", {data.get()}, 0, count, 0, 0);
+  if (isKiln()) {
+    EXPECT_NE(report.find("kernel 'scaleInPlace'"), std::string::npos) << report;
+    EXPECT_EQ(report.find("stream past the caches"), std::string::npos) << report;
+  }
+  std::vector<cl_int> result = read<cl_int>(data, count);
+  size_t wrong = 0;
+  for (size_t i = 0; i < count; ++i)
+    wrong += result[i] != values[i] * 3 + 1;
+  EXPECT_EQ(wrong, 0u);
+}
+
 } // namespace

@@ -52,6 +52,9 @@ struct KernelArgInfo {
   /// argBlockAlignment the largest alignment of any argument (at least 8).
   uint32_t blockOffset = 0;
   uint32_t blockSize = 0;
+  /// For GlobalPointer arguments: the kernel stores through it and never reads through it (its
+  /// output), as far as the compiler can tell; false when unsure.
+  bool onlyWritten = false;
 };
 
 struct KernelInfo {

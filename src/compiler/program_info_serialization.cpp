@@ -4,7 +4,7 @@ namespace kiln::compiler {
 namespace {
 
 /// Bump with every change to ProgramInfo or to the layout below.
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2; // 2: KernelArgInfo::onlyWritten
 
 // The fewest bytes one element of each list takes, to bound the counts read back.
 constexpr size_t kMinimumKernelBytes = 8;
@@ -32,6 +32,7 @@ void writeArg(ByteWriter &out, const KernelArgInfo &arg) {
   out.number(arg.valueSize);
   out.number(arg.blockOffset);
   out.number(arg.blockSize);
+  out.number<uint8_t>(arg.onlyWritten);
 }
 
 KernelArgInfo readArg(ByteReader &in) {
@@ -47,6 +48,7 @@ KernelArgInfo readArg(ByteReader &in) {
   arg.valueSize = in.number<uint32_t>();
   arg.blockOffset = in.number<uint32_t>();
   arg.blockSize = in.number<uint32_t>();
+  arg.onlyWritten = in.number<uint8_t>() != 0;
   return arg;
 }
 

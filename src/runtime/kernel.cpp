@@ -72,7 +72,7 @@ cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
   LaunchArgumentBlock &block = arguments.block;
   LaunchMemObjects &memObjects = arguments.memObjects;
   block.assign(argBlock_.begin(), argBlock_.end());
-  arguments.writableBufferBytes = 0;
+  arguments.outputBufferBytes = 0;
   arguments.bufferBytes = 0;
   memObjects.reserve(args_.size());
   for (size_t index = 0; index < args_.size(); ++index) {
@@ -96,11 +96,8 @@ cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
       memObjects.push_back(std::move(memory));
       continue;
     }
-    bool readOnly = kind == compiler::ArgKind::ConstantPointer ||
-                    (info_.args[index].typeQualifier & CL_KERNEL_ARG_TYPE_CONST) != 0 ||
-                    (memory->flags() & CL_MEM_READ_ONLY) != 0;
-    if (!readOnly)
-      arguments.writableBufferBytes += memory->size();
+    if (info_.args[index].onlyWritten)
+      arguments.outputBufferBytes += memory->size();
     arguments.bufferBytes += memory->size();
     memObjects.push_back(std::move(memory));
   }

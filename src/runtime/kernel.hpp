@@ -33,10 +33,10 @@ struct LaunchArguments {
   /// The argument block: buffers replaced by their addresses and __local arguments by their
   /// offsets into the work-group's local memory.
   LaunchArgumentBlock block;
-  LaunchMemObjects memObjects;      // the buffers and images the arguments name
-  size_t localMemorySize = 0;       // per work-group: the kernel's own plus the arguments'
-  uint64_t writableBufferBytes = 0; // the size of the buffers the kernel may write
-  uint64_t bufferBytes = 0;         // the size of all the buffers it names
+  LaunchMemObjects memObjects;    // the buffers and images the arguments name
+  size_t localMemorySize = 0;     // per work-group: the kernel's own plus the arguments'
+  uint64_t outputBufferBytes = 0; // the size of the buffers it only writes (onlyWritten)
+  uint64_t bufferBytes = 0;       // the size of all the buffers it names
 };
 
 /// A kernel's code on one device, and the device program it lives in (kept alive with it).

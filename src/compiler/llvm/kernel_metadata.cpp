@@ -1,5 +1,6 @@
 #include "compiler/llvm/kernel_metadata.hpp"
 
+#include "compiler/llvm/pointer_argument_access.hpp"
 #include "compiler/llvm/printf_lowering.hpp"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -156,6 +157,7 @@ uint32_t describeArg(const llvm::Argument &arg, const ArgMetadata &md, const llv
     info.kind = *kind;
   } else if (pointer && !arg.hasByValAttr() && irAddressSpace != kPrivate) {
     info.kind = pointerKind(irAddressSpace);
+    info.onlyWritten = info.kind == ArgKind::GlobalPointer && isOnlyWrittenThrough(arg);
   } else {
     info.kind = ArgKind::Value;
     // A struct passed by value arrives as a pointer to a byval copy: its size is the struct's.
