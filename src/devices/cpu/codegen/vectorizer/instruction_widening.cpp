@@ -548,7 +548,8 @@ private:
       Value *value = operand.get();
       bool scalar = shapeOf(value).isUniform() || isa<Function>(value) || isa<BasicBlock>(value);
       operands.push_back(scalar ? nullptr : vectorOf(value));
-      addressSlots.push_back(scalar ? nullptr : spillAddresses(operands.back(), instruction));
+      addressSlots.push_back(
+          scalar ? nullptr : spillAddresses(operands.back(), operand.getOperandNo(), instruction));
     }
     for (unsigned lane = 0; lane < width_; ++lane) {
       IRBuilder<> builder(&instruction);
@@ -591,13 +592,20 @@ private:
   /// per-lane memory accesses come late, and a 2-core Zen 4 ran such a run (64 increments of
   /// local counters) at 9 ns a lane against 0.8 ns with the addresses in memory (the suite's
   /// histogram at 64 lanes).
-  AllocaInst *spillAddresses(Value *lanes, Instruction &instruction) {
+  ///
+  /// One slot serves every per-lane access's operand `operandNo` of that type: each access reads
+  /// it before the next stores to it. (In kernels with barriers, every slot becomes private
+  /// memory of each SIMD group.)
+  AllocaInst *spillAddresses(Value *lanes, unsigned operandNo, Instruction &instruction) {
     auto *type = dyn_cast<FixedVectorType>(lanes->getType());
     if (type == nullptr || !type->getElementType()->isPointerTy())
       return nullptr;
-    BasicBlock &entry = function_.getEntryBlock();
-    IRBuilder<> atEntry(&entry, entry.getFirstInsertionPt());
-    AllocaInst *slot = atEntry.CreateAlloca(type, nullptr, lanes->getName() + ".slots");
+    AllocaInst *&slot = addressSlots_[{type, operandNo}];
+    if (slot == nullptr) {
+      BasicBlock &entry = function_.getEntryBlock();
+      IRBuilder<> atEntry(&entry, entry.getFirstInsertionPt());
+      slot = atEntry.CreateAlloca(type, nullptr, "lane.addresses");
+    }
     IRBuilder<> builder(&instruction);
     builder.CreateAlignedStore(lanes, slot, slot->getAlign());
     return slot;
@@ -666,6 +674,7 @@ private:
   Instruction *user_ = nullptr; // the instruction being widened: where allocas are materialized
   DenseMap<const Value *, Shape> newShapes_; // of the values widening creates
   DenseMap<Instruction *, Value *> laneMask_;
+  DenseMap<std::pair<Type *, unsigned>, AllocaInst *> addressSlots_; // see spillAddresses
   DenseSet<const Instruction *> full_;
   std::vector<std::pair<PHINode *, PHINode *>> phis_;
   std::vector<Instruction *> replaced_;
