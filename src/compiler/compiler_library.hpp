@@ -25,7 +25,7 @@ public:
 };
 
 /// The symbol libkiln-compiler.so exports; bump the suffix when the interfaces change.
-inline constexpr const char *kCompilerServicesSymbol = "kiln_compiler_services_v2";
+inline constexpr const char *kCompilerServicesSymbol = "kiln_compiler_services_v3";
 using CompilerServicesEntry = CompilerServices *(*)();
 
 } // namespace kiln

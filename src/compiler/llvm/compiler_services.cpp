@@ -30,7 +30,7 @@ private:
 } // namespace kiln
 
 extern "C" __attribute__((visibility("default"))) kiln::CompilerServices *
-kiln_compiler_services_v2() {
+kiln_compiler_services_v3() {
   static kiln::LlvmCompilerServices services;
   return &services;
 }
