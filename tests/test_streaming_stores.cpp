@@ -73,6 +73,22 @@ protected:
     return testing::internal::GetCapturedStderr();
   }
 
+  /// Runs scaleInPlace over a buffer holding `values`: Kiln must keep plain stores, and every
+  /// element must be updated.
+  void expectScaledInPlaceWithPlainStores(const std::vector<cl_int> &values) {
+    Mem data = bufferWith(values);
+    std::string report = runReported("scaleInPlace", {data.get()}, 0, values.size(), 0, 0);
+    if (isKiln()) {
+      EXPECT_NE(report.find("kernel 'scaleInPlace'"), std::string::npos) << report;
+      EXPECT_EQ(report.find("stream past the caches"), std::string::npos) << report;
+    }
+    std::vector<cl_int> result = read<cl_int>(data, values.size());
+    size_t wrong = 0;
+    for (size_t i = 0; i < values.size(); ++i)
+      wrong += result[i] != values[i] * 3 + 1;
+    EXPECT_EQ(wrong, 0u);
+  }
+
   size_t count_ = 0;
   std::vector<cl_int> a_, b_;
 };
@@ -147,38 +163,17 @@ TEST_F(StreamingStoresTest, LargeOutputsThatFitInTheCacheWithTheirInputsKeepPlai
   size_t count = (cache / 4 + (size_t{1} << 20)) / sizeof(cl_int);
   if (count * sizeof(cl_int) > cache)
     GTEST_SKIP() << "the last-level cache is too small for this test";
-  std::vector<cl_int> values(a_.begin(), a_.begin() + static_cast<ptrdiff_t>(count));
-  Mem data = bufferWith(values);
-  std::string report = runReported("scaleInPlace", {data.get()}, 0, count, 0, 0);
-  if (isKiln()) {
-    EXPECT_NE(report.find("kernel 'scaleInPlace'"), std::string::npos) << report;
-    EXPECT_EQ(report.find("stream past the caches"), std::string::npos) << report;
-  }
-  std::vector<cl_int> result = read<cl_int>(data, count);
-  size_t wrong = 0;
-  for (size_t i = 0; i < count; ++i)
-    wrong += result[i] != values[i] * 3 + 1;
-  EXPECT_EQ(wrong, 0u);
+  expectScaledInPlaceWithPlainStores(
+      std::vector<cl_int>(a_.begin(), a_.begin() + static_cast<ptrdiff_t>(count)));
 }
 
 TEST_F(StreamingStoresTest, BuffersUpdatedInPlaceKeepPlainStoresHoweverLarge) {
   // Larger than the cache, but the kernel reads each element before it writes it: the read has
   // brought the line into the cache, and a streaming store would only evict it.
-  size_t count = 2 * count_;
-  std::vector<cl_int> values(count);
-  for (size_t i = 0; i < count; ++i)
+  std::vector<cl_int> values(2 * count_);
+  for (size_t i = 0; i < values.size(); ++i)
     values[i] = a_[i % count_] + static_cast<cl_int>(i / count_);
-  Mem data = bufferWith(values);
-  std::string report = runReported("scaleInPlace", {data.get()}, 0, count, 0, 0);
-  if (isKiln()) {
-    EXPECT_NE(report.find("kernel 'scaleInPlace'"), std::string::npos) << report;
-    EXPECT_EQ(report.find("stream past the caches"), std::string::npos) << report;
-  }
-  std::vector<cl_int> result = read<cl_int>(data, count);
-  size_t wrong = 0;
-  for (size_t i = 0; i < count; ++i)
-    wrong += result[i] != values[i] * 3 + 1;
-  EXPECT_EQ(wrong, 0u);
+  expectScaledInPlaceWithPlainStores(values);
 }
 
 } // namespace

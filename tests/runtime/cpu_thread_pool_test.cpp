@@ -128,33 +128,51 @@ private:
   const void *waiterTag_;
 };
 
+/// A pool of two workers, both kept busy: a job submitted now can only go to a waiting thread
+/// until release().
+class BusyPool {
+public:
+  BusyPool() { pool.submit(occupying_); }
+  ~BusyPool() { release(); }
+  bool busy() { return occupying_->waitAllRunning(); }
+  void release() { occupying_->release(); }
+  /// Submits `job` and runs what this thread may of it, as a thread waiting on kWaitedQueue.
+  void submitAndWait(const std::shared_ptr<RecordingJob> &job) {
+    pool.submit(job);
+    pool.helpUntil(&kWaitedQueue, [&] { return job->finished_.load(); });
+  }
+
+  ThreadPool pool{2};
+
+private:
+  std::shared_ptr<OccupyingJob> occupying_ = std::make_shared<OccupyingJob>(2);
+};
+
+/// Waits until `job` has finished.
+void waitFinished(const RecordingJob &job) {
+  while (!job.finished_.load())
+    std::this_thread::sleep_for(1ms);
+}
+
 TEST(CpuThreadPool, AWaitingThreadRunsAOneChunkJobItself) {
-  ThreadPool pool(2);
-  auto occupying = std::make_shared<OccupyingJob>(2);
-  pool.submit(occupying);
-  ASSERT_TRUE(occupying->waitAllRunning());
+  BusyPool busy;
+  ASSERT_TRUE(busy.busy());
   auto job = std::make_shared<RecordingJob>(1);
-  pool.submit(job);
-  pool.helpUntil(&kWaitedQueue, [&] { return job->finished_.load(); });
+  busy.submitAndWait(job);
   EXPECT_TRUE(job->finished_.load());
   EXPECT_EQ(job->ranOn_[0], std::this_thread::get_id());
-  EXPECT_EQ(job->workerOf_[0], pool.workerCount()); // the waiting thread's own scratch
-  occupying->release();
+  EXPECT_EQ(job->workerOf_[0], busy.pool.workerCount()); // the waiting thread's own scratch
 }
 
 TEST(CpuThreadPool, AWaitingThreadTakesOnlyTheFirstChunkOfALargerJob) {
-  ThreadPool pool(2);
-  auto occupying = std::make_shared<OccupyingJob>(2);
-  pool.submit(occupying);
-  ASSERT_TRUE(occupying->waitAllRunning());
+  BusyPool busy;
+  ASSERT_TRUE(busy.busy());
   auto job = std::make_shared<RecordingJob>(4);
-  pool.submit(job);
-  pool.helpUntil(&kWaitedQueue, [&] { return job->finished_.load(); });
+  busy.submitAndWait(job);
   EXPECT_EQ(job->ran_.load(), 1u); // the rest waits for the workers
   EXPECT_EQ(job->ranOn_[0], std::this_thread::get_id());
-  occupying->release();
-  while (!job->finished_.load())
-    std::this_thread::sleep_for(1ms);
+  busy.release();
+  waitFinished(*job);
   EXPECT_EQ(job->ran_.load(), 4u);
   for (size_t item = 1; item < 4; ++item)
     EXPECT_NE(job->ranOn_[item], std::this_thread::get_id()) << "item " << item;
@@ -164,17 +182,13 @@ TEST(CpuThreadPool, AWaitingThreadLeavesJobsItMayNotRun) {
   // Jobs only the workers run, and those of another queue than the one the thread waits on.
   for (const void *tag :
        {static_cast<const void *>(nullptr), static_cast<const void *>(&kOtherQueue)}) {
-    ThreadPool pool(2);
-    auto occupying = std::make_shared<OccupyingJob>(2);
-    pool.submit(occupying);
-    ASSERT_TRUE(occupying->waitAllRunning());
+    BusyPool busy;
+    ASSERT_TRUE(busy.busy());
     auto job = std::make_shared<RecordingJob>(1, tag);
-    pool.submit(job);
-    pool.helpUntil(&kWaitedQueue, [&] { return job->finished_.load(); });
+    busy.submitAndWait(job);
     EXPECT_EQ(job->ran_.load(), 0u);
-    occupying->release();
-    while (!job->finished_.load())
-      std::this_thread::sleep_for(1ms);
+    busy.release();
+    waitFinished(*job);
     EXPECT_NE(job->ranOn_[0], std::this_thread::get_id());
   }
 }
