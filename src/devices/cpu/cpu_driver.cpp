@@ -152,6 +152,8 @@ struct WorkerScratch {
   size_t localCapacity = 0;
   AlignedStorage privateMemory;
   size_t privateCapacity = 0;
+  /// The stack of the thread running this scratch's work-groups (a worker, or the waiting one).
+  RememberedThreadStack stack;
 
   /// Grows `storage` to at least `size` bytes; false when out of memory.
   static bool reserve(AlignedStorage &storage, size_t &capacity, size_t size) {
@@ -316,7 +318,7 @@ public:
       failed_.store(true);
       return;
     }
-    ThreadStack stack = currentThreadStack(); // a worker's, or a waiting thread's
+    const ThreadStack &stack = scratch.stack.current();
     WorkGroupParams group{};
     group.localMemory = scratch.localMemory.get();
     group.privateMemory = scratch.privateMemory.get();

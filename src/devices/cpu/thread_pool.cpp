@@ -2,7 +2,6 @@
 
 #include "devices/cpu/cpu_topology.hpp"
 #include "devices/cpu/float_environment.hpp"
-#include "devices/cpu/thread_stack.hpp"
 #include "runtime/spin_wait.hpp"
 
 #include <algorithm>
@@ -206,7 +205,7 @@ void ThreadPool::helpUntil(const void *tag, const std::function<bool()> &done) {
   if (openJobs_.load(std::memory_order_acquire) == 0 ||
       waiterRunning_.exchange(true, std::memory_order_acquire))
     return;
-  if (freeStackBytes() >= kWaiterStackBytes) {
+  if (waiterStack_.freeBytes() >= kWaiterStackBytes) {
     DefaultFloatEnvironment environment; // the application's stays its own
     while (!done()) {
       Claim claim = claimForWaiter(tag);

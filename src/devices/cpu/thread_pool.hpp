@@ -8,6 +8,7 @@
 // (helpUntil).
 #pragma once
 
+#include "devices/cpu/thread_stack.hpp"
 #include "runtime/adaptive_mutex.hpp"
 #include "runtime/block_recycler.hpp"
 #include "runtime/cache_line.hpp"
@@ -153,6 +154,7 @@ private:
   std::atomic<unsigned> sleepers_{0};       // workers asleep on wakeGeneration_, or about to be
   std::atomic<uint32_t> wakeGeneration_{0}; // bumped to wake sleepers
   std::atomic<bool> waiterRunning_{false};  // a thread is in helpUntil
+  RememberedThreadStack waiterStack_;       // of the thread in helpUntil
   /// Chunks of jobs that application threads submitted for which a looking worker is to wake
   /// sleepers, instead of the submitting thread (see submit).
   std::atomic<size_t> deferredWakeChunks_{0};

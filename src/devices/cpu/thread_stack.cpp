@@ -23,18 +23,18 @@ ThreadStack readThreadStack() {
 
 } // namespace
 
-ThreadStack currentThreadStack() {
-  // A thread's stack never moves: remembering it is no shared state.
-  thread_local const ThreadStack stack = readThreadStack();
-  return stack;
+const ThreadStack &RememberedThreadStack::current() {
+  // A thread's stack never moves, and a frame of the caller's lies in it: when this frame is in
+  // the stack remembered, that is the caller's.
+  if (!stack_.contains(__builtin_frame_address(0)))
+    stack_ = readThreadStack();
+  return stack_;
 }
 
-uint64_t freeStackBytes() {
-  ThreadStack stack = currentThreadStack();
-  const std::byte *here = static_cast<const std::byte *>(__builtin_frame_address(0));
-  if (stack.base == nullptr || here < stack.base || here >= stack.base + stack.size)
-    return 0;
-  return static_cast<uint64_t>(here - stack.base);
+uint64_t RememberedThreadStack::freeBytes() {
+  const ThreadStack &stack = current();
+  const auto *here = static_cast<const std::byte *>(__builtin_frame_address(0));
+  return stack.contains(here) ? static_cast<uint64_t>(here - stack.base) : 0;
 }
 
 } // namespace kiln::cpu
