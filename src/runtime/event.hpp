@@ -5,6 +5,7 @@
 #include "runtime/adaptive_mutex.hpp"
 #include "runtime/block_recycler.hpp"
 #include "runtime/cache_line.hpp"
+#include "runtime/monotonic_clock.hpp"
 #include "runtime/object.hpp"
 
 #include <array>
@@ -18,9 +19,6 @@ namespace kiln {
 class Command;
 class Context;
 class Queue;
-
-/// Monotonic nanoseconds: the clock of profiling info and clGetDeviceAndHostTimer.
-cl_ulong monotonicNanoseconds();
 
 class Event : public Object<_cl_event, ObjectKind::Event>, public RefCounted<Event> {
 public:

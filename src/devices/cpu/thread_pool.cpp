@@ -2,6 +2,7 @@
 
 #include "devices/cpu/cpu_topology.hpp"
 #include "devices/cpu/float_environment.hpp"
+#include "runtime/monotonic_clock.hpp"
 #include "runtime/spin_wait.hpp"
 
 #include <algorithm>
@@ -14,12 +15,6 @@ namespace {
 /// from the usual stack limit, so that a kernel whose private arrays fit on a worker's stack
 /// fits there too.
 constexpr uint64_t kWaiterStackBytes = uint64_t{4} << 20;
-
-int64_t steadyNanoseconds() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 } // namespace
 
@@ -76,7 +71,7 @@ void ThreadPool::submit(std::shared_ptr<ParallelJob> job) {
     std::lock_guard lock(mutex_);
     // Until this thread is through with waking workers, which may take a system call.
     if (reserve)
-      reservedUntil_.store(steadyNanoseconds() + kWakeUpReservation.count(),
+      reservedUntil_.store(monotonicNanoseconds() + kWakeUpReservation.count(),
                            std::memory_order_relaxed);
     // Counted before any worker can claim it (and lower the count for it).
     // Sequentially consistent with sleep(): either a worker going to sleep sees this job open, or
@@ -93,7 +88,7 @@ void ThreadPool::submit(std::shared_ptr<ParallelJob> job) {
   else
     wakeWorkersFor(forWorkers);
   if (reserve)
-    reservedUntil_.store(steadyNanoseconds() + kWaiterReservation.count(),
+    reservedUntil_.store(monotonicNanoseconds() + kWaiterReservation.count(),
                          std::memory_order_relaxed);
 }
 
@@ -145,8 +140,8 @@ bool ThreadPool::claimNext(ParallelJob &job, size_t &begin, size_t &end, bool lo
 bool ThreadPool::isReservedForWaiter() const {
   // Acquire: a worker that sees the reservation released also sees the wake-up the waiting
   // thread left it (deferredWakeChunks_) before releasing it.
-  int64_t until = reservedUntil_.load(std::memory_order_acquire);
-  return until != 0 && steadyNanoseconds() < until;
+  uint64_t until = reservedUntil_.load(std::memory_order_acquire);
+  return until != 0 && monotonicNanoseconds() < until;
 }
 
 bool ThreadPool::hasWorkOrStop() const {

@@ -142,9 +142,9 @@ private:
   /// claims a job's last chunk. Idle workers read it without the lock.
   alignas(kNoFalseSharing) std::atomic<size_t> openJobs_{0};
   std::atomic<bool> stopping_{false};
-  /// Until this steady-clock time (nanoseconds) the workers leave the front job to a waiting
+  /// Until this monotonicNanoseconds() time the workers leave the front job to a waiting
   /// application thread (see helpUntil); 0 when no job is kept back.
-  std::atomic<int64_t> reservedUntil_{0};
+  std::atomic<uint64_t> reservedUntil_{0};
 
   alignas(kNoFalseSharing) AdaptiveMutex mutex_; // guards jobs_
   std::deque<std::shared_ptr<ParallelJob>, RecyclingAllocator<std::shared_ptr<ParallelJob>>> jobs_;
