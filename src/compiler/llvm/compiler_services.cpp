@@ -4,6 +4,7 @@
 #include "devices/cpu/codegen/cpu_kernel_jit.hpp"
 #include "devices/cuda/codegen/ptx_compiler.hpp"
 
+#include <llvm/ADT/Statistic.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
 namespace kiln {
@@ -11,10 +12,16 @@ namespace {
 
 class LlvmCompilerServices final : public CompilerServices {
 public:
-  // LLVM's shared real file system is a function-local static inside libLLVM. Creating it here,
-  // under this library's own once-only initialisation, makes its construction happen before any
-  // build thread uses it, in a way ThreadSanitizer can see (libLLVM itself is not instrumented).
-  LlvmCompilerServices() { (void)llvm::vfs::getRealFileSystem(); }
+  // LLVM's shared real file system and the lock of its statistics registry are created lazily
+  // inside libLLVM. Creating them here, under this library's own once-only initialisation,
+  // makes their construction happen before any build thread uses them, in a way
+  // ThreadSanitizer can see (libLLVM itself is not instrumented): otherwise the first pass to
+  // count a statistic in each of two concurrent builds races to create the lock, as far as it
+  // can tell (ProgramCacheTest.ThreadsBuildingTheSameSourceAtOnceAllSucceed, once in a CI run).
+  LlvmCompilerServices() {
+    (void)llvm::vfs::getRealFileSystem();
+    (void)llvm::GetStatistics();
+  }
 
   compiler::Frontend &frontend() override { return *frontend_; }
   cpu::KernelJit &cpuJit() override { return *cpuJit_; }
