@@ -11,6 +11,7 @@
 #include "devices/cpu/codegen/division_guard.hpp"
 #include "devices/cpu/codegen/full_mask_fast_path.hpp"
 #include "devices/cpu/codegen/host_symbols.h"
+#include "devices/cpu/codegen/indirect_prefetch.hpp"
 #include "devices/cpu/codegen/module_preparation.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/specialization_cache.hpp"
@@ -184,7 +185,8 @@ std::string describeShape(const WorkGroupShape &shape) {
 /// KILN_VECTORIZE_REPORT: one line per specialization on stderr, the only output Kiln writes
 /// unasked for... because it was asked for.
 void reportVectorization(const std::string &kernel, const WorkGroupShape &shape, unsigned requested,
-                         const SpecializedWorkGroup &result, unsigned streamingStores) {
+                         const SpecializedWorkGroup &result, unsigned streamingStores,
+                         unsigned indirectPrefetches) {
   errs() << "kiln: kernel '" << kernel << "', work-groups of " << describeShape(shape) << ": ";
   if (requested == 1)
     errs() << "not vectorized (vectorization is off)";
@@ -194,6 +196,8 @@ void reportVectorization(const std::string &kernel, const WorkGroupShape &shape,
     errs() << "not vectorized: " << result.notVectorized;
   if (streamingStores != 0)
     errs() << "; " << streamingStores << " stores stream past the caches";
+  if (indirectPrefetches != 0)
+    errs() << "; " << indirectPrefetches << " indexed loads prefetched ahead";
   errs() << "\n";
 }
 
@@ -434,12 +438,16 @@ private:
       addContiguousGatherFastPaths(*function);
       addFullMaskFastPaths(*function);
     }
+    unsigned indirectPrefetches = 0;
+    if (prepared_.optimize)
+      indirectPrefetches = addIndirectPrefetches(*function);
     unsigned streamingStores = 0;
     if (prepared_.optimize && shape.streamingStores && machine_->getTargetTriple().isX86() &&
         mayStreamStores(*function))
       streamingStores = addStreamingStores(*function);
     if (prepared_.reportVectorization)
-      reportVectorization(name, shape, prepared_.requestedSimdWidth, *specialized, streamingStores);
+      reportVectorization(name, shape, prepared_.requestedSimdWidth, *specialized, streamingStores,
+                          indirectPrefetches);
     if (std::getenv("KILN_PRINT_IR") != nullptr)
       module->print(errs(), nullptr);
     if (Error error =

@@ -1,0 +1,139 @@
+// The CPU device reads the index of an indexed load (`x[columns[k]]`) ahead of the loop and
+// prefetches what it selects. That read may pass the end of the index buffer; it must never
+// leave the page the loop itself reads, so an index array that ends right before an
+// inaccessible page (a CL_MEM_USE_HOST_PTR buffer) still works, and the results are the same.
+#include "cl_test.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace cltest;
+
+namespace {
+
+const char *kIndexedSource = R"(
+  kernel void rowSums(global const int *rowStart, global const int *columns,
+                      global const float *values, global const float *x, global float *y) {
+    int row = get_global_id(0);
+    float sum = 0.0f;
+    for (int k = rowStart[row]; k < rowStart[row + 1]; ++k)
+      sum += values[k] * x[columns[k]];
+    y[row] = sum;
+  })";
+
+/// `pages` of memory followed by one the process may not touch: a read past the end of the
+/// first part faults.
+class GuardedPages {
+public:
+  explicit GuardedPages(size_t pages) : pageBytes_(static_cast<size_t>(sysconf(_SC_PAGESIZE))) {
+    mappedBytes_ = (pages + 1) * pageBytes_;
+    void *mapped =
+        mmap(nullptr, mappedBytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED)
+      return;
+    base_ = static_cast<std::byte *>(mapped);
+    if (mprotect(base_ + pages * pageBytes_, pageBytes_, PROT_NONE) != 0) {
+      munmap(base_, mappedBytes_);
+      base_ = nullptr;
+    }
+  }
+  ~GuardedPages() {
+    if (base_ != nullptr)
+      munmap(base_, mappedBytes_);
+  }
+  GuardedPages(const GuardedPages &) = delete;
+  GuardedPages &operator=(const GuardedPages &) = delete;
+
+  bool valid() const { return base_ != nullptr; }
+  /// Where `bytes` bytes start that end at the guard page.
+  void *endingAtGuard(size_t bytes) const { return base_ + (mappedBytes_ - pageBytes_) - bytes; }
+
+private:
+  size_t pageBytes_;
+  size_t mappedBytes_ = 0;
+  std::byte *base_ = nullptr;
+};
+
+class IndirectPrefetchTest : public ClTest {
+protected:
+  /// Builds `name` with the vectorization report on, runs it over `global` work-items with
+  /// `buffers` as its arguments, and returns what Kiln reported.
+  std::string runReported(const char *name, const std::vector<cl_mem> &buffers, size_t global,
+                          size_t local = 0) {
+    ScopedEnvironment report("KILN_VECTORIZE_REPORT", "1");
+    // OpenCL C 3.0, for a last work-group narrower than the others.
+    Kernel kernel = buildKernel(kIndexedSource, name, "-cl-std=CL3.0");
+    if (!kernel)
+      return {};
+    for (cl_uint index = 0; index < buffers.size(); ++index)
+      EXPECT_CL_SUCCESS(clSetKernelArg(kernel, index, sizeof(cl_mem), &buffers[index]));
+    testing::internal::CaptureStderr();
+    EXPECT_TRUE(run(kernel, 1, &global, local != 0 ? &local : nullptr, nullptr));
+    return testing::internal::GetCapturedStderr();
+  }
+
+  void expectPrefetchedWhereKilnCpu(const std::string &report) {
+    if (isKilnCpuDevice())
+      EXPECT_NE(report.find("indexed loads prefetched ahead"), std::string::npos) << report;
+  }
+};
+
+/// A CSR matrix of `rows` rows of 1 to 40 entries, with a vector to multiply.
+struct CsrMatrix {
+  CsrMatrix(int rows, uint64_t seed) : x(static_cast<size_t>(rows)) {
+    Random random(seed);
+    rowStart.push_back(0);
+    for (int row = 0; row < rows; ++row) {
+      int count = 1 + static_cast<int>(random.next() % 40);
+      for (int k = 0; k < count; ++k) {
+        columns.push_back(static_cast<cl_int>(random.next() % static_cast<uint64_t>(rows)));
+        values.push_back(random.uniform(-1, 1));
+      }
+      rowStart.push_back(static_cast<cl_int>(columns.size()));
+    }
+    x = random.values<cl_float>(static_cast<size_t>(rows));
+  }
+
+  std::vector<cl_float> product() const {
+    std::vector<cl_float> y(x.size());
+    for (size_t row = 0; row < x.size(); ++row) {
+      float sum = 0;
+      for (int k = rowStart[row]; k < rowStart[row + 1]; ++k)
+        sum = std::fma(values[k], x[columns[k]], sum);
+      y[row] = sum;
+    }
+    return y;
+  }
+
+  std::vector<cl_int> rowStart, columns;
+  std::vector<cl_float> values, x;
+};
+
+TEST_F(IndirectPrefetchTest, RowsWhoseColumnsEndAtAnInaccessiblePageMatchTheHost) {
+  // The column array ends where the guard page starts: the last rows' read-ahead would fault
+  // if it left the page. Sizes from one row to thousands put the end of the array at many
+  // distances from the page's start, and the work-groups narrower than the rest.
+  for (int rows : {1, 3, 17, 1000, 3001}) {
+    SCOPED_TRACE("rows: " + std::to_string(rows));
+    CsrMatrix matrix(rows, static_cast<uint64_t>(rows) + 5);
+    size_t columnBytes = matrix.columns.size() * sizeof(cl_int);
+    GuardedPages guarded(columnBytes / 4096 + 2);
+    ASSERT_TRUE(guarded.valid());
+    void *columnMemory = guarded.endingAtGuard(columnBytes);
+    std::memcpy(columnMemory, matrix.columns.data(), columnBytes);
+    Mem columns = createBuffer(CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, columnBytes, columnMemory);
+    Mem rowStart = bufferWith(matrix.rowStart), values = bufferWith(matrix.values),
+        x = bufferWith(matrix.x);
+    Mem y = createBuffer(CL_MEM_WRITE_ONLY, matrix.x.size() * sizeof(cl_float));
+    std::string report =
+        runReported("rowSums", {rowStart.get(), columns.get(), values.get(), x.get(), y.get()},
+                    matrix.x.size(), std::min<size_t>(matrix.x.size(), 64));
+    expectPrefetchedWhereKilnCpu(report);
+    EXPECT_TRUE(nearArrays(matrix.product(), read<cl_float>(y, matrix.x.size()), 1e-3, 1e-5));
+  }
+}
+
+} // namespace
