@@ -114,12 +114,11 @@ struct HostExecutor {
 } // namespace
 
 void ByteTransfer::runPiece(size_t begin, size_t end) const {
-  if (streaming && source == nullptr)
-    streamPattern(destination + begin, end - begin, pattern);
+  if (source == nullptr)
+    fillWithPattern(destination + begin, end - begin, pattern,
+                    streaming ? FillStores::NonTemporal : FillStores::Cached);
   else if (streaming)
     streamCopy(destination + begin, source + begin, end - begin);
-  else if (source == nullptr)
-    fillWithPattern(destination + begin, end - begin, pattern);
   else
     std::memcpy(destination + begin, source + begin, end - begin);
 }

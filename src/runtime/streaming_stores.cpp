@@ -1,13 +1,9 @@
-//===- streaming_stores.cpp - Host copies and fills that bypass the caches -===//
+//===- streaming_stores.cpp - Host copies that bypass the caches -===//
 
 #include "runtime/streaming_stores.hpp"
 
-#include "runtime/pattern_fill.hpp"
-
-#include <array>
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -48,39 +44,11 @@ void streamCopy(std::byte *target, const std::byte *source, size_t size) {
   _mm_sfence();
 }
 
-void streamPattern(std::byte *target, size_t size, std::span<const std::byte> pattern) {
-  // What 128 bytes hold from the first aligned address on: the same for every 128 bytes after
-  // it, since the pattern's size divides 128.
-  constexpr size_t kImageBytes = 128;
-  if (size < kFewestStreamedBytes) {
-    fillWithPattern(target, size, pattern);
-    return;
-  }
-  size_t head = bytesToAlignment(target);
-  fillWithPattern(target, head, pattern);
-  std::array<std::byte, kImageBytes> image;
-  for (size_t index = 0; index < kImageBytes; ++index)
-    image[index] = pattern[(head + index) % pattern.size()];
-  __m128i registers[kImageBytes / kStoreBytes];
-  for (size_t part = 0; part < std::size(registers); ++part)
-    registers[part] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(image.data()) + part);
-  size_t offset = head;
-  for (; offset + kImageBytes <= size; offset += kImageBytes)
-    for (size_t part = 0; part < std::size(registers); ++part)
-      _mm_stream_si128(reinterpret_cast<__m128i *>(target + offset) + part, registers[part]);
-  std::memcpy(target + offset, image.data(), size - offset);
-  _mm_sfence();
-}
-
 #else // no non-temporal stores known here: ordinary ones
 
 void streamCopy(std::byte *target, const std::byte *source, size_t size) {
   if (size != 0) // the pointers may be null then, which memcpy does not allow
     std::memcpy(target, source, size);
-}
-
-void streamPattern(std::byte *target, size_t size, std::span<const std::byte> pattern) {
-  fillWithPattern(target, size, pattern);
 }
 
 #endif

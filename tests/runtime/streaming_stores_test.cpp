@@ -1,7 +1,9 @@
-// The CPU device's copies and fills larger than the last-level cache use non-temporal stores
-// (runtime/streaming_stores.hpp): every alignment of the target, every pattern size, and sizes
-// around the point where they start must give exactly memcpy's and a plain fill's bytes, and
-// touch nothing beside the range.
+// The CPU device's copies larger than the last-level cache use non-temporal stores
+// (runtime/streaming_stores.hpp), and its large fills store the pattern from registers, with
+// ordinary or non-temporal stores (runtime/pattern_fill.hpp): every alignment of the target,
+// every pattern size, and sizes around the point where those paths start must give exactly
+// memcpy's and a repeated pattern's bytes, and touch nothing beside the range.
+#include "runtime/pattern_fill.hpp"
 #include "runtime/streaming_stores.hpp"
 
 #include <gtest/gtest.h>
@@ -38,20 +40,29 @@ TEST(StreamingStores, CopyGivesMemcpysBytesAtEveryAlignment) {
       }
 }
 
-TEST(StreamingStores, FillRepeatsThePatternFromItsFirstByteAtEveryAlignment) {
+void expectFillRepeatsThePatternAtEveryAlignment(FillStores stores) {
   for (size_t patternSize = 1; patternSize <= 128; patternSize *= 2)
-    for (size_t size : {size_t{0}, size_t{7}, size_t{4096}, size_t{4096 + 200}, size_t{20000}})
+    for (size_t size :
+         {size_t{0}, size_t{7}, size_t{4095}, size_t{4096}, size_t{4096 + 200}, size_t{20000}})
       for (size_t targetOffset = 0; targetOffset < 16; ++targetOffset) {
         SCOPED_TRACE("pattern of " + std::to_string(patternSize) + ", " + std::to_string(size) +
                      " bytes, target at +" + std::to_string(targetOffset));
         std::vector<std::byte> pattern = numbered(patternSize, unsigned(patternSize));
         std::vector<std::byte> target(size + targetOffset + 2 * kGuard, kUntouched);
-        streamPattern(target.data() + kGuard + targetOffset, size, pattern);
+        fillWithPattern(target.data() + kGuard + targetOffset, size, pattern, stores);
         std::vector<std::byte> expected(target.size(), kUntouched);
         for (size_t index = 0; index < size; ++index)
           expected[kGuard + targetOffset + index] = pattern[index % patternSize];
         ASSERT_EQ(target, expected);
       }
+}
+
+TEST(StreamingStores, FillRepeatsThePatternFromItsFirstByteAtEveryAlignment) {
+  expectFillRepeatsThePatternAtEveryAlignment(FillStores::NonTemporal);
+}
+
+TEST(PatternFill, FillRepeatsThePatternFromItsFirstByteAtEveryAlignment) {
+  expectFillRepeatsThePatternAtEveryAlignment(FillStores::Cached);
 }
 
 } // namespace
