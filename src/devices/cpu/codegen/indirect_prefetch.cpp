@@ -80,8 +80,10 @@ std::optional<IndexedLoad> indexedLoadOf(LoadInst &target, const Loop &loop) {
       found.index = load;
       return true;
     }
+    // No division: the copy runs on an index read past the loop's own, which may be anything
+    // (a zero or INT_MIN / -1 would trap where the original never divides).
     if (!isa<GetElementPtrInst, CastInst, BinaryOperator>(instruction) ||
-        found.chain.size() == kMaxChainLength)
+        instruction->isIntDivRem() || found.chain.size() == kMaxChainLength)
       return false;
     for (Value *operand : instruction->operands())
       if (!visit(operand))
