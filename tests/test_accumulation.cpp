@@ -4,6 +4,7 @@
 // permission). Each row must round exactly as one of the two, `fma()` always as the fused
 // form, and rows of every length, empty ones included, must be summed in order.
 #include "cl_test.hpp"
+#include "sparse_rows.hpp"
 
 #include <cmath>
 
@@ -11,15 +12,8 @@ using namespace cltest;
 
 namespace {
 
-const char *kRowSumsSource = R"(
-  kernel void multiplyAdd(global const int *rowStart, global const int *columns,
-                          global const float *values, global const float *x, global float *y) {
-    int row = get_global_id(0);
-    float sum = 0.0f;
-    for (int k = rowStart[row]; k < rowStart[row + 1]; ++k)
-      sum += values[k] * x[columns[k]];
-    y[row] = sum;
-  }
+/// Beside sparse_rows.hpp's multiplyAdd.
+const char *kOtherRowSumsSource = R"(
   kernel void explicitFma(global const int *rowStart, global const int *columns,
                           global const float *values, global const float *x, global float *y) {
     int row = get_global_id(0);
@@ -38,36 +32,6 @@ const char *kRowSumsSource = R"(
     y[row] = sum;
   })";
 
-/// A sparse matrix of rows of 0 to 40 entries in CSR form, and a vector.
-struct SparseRows {
-  std::vector<cl_int> rowStart{0}, columns;
-  std::vector<float> values, x;
-
-  explicit SparseRows(size_t rows) {
-    Random random(77);
-    for (size_t row = 0; row < rows; ++row) {
-      size_t length = random.next() % 41;
-      for (size_t k = 0; k < length; ++k) {
-        columns.push_back(static_cast<cl_int>(random.next() % rows));
-        values.push_back(random.uniform(-1, 1));
-      }
-      rowStart.push_back(static_cast<cl_int>(columns.size()));
-    }
-    x.resize(rows);
-    for (float &value : x)
-      value = random.uniform(-2, 2);
-  }
-  size_t rows() const { return rowStart.size() - 1; }
-
-  /// Row `row` folded on the host from `start`: sum = step(sum, value, x[column]) per entry.
-  template <typename Step> float fold(size_t row, float start, Step step) const {
-    float sum = start;
-    for (cl_int k = rowStart[row]; k < rowStart[row + 1]; ++k)
-      sum = step(sum, values[k], x[columns[k]]);
-    return sum;
-  }
-};
-
 /// The product of `a` and `b` rounded to float on its own (the volatile keeps the host's
 /// compiler from contracting it into the addition that follows).
 float roundedProduct(float a, float b) {
@@ -78,7 +42,8 @@ float roundedProduct(float a, float b) {
 class AccumulationTest : public ClTest {
 protected:
   std::vector<float> rowSums(const char *kernelName, const SparseRows &matrix) {
-    Kernel kernel = buildKernel(kRowSumsSource, kernelName);
+    Kernel kernel =
+        buildKernel(std::string(kMultiplyAddRowsSource) + kOtherRowSumsSource, kernelName);
     if (!kernel)
       return {};
     Mem rowStart = bufferWith(matrix.rowStart), columns = bufferWith(matrix.columns);
