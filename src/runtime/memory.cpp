@@ -3,6 +3,7 @@
 #include "runtime/context.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 #if defined(__linux__)
@@ -14,6 +15,10 @@ namespace kiln {
 void StorageRelease::operator()(std::byte *pointer) const {
   if (release != nullptr)
     release(owner, pointer);
+#if defined(__linux__)
+  else if (mappedBytes != 0)
+    munmap(pointer, mappedBytes);
+#endif
   else
     std::free(pointer);
 }
@@ -26,18 +31,45 @@ AlignedStorage allocateAligned(size_t size, size_t alignment) {
   return AlignedStorage(static_cast<std::byte *>(std::aligned_alloc(alignment, rounded)));
 }
 
-AlignedStorage allocateHostStorage(size_t size, size_t alignment) {
-  constexpr size_t kHugePageBytes = size_t{2} << 20;
-  if (size < kHugePageBytes)
-    return allocateAligned(size, alignment);
-  AlignedStorage storage = allocateAligned(size, std::max(alignment, kHugePageBytes));
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+namespace {
+
+constexpr size_t kHugePageBytes = size_t{2} << 20;
+
+#if defined(__linux__)
+/// `size` bytes (a multiple of kHugePageBytes) mapped for themselves at a kHugePageBytes
+/// boundary, asked to be backed by huge pages; null when out of memory.
+AlignedStorage mapHugePageAligned(size_t size) {
+  if (size > SIZE_MAX - kHugePageBytes)
+    return nullptr;
+  size_t mapped = size + kHugePageBytes;
+  void *mapping = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED)
+    return nullptr;
+  // Keep the aligned part only.
+  auto *start = static_cast<std::byte *>(mapping);
+  size_t head =
+      (kHugePageBytes - reinterpret_cast<uintptr_t>(start) % kHugePageBytes) % kHugePageBytes;
+  if (head != 0)
+    munmap(start, head);
+  if (size_t tail = mapped - head - size; tail != 0)
+    munmap(start + head + size, tail);
+#if defined(MADV_HUGEPAGE)
   // Advice only: where huge pages are off or none is free, the kernel uses small pages.
-  if (storage)
-    madvise(storage.get(), (size + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes,
-            MADV_HUGEPAGE);
+  madvise(start + head, size, MADV_HUGEPAGE);
 #endif
-  return storage;
+  return AlignedStorage(start + head, StorageRelease{.mappedBytes = size});
+}
+#endif
+
+} // namespace
+
+AlignedStorage allocateHostStorage(size_t size, size_t alignment) {
+#if defined(__linux__)
+  size_t rounded = (size + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  if (size >= kHugePageBytes && alignment <= kHugePageBytes && rounded >= size)
+    return mapHugePageAligned(rounded);
+#endif
+  return allocateAligned(size, alignment);
 }
 
 MemObject::MemObject(Context &context, cl_mem_flags flags, size_t size, void *hostPointer,
