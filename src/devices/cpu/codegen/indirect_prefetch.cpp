@@ -27,8 +27,8 @@ namespace {
 /// How far ahead the index is read, in bytes of the index array: far enough that the prefetch
 /// covers a memory latency at the rate such loops run (a few nanoseconds an iteration), near
 /// enough to stay mostly within the page it must not leave. 64 four-byte indices measured best
-/// on the CSR SpMV benchmark (1.08x faster than none on a Zen 4; 48 gained less, 128 and 256
-/// lost).
+/// on the CSR SpMV benchmark (1.08x faster than none on a Zen 4; 128 and 192 bytes gained less,
+/// 512 and 1024 lost).
 constexpr int64_t kReadAheadBytes = 256;
 
 /// The smallest page size of the CPUs Kiln runs on: the bound the read-ahead stays within.
