@@ -1,5 +1,7 @@
 #include "runtime/pattern_fill.hpp"
 
+#include "runtime/streaming_stores.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -51,11 +53,10 @@ constexpr size_t kFewestRegisterFillBytes = 4096;
 /// Zen 4 once the fill outgrew the caches.
 template <bool kNonTemporal>
 void fillFromRegisters(std::byte *target, size_t size, std::span<const std::byte> pattern) {
-  constexpr size_t kStoreBytes = 16;
-  size_t head = (kStoreBytes - reinterpret_cast<uintptr_t>(target) % kStoreBytes) % kStoreBytes;
+  size_t head = bytesToVectorStoreAlignment(target);
   fillByBlocks(target, head, pattern);
   std::array<std::byte, kImageBytes> image = patternImage(pattern, head);
-  __m128i registers[kImageBytes / kStoreBytes];
+  __m128i registers[kImageBytes / kVectorStoreBytes];
   for (size_t part = 0; part < std::size(registers); ++part)
     registers[part] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(image.data()) + part);
   size_t offset = head;

@@ -12,14 +12,8 @@
 namespace kiln {
 namespace {
 
-/// Non-temporal stores write 16 bytes at 16-byte aligned addresses.
-constexpr size_t kStoreBytes = 16;
 /// Below this, the stores' set-up and the fence cost more than the lines they skip reading.
 constexpr size_t kFewestStreamedBytes = 4096;
-
-size_t bytesToAlignment(const std::byte *address) {
-  return (kStoreBytes - reinterpret_cast<uintptr_t>(address) % kStoreBytes) % kStoreBytes;
-}
 
 } // namespace
 
@@ -32,12 +26,12 @@ void streamCopy(std::byte *target, const std::byte *source, size_t size) {
     std::memcpy(target, source, size);
     return;
   }
-  size_t head = bytesToAlignment(target);
+  size_t head = bytesToVectorStoreAlignment(target);
   std::memcpy(target, source, head);
   size_t offset = head;
-  constexpr size_t kLine = 4 * kStoreBytes;
+  constexpr size_t kLine = 4 * kVectorStoreBytes;
   for (; offset + kLine <= size; offset += kLine)
-    for (size_t part = 0; part < kLine; part += kStoreBytes)
+    for (size_t part = 0; part < kLine; part += kVectorStoreBytes)
       _mm_stream_si128(reinterpret_cast<__m128i *>(target + offset + part),
                        _mm_loadu_si128(reinterpret_cast<const __m128i *>(source + offset + part)));
   std::memcpy(target + offset, source + offset, size - offset);

@@ -10,8 +10,19 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace kiln {
+
+/// The host's vector stores (SSE2) write 16 bytes; the non-temporal ones only at addresses
+/// aligned to that.
+inline constexpr size_t kVectorStoreBytes = 16;
+
+/// How many bytes from `address` to the next address aligned for a vector store.
+inline size_t bytesToVectorStoreAlignment(const std::byte *address) {
+  return (kVectorStoreBytes - reinterpret_cast<uintptr_t>(address) % kVectorStoreBytes) %
+         kVectorStoreBytes;
+}
 
 /// Copies `size` bytes (the ranges do not overlap) with non-temporal stores where the target is
 /// aligned for them, and orders those stores before any later store of this thread.
