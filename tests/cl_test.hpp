@@ -520,6 +520,22 @@ protected:
   /// Builds `source` and creates its kernel `name`; null (with a recorded failure) otherwise.
   Kernel buildKernel(const std::string &source, const char *name, const std::string &options = "");
 
+  /// buildKernel with KILN_VECTORIZE_REPORT on: Kiln's CPU device then prints, for each
+  /// work-group function it compiles from the kernel, how it compiled it.
+  Kernel buildReportingKernel(const std::string &source, const char *name,
+                              const std::string &options = "") {
+    ScopedEnvironment report("KILN_VECTORIZE_REPORT", "1");
+    return buildKernel(source, name, options);
+  }
+  /// Runs `kernel` in one dimension, as run() does, and returns what was printed on stderr
+  /// meanwhile (a reporting kernel's report).
+  std::string runCapturingStderr(cl_kernel kernel, size_t global, size_t local = 0,
+                                 size_t offset = 0) {
+    testing::internal::CaptureStderr();
+    EXPECT_TRUE(run(kernel, 1, &global, local != 0 ? &local : nullptr, &offset));
+    return testing::internal::GetCapturedStderr();
+  }
+
   /// Enqueues `kernel` over an NDRange and waits for the queue to finish.
   ::testing::AssertionResult run(cl_kernel kernel, cl_uint dims, const size_t *global,
                                  const size_t *local = nullptr, const size_t *offset = nullptr);

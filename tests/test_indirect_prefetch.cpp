@@ -50,20 +50,16 @@ private:
 
 class IndirectPrefetchTest : public ClTest {
 protected:
-  /// Builds `name` with the vectorization report on, runs it over `global` work-items with
-  /// `buffers` as its arguments, and returns what Kiln reported.
-  std::string runReported(const char *name, const std::vector<cl_mem> &buffers, size_t global,
-                          size_t local = 0) {
-    ScopedEnvironment report("KILN_VECTORIZE_REPORT", "1");
+  /// Runs the reporting multiplyAdd over `global` rows in groups of `local` with `buffers` as
+  /// its arguments; returns what Kiln reported.
+  std::string runReported(const std::vector<cl_mem> &buffers, size_t global, size_t local) {
     // OpenCL C 3.0, for a last work-group narrower than the others.
-    Kernel kernel = buildKernel(kMultiplyAddRowsSource, name, "-cl-std=CL3.0");
+    Kernel kernel = buildReportingKernel(kMultiplyAddRowsSource, "multiplyAdd", "-cl-std=CL3.0");
     if (!kernel)
       return {};
     for (cl_uint index = 0; index < buffers.size(); ++index)
       EXPECT_CL_SUCCESS(clSetKernelArg(kernel, index, sizeof(cl_mem), &buffers[index]));
-    testing::internal::CaptureStderr();
-    EXPECT_TRUE(run(kernel, 1, &global, local != 0 ? &local : nullptr, nullptr));
-    return testing::internal::GetCapturedStderr();
+    return runCapturingStderr(kernel, global, local);
   }
 
   void expectPrefetchedWhereKilnCpu(const std::string &report) {
@@ -90,7 +86,7 @@ TEST_F(IndirectPrefetchTest, RowsWhoseColumnsEndAtAnInaccessiblePageMatchTheHost
         x = bufferWith(matrix.x);
     Mem y = createBuffer(CL_MEM_WRITE_ONLY, matrix.x.size() * sizeof(cl_float));
     std::string report =
-        runReported("multiplyAdd", {rowStart.get(), columns.get(), values.get(), x.get(), y.get()},
+        runReported({rowStart.get(), columns.get(), values.get(), x.get(), y.get()},
                     matrix.x.size(), std::min<size_t>(matrix.x.size(), 64));
     expectPrefetchedWhereKilnCpu(report);
     std::vector<float> expected(matrix.rows());

@@ -59,18 +59,15 @@ protected:
   /// `offset` in groups of `local` (0: the device's choice); returns what Kiln reported.
   std::string runReported(const char *name, const std::vector<cl_mem> &buffers, cl_int shift,
                           size_t global, size_t local, size_t offset) {
-    ScopedEnvironment report("KILN_VECTORIZE_REPORT", "1");
     // OpenCL C 3.0, for the non-uniform last work-group.
-    Kernel kernel = buildKernel(kScaleAddSource, name, "-cl-std=CL3.0");
+    Kernel kernel = buildReportingKernel(kScaleAddSource, name, "-cl-std=CL3.0");
     if (!kernel)
       return {};
     for (cl_uint index = 0; index < buffers.size(); ++index)
       EXPECT_CL_SUCCESS(clSetKernelArg(kernel, index, sizeof(cl_mem), &buffers[index]));
     if (buffers.size() == 3)
       EXPECT_CL_SUCCESS(clSetKernelArg(kernel, 3, sizeof shift, &shift));
-    testing::internal::CaptureStderr();
-    EXPECT_TRUE(run(kernel, 1, &global, local != 0 ? &local : nullptr, &offset));
-    return testing::internal::GetCapturedStderr();
+    return runCapturingStderr(kernel, global, local, offset);
   }
 
   /// Runs scaleInPlace over a buffer holding `values`: Kiln must keep plain stores, and every
