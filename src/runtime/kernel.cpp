@@ -74,6 +74,7 @@ cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
   block.assign(argBlock_.begin(), argBlock_.end());
   arguments.outputBufferBytes = 0;
   arguments.bufferBytes = 0;
+  arguments.buffersHaveReadSlack = true;
   memObjects.reserve(args_.size());
   for (size_t index = 0; index < args_.size(); ++index) {
     compiler::ArgKind kind = info_.args[index].kind;
@@ -99,6 +100,7 @@ cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
     if (info_.args[index].onlyWritten)
       arguments.outputBufferBytes += memory->size();
     arguments.bufferBytes += memory->size();
+    arguments.buffersHaveReadSlack = arguments.buffersHaveReadSlack && memory->hasReadSlack();
     memObjects.push_back(std::move(memory));
   }
   arguments.localMemorySize = layOutLocalMemory(block.data());

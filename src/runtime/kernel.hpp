@@ -37,6 +37,8 @@ struct LaunchArguments {
   size_t localMemorySize = 0;     // per work-group: the kernel's own plus the arguments'
   uint64_t outputBufferBytes = 0; // the size of the buffers it only writes (onlyWritten)
   uint64_t bufferBytes = 0;       // the size of all the buffers it names
+  /// Every buffer it names has read slack (MemObject::hasReadSlack).
+  bool buffersHaveReadSlack = true;
 };
 
 /// A kernel's code on one device, and the device program it lives in (kept alive with it).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -61,15 +62,31 @@ AlignedStorage mapHugePageAligned(size_t size) {
 }
 #endif
 
-} // namespace
-
-AlignedStorage allocateHostStorage(size_t size, size_t alignment) {
+/// `size` bytes of host memory aligned to `alignment`; large ones mapped on their own (see
+/// allocateHostStorage).
+AlignedStorage allocateHostBytes(size_t size, size_t alignment) {
 #if defined(__linux__)
   size_t rounded = (size + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
   if (size >= kHugePageBytes && alignment <= kHugePageBytes && rounded >= size)
     return mapHugePageAligned(rounded);
 #endif
   return allocateAligned(size, alignment);
+}
+
+} // namespace
+
+AlignedStorage allocateHostStorage(size_t size, size_t alignment) {
+  size_t padded = size + kStorageReadSlackBytes;
+  if (padded < size)
+    return nullptr;
+  AlignedStorage storage = allocateHostBytes(padded, alignment);
+  if (!storage)
+    return nullptr;
+  // What is read there only ever steers a prefetch, but defined bytes keep memory checkers
+  // (valgrind) quiet. (Mappings are zeros already; the heap's memory may not be.)
+  std::memset(storage.get() + size, 0, kStorageReadSlackBytes);
+  storage.get_deleter().readSlackBytes = kStorageReadSlackBytes;
+  return storage;
 }
 
 MemObject::MemObject(Context &context, cl_mem_flags flags, size_t size, void *hostPointer,

@@ -19,13 +19,21 @@ namespace kiln {
 
 class Context;
 
+/// Bytes past the end of its object that storage from allocateHostStorage lets code read:
+/// zeros that belong to no object and are never written. A loop that reads an index array in
+/// order may then read a little ahead of itself with no bound to check (the CPU device's
+/// indirect prefetch reads the index 256 bytes ahead) whenever the array is such storage.
+inline constexpr size_t kStorageReadSlackBytes = 256;
+
 /// Frees a memory object's storage: with std::free (storage from std::aligned_alloc), by
 /// unmapping `mappedBytes` (storage mapped for it alone), or with `release` of the device driver
-/// `owner` that allocated it (drivers live as long as the process).
+/// `owner` that allocated it (drivers live as long as the process). `readSlackBytes`: the
+/// readable bytes the storage has past the size it was asked for.
 struct StorageRelease {
   void (*release)(void *owner, std::byte *pointer) = nullptr;
   void *owner = nullptr;
   size_t mappedBytes = 0;
+  size_t readSlackBytes = 0;
   void operator()(std::byte *pointer) const;
 };
 using AlignedStorage = std::unique_ptr<std::byte[], StorageRelease>;
@@ -33,15 +41,16 @@ using AlignedStorage = std::unique_ptr<std::byte[], StorageRelease>;
 /// Allocates `size` bytes aligned to `alignment`; null when out of memory.
 AlignedStorage allocateAligned(size_t size, size_t alignment);
 
-/// Allocates `size` bytes of host memory for a memory object, aligned to `alignment`; null
-/// when out of memory. Objects of 2 MiB or more are mapped on their own, aligned to 2 MiB, and
-/// asked to be backed by transparent huge pages: kernels walk buffers in strides (a matrix's
-/// columns, a grid-stride loop over a large array), and with 4 KiB pages every stride is a TLB
-/// miss. Linux's default (`madvise` in /sys/kernel/mm/transparent_hugepage/enabled) gives huge
-/// pages only on request, and only to pages not yet touched: memory the C library's heap
-/// recycles (where it puts allocations of a few MiB once the application has freed larger ones)
-/// keeps the small pages it had. The suite's CSR SpMV, run after other workloads had freed their
-/// buffers, ran at 1.8-2.5 GFLOP/s on such memory and at 2.5-2.9 on mappings of its own.
+/// Allocates `size` bytes of host memory for a memory object, aligned to `alignment`, followed
+/// by kStorageReadSlackBytes of read slack; null when out of memory. Objects of 2 MiB or more are
+/// mapped on their own, aligned to 2 MiB, and asked to be backed by transparent huge pages: kernels
+/// walk buffers in strides (a matrix's columns, a grid-stride loop over a large array), and with 4
+/// KiB pages every stride is a TLB miss. Linux's default (`madvise` in
+/// /sys/kernel/mm/transparent_hugepage/enabled) gives huge pages only on request, and only to pages
+/// not yet touched: memory the C library's heap recycles (where it puts allocations of a few MiB
+/// once the application has freed larger ones) keeps the small pages it had. The suite's CSR SpMV,
+/// run after other workloads had freed their buffers, ran at 1.8-2.5 GFLOP/s on such memory and
+/// at 2.5-2.9 on mappings of its own.
 AlignedStorage allocateHostStorage(size_t size, size_t alignment);
 
 /// Where a memory object's storage lives in a context with a device of its own memory.
@@ -101,6 +110,14 @@ public:
 
   /// The bytes of the buffer, which every device of the context addresses (and the host too).
   std::byte *data() const { return data_; }
+  /// Whether kStorageReadSlackBytes past the end of data() may be read: the storage is Kiln's
+  /// host storage (a sub-buffer's or an image's over a buffer is its parent's, which extends at
+  /// least as far), not the application's memory or a device driver's.
+  bool hasReadSlack() const {
+    if (parent_)
+      return parent_->hasReadSlack();
+    return storage_ && storage_.get_deleter().readSlackBytes >= kStorageReadSlackBytes;
+  }
 
   /// Whether data() is a copy of the application's memory (CL_MEM_USE_HOST_PTR in a context
   /// whose devices cannot address ordinary host memory, such as a GPU's): maps then copy to the
