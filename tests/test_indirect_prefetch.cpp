@@ -1,7 +1,9 @@
 // The CPU device reads the index of an indexed load (`x[columns[k]]`) ahead of the loop and
-// prefetches what it selects. That read may pass the end of the index buffer; it must never
-// leave the page the loop itself reads, so an index array that ends right before an
-// inaccessible page (a CL_MEM_USE_HOST_PTR buffer) still works, and the results are the same.
+// prefetches what it selects. That read may pass the end of the index buffer: into the read
+// slack Kiln's own buffers have past their end, or, when a buffer of the launch is the
+// application's memory (CL_MEM_USE_HOST_PTR), no further than the page the loop itself reads.
+// An index array that ends right before an inaccessible page still works, and the results are
+// the host's whatever the buffers.
 #include "cl_test.hpp"
 #include "sparse_rows.hpp"
 
@@ -66,13 +68,33 @@ protected:
     if (isKilnCpuDevice())
       EXPECT_NE(report.find("indexed loads prefetched ahead"), std::string::npos) << report;
   }
+
+  /// Runs multiplyAdd over the rows of `matrix`, its column indices in `columns`, and checks
+  /// the results against the host's.
+  void expectRowsMatchTheHost(const SparseRows &matrix, cl_mem columns) {
+    Mem rowStart = bufferWith(matrix.rowStart), values = bufferWith(matrix.values),
+        x = bufferWith(matrix.x);
+    Mem y = createBuffer(CL_MEM_WRITE_ONLY, matrix.x.size() * sizeof(cl_float));
+    std::string report = runReported({rowStart.get(), columns, values.get(), x.get(), y.get()},
+                                     matrix.x.size(), std::min<size_t>(matrix.x.size(), 64));
+    expectPrefetchedWhereKilnCpu(report);
+    std::vector<float> expected(matrix.rows());
+    for (size_t row = 0; row < matrix.rows(); ++row)
+      expected[row] = matrix.fold(row, 0, [](float sum, float value, float element) {
+        return std::fma(value, element, sum);
+      });
+    EXPECT_TRUE(nearArrays(expected, read<cl_float>(y, matrix.rows()), 1e-4, 1e-5));
+  }
 };
+
+// Sizes from a few rows to thousands put the end of the column array at many distances from a
+// page's start, and make work-groups narrower than the rest.
+constexpr size_t kRowCounts[] = {3, 17, 1000, 3001};
 
 TEST_F(IndirectPrefetchTest, RowsWhoseColumnsEndAtAnInaccessiblePageMatchTheHost) {
   // The column array ends where the guard page starts: the last rows' read-ahead would fault
-  // if it left the page. Sizes from a few rows to thousands put the end of the array at many
-  // distances from the page's start, and the work-groups narrower than the rest.
-  for (size_t rows : {3, 17, 1000, 3001}) {
+  // if it left the page.
+  for (size_t rows : kRowCounts) {
     SCOPED_TRACE("rows: " + std::to_string(rows));
     SparseRows matrix(rows, rows + 5);
     ASSERT_FALSE(matrix.columns.empty());
@@ -82,19 +104,36 @@ TEST_F(IndirectPrefetchTest, RowsWhoseColumnsEndAtAnInaccessiblePageMatchTheHost
     void *columnMemory = guarded.endingAtGuard(columnBytes);
     std::memcpy(columnMemory, matrix.columns.data(), columnBytes);
     Mem columns = createBuffer(CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, columnBytes, columnMemory);
-    Mem rowStart = bufferWith(matrix.rowStart), values = bufferWith(matrix.values),
-        x = bufferWith(matrix.x);
-    Mem y = createBuffer(CL_MEM_WRITE_ONLY, matrix.x.size() * sizeof(cl_float));
-    std::string report =
-        runReported({rowStart.get(), columns.get(), values.get(), x.get(), y.get()},
-                    matrix.x.size(), std::min<size_t>(matrix.x.size(), 64));
-    expectPrefetchedWhereKilnCpu(report);
-    std::vector<float> expected(matrix.rows());
-    for (size_t row = 0; row < matrix.rows(); ++row)
-      expected[row] = matrix.fold(row, 0, [](float sum, float value, float element) {
-        return std::fma(value, element, sum);
-      });
-    EXPECT_TRUE(nearArrays(expected, read<cl_float>(y, matrix.rows()), 1e-4, 1e-5));
+    expectRowsMatchTheHost(matrix, columns);
+  }
+}
+
+TEST_F(IndirectPrefetchTest, RowsWhoseColumnsAreKilnsOwnBufferMatchTheHost) {
+  // Every buffer is Kiln's: the read-ahead passes the column array's end into its slack.
+  for (size_t rows : kRowCounts) {
+    SCOPED_TRACE("rows: " + std::to_string(rows));
+    SparseRows matrix(rows, rows + 5);
+    Mem columns = bufferWith(matrix.columns, CL_MEM_READ_ONLY);
+    expectRowsMatchTheHost(matrix, columns);
+  }
+}
+
+TEST_F(IndirectPrefetchTest, RowsWhoseColumnsEndTheirParentBufferMatchTheHost) {
+  // A sub-buffer at the end of its parent: the read-ahead passes both ends, into the parent's
+  // slack.
+  for (size_t rows : kRowCounts) {
+    SCOPED_TRACE("rows: " + std::to_string(rows));
+    SparseRows matrix(rows, rows + 5);
+    constexpr size_t kOrigin = 1024; // a multiple of every device's base address alignment
+    std::vector<cl_int> parentData(kOrigin / sizeof(cl_int), -1);
+    parentData.insert(parentData.end(), matrix.columns.begin(), matrix.columns.end());
+    Mem parent = bufferWith(parentData, CL_MEM_READ_ONLY);
+    cl_buffer_region region{kOrigin, matrix.columns.size() * sizeof(cl_int)};
+    cl_int error = CL_SUCCESS;
+    Mem columns(
+        clCreateSubBuffer(parent, CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region, &error));
+    ASSERT_CL_SUCCESS(error);
+    expectRowsMatchTheHost(matrix, columns);
   }
 }
 

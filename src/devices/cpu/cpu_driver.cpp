@@ -204,11 +204,12 @@ struct LaunchCode {
   /// They may use non-temporal stores (streaming_stores.hpp): the workers must fence them.
   bool streamingStores = false;
 
-  /// Finds (or compiles) the functions the launch of `range` needs. False, with `error` set,
-  /// when one cannot be compiled.
-  bool find(const CpuKernel &kernel, const NDRange &range, bool streamingStores,
+  /// Finds (or compiles) the functions the launch of `range` needs, of the shapes `common` says
+  /// everything of but the sizes and offset. False, with `error` set, when one cannot be
+  /// compiled.
+  bool find(const CpuKernel &kernel, const NDRange &range, const WorkGroupShape &common,
             std::string &error) {
-    this->streamingStores = streamingStores;
+    streamingStores = common.streamingStores;
     std::array<uint64_t, 3> edge;
     unsigned edges = 0;
     for (unsigned dim = 0; dim < 3; ++dim) {
@@ -219,9 +220,8 @@ struct LaunchCode {
     for (unsigned index = 0; index < byEdges.size(); ++index) {
       if ((index & ~edges) != 0)
         continue; // no such work-groups
-      WorkGroupShape shape;
+      WorkGroupShape shape = common;
       shape.zeroOffset = true;
-      shape.streamingStores = streamingStores;
       for (unsigned dim = 0; dim < 3; ++dim) {
         shape.enqueuedLocalSize[dim] = range.local[dim];
         shape.localSize[dim] = (index >> dim & 1) != 0 ? edge[dim] : range.local[dim];
@@ -239,6 +239,9 @@ struct LaunchCode {
     return true;
   }
 };
+
+static_assert(kStorageReadSlackBytes >= kBufferReadSlackBytes,
+              "buffers have the read slack work-group functions may use");
 
 /// Whether a launch's stores stream past the caches. Only when its output, the buffers it
 /// writes without reading them, is large, a quarter of the last-level cache (where glibc's
@@ -511,9 +514,11 @@ public:
       }
       LaunchCode code;
       std::string error;
-      bool streamingStores = shouldStreamStores(host_, *launch);
-      if (!code.find(static_cast<const CpuKernel &>(*launch->deviceKernel), launch->range,
-                     streamingStores, error)) {
+      WorkGroupShape common;
+      common.streamingStores = shouldStreamStores(host_, *launch);
+      common.buffersHaveReadSlack = launch->arguments.buffersHaveReadSlack;
+      if (!code.find(static_cast<const CpuKernel &>(*launch->deviceKernel), launch->range, common,
+                     error)) {
         // The kernel was prepared at build, so this is rare: out of memory, or an internal
         // error of the code generator.
         command->complete(CL_OUT_OF_RESOURCES);

@@ -1,7 +1,7 @@
 // What a work-group function is specialized on when a kernel is enqueued: the size of the
-// work-groups it runs, whether the NDRange has an offset and whether its stores stream. Plain data
-// shared by the CPU runtime, which picks the shape of each work-group, and the code generator,
-// which turns the shape's sizes into constants.
+// work-groups it runs, whether the NDRange has an offset, whether its stores stream and whether
+// it may read past the ends of its buffers. Plain data shared by the CPU runtime, which picks the
+// shape of each work-group, and the code generator, which turns the shape's sizes into constants.
 #pragma once
 
 #include <array>
@@ -9,6 +9,10 @@
 #include <cstdint>
 
 namespace kiln::cpu {
+
+/// How far past a buffer's end a work-group function may read when
+/// WorkGroupShape::buffersHaveReadSlack holds.
+inline constexpr uint64_t kBufferReadSlackBytes = 256;
 
 struct WorkGroupShape {
   /// The size of the work-groups the function runs (get_local_size). Every work-group of an
@@ -24,6 +28,9 @@ struct WorkGroupShape {
   /// have been evicted before anyone reads it, so whole-vector stores bypass the caches
   /// (streaming_stores.hpp).
   bool streamingStores = false;
+  /// Every buffer the launch's arguments name may be read kBufferReadSlackBytes past its end, so
+  /// a read ahead of a loop's reads needs no bound (indirect_prefetch.hpp).
+  bool buffersHaveReadSlack = false;
 
   friend auto operator<=>(const WorkGroupShape &, const WorkGroupShape &) = default;
 };

@@ -246,6 +246,7 @@ std::string shapeTag(const WorkGroupShape &shape) {
   }
   tag += shape.zeroOffset ? ".z" : ".o";
   tag += shape.streamingStores ? ".s" : ".c";
+  tag += shape.buffersHaveReadSlack ? ".r" : ".b";
   return tag;
 }
 
@@ -440,7 +441,7 @@ private:
     }
     unsigned indirectPrefetches = 0;
     if (prepared_.optimize)
-      indirectPrefetches = addIndirectPrefetches(*function);
+      indirectPrefetches = addIndirectPrefetches(*function, shape.buffersHaveReadSlack);
     unsigned streamingStores = 0;
     if (prepared_.optimize && shape.streamingStores && machine_->getTargetTriple().isX86() &&
         mayStreamStores(*function))

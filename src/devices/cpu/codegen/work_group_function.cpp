@@ -70,6 +70,9 @@ private:
   Value *group_;
 };
 
+/// Marks the prologue's reads of buffer arguments (isBufferArgument).
+constexpr const char *kBufferArgumentMark = "kiln.buffer_argument";
+
 /// The kernel's arguments, read from the argument block (layout: compiler::KernelArgInfo).
 Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &kernel,
                                                 const compiler::KernelInfo &info, Value *block,
@@ -86,7 +89,12 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
     Value *value = nullptr;
     switch (arg.kind) {
     case compiler::ArgKind::GlobalPointer:
-    case compiler::ArgKind::ConstantPointer:
+    case compiler::ArgKind::ConstantPointer: {
+      auto *read = builder.CreateAlignedLoad(builder.getPtrTy(), slot, Align(1));
+      read->setMetadata(kBufferArgumentMark, MDNode::get(builder.getContext(), {}));
+      value = read;
+      break;
+    }
     case compiler::ArgKind::Image:   // the address of its descriptor
     case compiler::ArgKind::Sampler: // its CLK_* bits (image_accessors.hpp)
       value = builder.CreateAlignedLoad(builder.getPtrTy(), slot, Align(1));
@@ -319,6 +327,11 @@ uint64_t finishWorkGroupFunction(Module &module, Function &function, const WorkG
 }
 
 } // namespace
+
+bool isBufferArgument(const Value *value) {
+  const auto *read = dyn_cast<LoadInst>(value);
+  return read != nullptr && read->getMetadata(kBufferArgumentMark) != nullptr;
+}
 
 std::string workGroupFunctionName(const std::string &kernelName) {
   return "__kiln_wg_" + kernelName;

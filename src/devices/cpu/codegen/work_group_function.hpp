@@ -37,6 +37,10 @@ struct SpecializedWorkGroup {
   uint64_t privateBytesPerSimdGroup = 0;
 };
 
+/// Whether `value` is a buffer argument's pointer as the prologue of a work-group function reads
+/// it from the argument block: the start of the buffer the launch passes (or null).
+bool isBufferArgument(const llvm::Value *value);
+
 /// The symbol of a kernel's prepared work-group function.
 std::string workGroupFunctionName(const std::string &kernelName);
 
