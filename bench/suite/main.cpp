@@ -6,7 +6,8 @@
 //   OCL_ICD_FILENAMES=$PWD/build/src/libkiln.so build/bench/kiln-bench --csv results.csv
 //
 // Options: --tiny (small inputs, one run each: a correctness check), --min-time S (seconds of
-// runs per measurement, default 1), --only NAME (workloads whose name contains NAME),
+// runs per measurement, default 1, taken in turns with the other implementations), --only NAME
+// (workloads whose name contains NAME),
 // --device-type cpu|gpu (each platform's first device of that type; default: its first device),
 // --kernel-time (rates from the kernels' profiled execution times instead of the wall time of
 // enqueue and clFinish: the devices' code alone), --csv FILE, --json FILE. Exits 1 when a device
@@ -42,53 +43,100 @@ double wallSeconds(const std::function<void()> &run) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// Median of the seconds `run` reports over repetitions lasting about `minSeconds` (at least 3,
-/// at most 1000); one run when minSeconds is 0.
-double timeRuns(const std::function<double()> &run, double minSeconds) {
-  std::vector<double> times;
-  double total = 0;
-  do {
-    double seconds = run();
-    times.push_back(seconds);
-    total += seconds;
-  } while (minSeconds > 0 && (times.size() < 3 || total < minSeconds) && times.size() < 1000);
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+/// One implementation measured on the current workload: its result so far, a way to run it
+/// once that returns the seconds to count, and the seconds counted.
+struct Contender {
+  Result result;
+  std::function<double()> runOnce;
+  std::vector<double> seconds;
+  // What a device's runs need alive (null for the native reference).
+  std::unique_ptr<ClSession> session;
+  std::unique_ptr<DeviceRun> run;
+};
+
+Contender nativeContender(Workload &workload) {
+  Contender native{{workload.name(), workload.unit(), "native"}};
+  native.runOnce = [&workload] { return wallSeconds([&] { workload.runNative(); }); };
+  return native;
 }
 
-Result measureDevice(Workload &workload, const ClDevice &device, const Options &options) {
-  Result result{workload.name(), workload.unit(), device.platformName};
+/// Loads the workload on `device` and checks one run's output; on failure the contender has
+/// its error and no way to run.
+Contender deviceContender(Workload &workload, const ClDevice &device, const Options &options) {
+  Contender contender{{workload.name(), workload.unit(), device.platformName}};
   try {
-    ClSession session(device, options.kernelTime);
-    std::unique_ptr<DeviceRun> run = workload.load(session);
-    run->enqueue();
-    session.finish();
-    result.error = run->mismatch();
-    if (!result.error.empty())
-      return result;
-    session.takeKernelSeconds();
-    result.seconds = timeRuns(
-        [&] {
-          double wall = wallSeconds([&] {
-            run->enqueue();
-            session.finish();
-          });
-          return options.kernelTime ? session.takeKernelSeconds() : wall;
-        },
-        options.minSeconds);
-    result.rate = workload.work() / result.seconds;
+    contender.session = std::make_unique<ClSession>(device, options.kernelTime);
+    contender.run = workload.load(*contender.session);
+    contender.run->enqueue();
+    contender.session->finish();
+    contender.result.error = contender.run->mismatch();
+    if (!contender.result.error.empty())
+      return contender;
+    contender.session->takeKernelSeconds();
+    contender.runOnce = [&session = *contender.session, &run = *contender.run, &options] {
+      double wall = wallSeconds([&] {
+        run.enqueue();
+        session.finish();
+      });
+      return options.kernelTime ? session.takeKernelSeconds() : wall;
+    };
   } catch (const ClFailure &failure) {
-    result.error = failure.what();
+    contender.result.error = failure.what();
   }
-  return result;
+  return contender;
 }
 
-Result measureNative(Workload &workload, const Options &options) {
-  Result result{workload.name(), workload.unit(), "native"};
-  result.seconds =
-      timeRuns([&] { return wallSeconds([&] { workload.runNative(); }); }, options.minSeconds);
-  result.rate = workload.work() / result.seconds;
-  return result;
+/// Times every contender in turns: kRounds rounds, in each of which every contender runs for
+/// about minSeconds / kRounds (at least once), the first contender of a round moving one place
+/// each round. On a shared machine the speed varies over seconds; measured one after the other,
+/// one implementation can meet a slow spell that the next one does not, and their ratio is the
+/// machine's. In turns they meet the same spells. Each result is the median of its runs.
+void timeInTurns(std::vector<Contender> &contenders, double minSeconds) {
+  constexpr int kRounds = 5;
+  constexpr size_t kMaxRunsPerRound = 200;
+  int rounds = minSeconds > 0 ? kRounds : 1;
+  for (int round = 0; round < rounds; ++round)
+    for (size_t turn = 0; turn < contenders.size(); ++turn) {
+      Contender &contender = contenders[(round + turn) % contenders.size()];
+      if (!contender.runOnce)
+        continue;
+      double spent = 0;
+      try {
+        do {
+          contender.seconds.push_back(contender.runOnce());
+          spent += contender.seconds.back();
+        } while (spent < minSeconds / rounds && contender.seconds.size() < kMaxRunsPerRound);
+      } catch (const ClFailure &failure) {
+        contender.result.error = failure.what();
+        contender.runOnce = nullptr;
+      }
+    }
+  for (Contender &contender : contenders) {
+    if (!contender.result.error.empty() || contender.seconds.empty())
+      continue;
+    std::vector<double> &seconds = contender.seconds;
+    std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2, seconds.end());
+    contender.result.seconds = seconds[seconds.size() / 2];
+  }
+}
+
+/// Every implementation's result on `workload`: the native reference, then each device.
+std::vector<Result> measure(Workload &workload, const std::vector<ClDevice> &devices,
+                            const Options &options) {
+  std::vector<Contender> contenders;
+  contenders.push_back(nativeContender(workload));
+  // The native output is the reference the devices are checked against.
+  contenders.front().runOnce();
+  for (const ClDevice &device : devices)
+    contenders.push_back(deviceContender(workload, device, options));
+  timeInTurns(contenders, options.minSeconds);
+  std::vector<Result> results;
+  for (Contender &contender : contenders) {
+    if (contender.result.error.empty())
+      contender.result.rate = workload.work() / contender.result.seconds;
+    results.push_back(contender.result);
+  }
+  return results;
 }
 
 bool parse(int argc, char **argv, Options &options) {
@@ -141,10 +189,8 @@ int main(int argc, char **argv) {
     if (workload->name().find(options.only) == std::string::npos)
       continue;
     workload->prepare(options.scale);
-    // The native run comes first: its output is the reference the devices are checked against.
-    results.push_back(measureNative(*workload, options));
-    for (const ClDevice &device : devices)
-      results.push_back(measureDevice(*workload, device, options));
+    std::vector<Result> measured = measure(*workload, devices, options);
+    results.insert(results.end(), measured.begin(), measured.end());
   }
   printTable(results, stdout);
   if (!options.csvPath.empty() && !writeCsv(results, options.csvPath))
