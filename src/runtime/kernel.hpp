@@ -37,7 +37,10 @@ struct LaunchArguments {
   size_t localMemorySize = 0;     // per work-group: the kernel's own plus the arguments'
   uint64_t outputBufferBytes = 0; // the size of the buffers it only writes (onlyWritten)
   uint64_t bufferBytes = 0;       // the size of all the buffers it names
-  /// Every buffer it names has read slack (MemObject::hasReadSlack).
+  /// Every buffer it names has read slack (MemObject::hasReadSlack). The CPU device then lets
+  /// code read a little past any pointer argument's end, so a pointer argument that is not a
+  /// buffer (shared virtual memory, once a device supports it) must clear this unless its
+  /// allocation has the slack too.
   bool buffersHaveReadSlack = true;
 };
 
