@@ -101,11 +101,13 @@ void timeInTurns(std::vector<Contender> &contenders, double minSeconds) {
       if (!contender.runOnce)
         continue;
       double spent = 0;
+      size_t runs = 0;
       try {
         do {
           contender.seconds.push_back(contender.runOnce());
           spent += contender.seconds.back();
-        } while (spent < minSeconds / rounds && contender.seconds.size() < kMaxRunsPerRound);
+          ++runs;
+        } while (spent < minSeconds / rounds && runs < kMaxRunsPerRound);
       } catch (const ClFailure &failure) {
         contender.result.error = failure.what();
         contender.runOnce = nullptr;
