@@ -108,7 +108,11 @@ struct OpenClSequence {
     cl_int error = CL_SUCCESS;
     void *mapped =
         clEnqueueMapBuffer(queue, buffer, CL_TRUE, flags, 0, kBytes, 0, nullptr, nullptr, &error);
-    return error == CL_SUCCESS ? mapped : nullptr;
+    if (error != CL_SUCCESS || mapped == nullptr) {
+      std::fprintf(stderr, "kiln-mapped-phases: clEnqueueMapBuffer failed (%d)\n", error);
+      std::exit(1);
+    }
+    return mapped;
   }
 
   PhaseTimes run(HostData &host) {
