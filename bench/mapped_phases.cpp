@@ -15,6 +15,8 @@
 //   mkdir -p /tmp/icd-both && cp build/icd/kiln.icd /etc/OpenCL/vendors/pocl.icd /tmp/icd-both
 //   OCL_ICD_VENDORS=/tmp/icd-both build/bench/kiln-mapped-phases [runs]
 #define CL_TARGET_OPENCL_VERSION 300
+#include "suite/workloads/transfer_data.hpp"
+
 #include <CL/cl.h>
 
 #include <algorithm>
@@ -32,14 +34,11 @@
 
 namespace {
 
-constexpr const char *kUpdateSource = R"(
-  kernel void update(global uint *data) {
-    size_t i = get_global_id(0);
-    data[i] = data[i] * 3u + (uint)i;
-  })";
+using bench::updatedWord;
 
-constexpr size_t kWords = size_t{1} << 24; // 64 MiB, as in the suite
-constexpr size_t kBytes = kWords * sizeof(uint32_t);
+// The suite's size and input (transfer_data.hpp): 64 MiB of hashed words.
+const size_t kWords = bench::transferWordCount(bench::Scale::Full);
+const size_t kBytes = kWords * sizeof(uint32_t);
 
 enum Phase { MapWrite, CopyIn, Kernel, MapRead, CopyOut, Unmap, kPhases };
 constexpr std::array<const char *, kPhases> kPhaseNames = {"map W", "copy in",  "kernel",
@@ -81,7 +80,7 @@ struct OpenClSequence {
     cl_int error = CL_SUCCESS;
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &error);
     queue = clCreateCommandQueueWithProperties(context, device, nullptr, &error);
-    const char *source = kUpdateSource;
+    const char *source = bench::kInPlaceUpdateSource;
     program = clCreateProgramWithSource(context, 1, &source, nullptr, &error);
     if (clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS)
       return;
@@ -155,7 +154,7 @@ public:
     times[CopyIn] = millisecondsSince(start);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < kWords; ++i)
-      data[i] = data[i] * 3u + static_cast<uint32_t>(i);
+      data[i] = updatedWord(data[i], i);
     times[Kernel] = millisecondsSince(start);
     std::memcpy(host.received.data(), data, kBytes);
     times[CopyOut] = millisecondsSince(start);
@@ -171,7 +170,7 @@ private:
 
 bool matchesReference(const HostData &host) {
   for (size_t i = 0; i < kWords; ++i)
-    if (host.received[i] != host.source[i] * 3u + static_cast<uint32_t>(i))
+    if (host.received[i] != updatedWord(host.source[i], i))
       return false;
   return true;
 }
@@ -212,9 +211,7 @@ void printTable(const std::vector<Implementation> &implementations) {
 
 int main(int argc, char **argv) {
   int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 60;
-  HostData host{std::vector<uint32_t>(kWords), std::vector<uint32_t>(kWords)};
-  for (size_t i = 0; i < kWords; ++i)
-    host.source[i] = static_cast<uint32_t>(i * 2654435761u);
+  HostData host{bench::transferInput(bench::Scale::Full), std::vector<uint32_t>(kWords)};
 
   std::vector<std::unique_ptr<OpenClSequence>> sequences;
   NativeSequence native;
