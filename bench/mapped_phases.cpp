@@ -14,10 +14,8 @@
 //
 //   mkdir -p /tmp/icd-both && cp build/icd/kiln.icd /etc/OpenCL/vendors/pocl.icd /tmp/icd-both
 //   OCL_ICD_VENDORS=/tmp/icd-both build/bench/kiln-mapped-phases [runs]
-#define CL_TARGET_OPENCL_VERSION 300
+#include "suite/cl_session.hpp"
 #include "suite/workloads/transfer_data.hpp"
-
-#include <CL/cl.h>
 
 #include <algorithm>
 #include <array>
@@ -66,75 +64,42 @@ double millisecondsSince(Clock::time_point &start) {
   return ms;
 }
 
-/// An OpenCL device's context, queue, kernel and buffer, released at the end.
-struct OpenClSequence {
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  cl_program program = nullptr;
-  cl_kernel kernel = nullptr;
-  cl_mem buffer = nullptr;
-
-  OpenClSequence(const OpenClSequence &) = delete;
-  OpenClSequence &operator=(const OpenClSequence &) = delete;
-  explicit OpenClSequence(cl_device_id device) {
-    cl_int error = CL_SUCCESS;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &error);
-    queue = clCreateCommandQueueWithProperties(context, device, nullptr, &error);
-    const char *source = bench::kInPlaceUpdateSource;
-    program = clCreateProgramWithSource(context, 1, &source, nullptr, &error);
-    if (clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS)
-      return;
-    kernel = clCreateKernel(program, "update", &error);
-    buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, kBytes, nullptr, &error);
-    if (kernel != nullptr && buffer != nullptr)
-      clSetKernelArg(kernel, 0, sizeof(cl_mem), &buffer);
-  }
-  ~OpenClSequence() {
-    if (buffer)
-      clReleaseMemObject(buffer);
-    if (kernel)
-      clReleaseKernel(kernel);
-    if (program)
-      clReleaseProgram(program);
-    if (queue)
-      clReleaseCommandQueue(queue);
-    if (context)
-      clReleaseContext(context);
-  }
-  bool ready() const { return kernel != nullptr && buffer != nullptr && queue != nullptr; }
-
-  void *map(cl_map_flags flags) {
-    cl_int error = CL_SUCCESS;
-    void *mapped =
-        clEnqueueMapBuffer(queue, buffer, CL_TRUE, flags, 0, kBytes, 0, nullptr, nullptr, &error);
-    if (error != CL_SUCCESS || mapped == nullptr) {
-      std::fprintf(stderr, "kiln-mapped-phases: clEnqueueMapBuffer failed (%d)\n", error);
-      std::exit(1);
-    }
-    return mapped;
+/// The sequence on an OpenCL device: the suite's update kernel over one buffer.
+class OpenClSequence {
+public:
+  explicit OpenClSequence(const bench::ClDevice &device)
+      : session_(device), kernel_(session_.kernel(bench::kInPlaceUpdateSource, "update")),
+        buffer_(session_.buffer(kBytes)) {
+    bench::setArgs(kernel_.get(), buffer_);
   }
 
   PhaseTimes run(HostData &host) {
     PhaseTimes times{};
     size_t global = kWords;
+    cl_mem buffer = buffer_.get();
     Clock::time_point start = Clock::now();
-    void *input = map(CL_MAP_WRITE_INVALIDATE_REGION);
+    void *input = session_.map(buffer, kBytes, CL_MAP_WRITE_INVALIDATE_REGION);
     times[MapWrite] = millisecondsSince(start);
     std::memcpy(input, host.source.data(), kBytes);
     times[CopyIn] = millisecondsSince(start);
-    clEnqueueUnmapMemObject(queue, buffer, input, 0, nullptr, nullptr);
-    clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
-    clFinish(queue);
+    session_.unmap(buffer, input);
+    session_.launch(kernel_.get(), 1, &global);
+    session_.finish();
     times[Kernel] = millisecondsSince(start);
-    void *output = map(CL_MAP_READ);
+    void *output = session_.map(buffer, kBytes, CL_MAP_READ);
     times[MapRead] = millisecondsSince(start);
     std::memcpy(host.received.data(), output, kBytes);
     times[CopyOut] = millisecondsSince(start);
-    clEnqueueUnmapMemObject(queue, buffer, output, 0, nullptr, nullptr);
-    clFinish(queue);
+    session_.unmap(buffer, output);
+    session_.finish();
     times[Unmap] = millisecondsSince(start);
     return times;
   }
+
+private:
+  bench::ClSession session_;
+  bench::ClKernel kernel_;
+  bench::ClBuffer buffer_;
 };
 
 /// The same sequence without OpenCL: a huge-page-advised buffer, the update with OpenMP.
@@ -175,12 +140,6 @@ bool matchesReference(const HostData &host) {
   return true;
 }
 
-std::string platformName(cl_platform_id platform) {
-  char name[256] = {};
-  clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-  return name;
-}
-
 double median(std::vector<double> values) {
   std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
   return values[values.size() / 2];
@@ -217,25 +176,17 @@ int main(int argc, char **argv) {
   NativeSequence native;
   std::vector<Implementation> implementations;
   implementations.push_back({"native (same sequence)", [&](HostData &h) { return native.run(h); }});
-  cl_uint platformCount = 0;
-  clGetPlatformIDs(0, nullptr, &platformCount);
-  std::vector<cl_platform_id> platforms(platformCount);
-  if (platformCount != 0)
-    clGetPlatformIDs(platformCount, platforms.data(), nullptr);
-  for (cl_platform_id platform : platforms) {
-    cl_device_id device = nullptr;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS)
-      continue;
-    auto sequence = std::make_unique<OpenClSequence>(device);
-    if (!sequence->ready()) {
-      std::fprintf(stderr, "kiln-mapped-phases: %s: cannot set up the kernel\n",
-                   platformName(platform).c_str());
-      continue;
+  for (const bench::ClDevice &device : bench::installedDevices(CL_DEVICE_TYPE_CPU)) {
+    try {
+      auto sequence = std::make_unique<OpenClSequence>(device);
+      OpenClSequence &used = *sequence;
+      sequences.push_back(std::move(sequence));
+      implementations.push_back(
+          {device.platformName, [&used](HostData &h) { return used.run(h); }});
+    } catch (const bench::ClFailure &failure) {
+      std::fprintf(stderr, "kiln-mapped-phases: %s: %s\n", device.platformName.c_str(),
+                   failure.what());
     }
-    OpenClSequence &used = *sequence;
-    sequences.push_back(std::move(sequence));
-    implementations.push_back(
-        {platformName(platform), [&used](HostData &h) { return used.run(h); }});
   }
 
   // One unmeasured run each (first touches, compilation on first launch) and a check of it.

@@ -91,11 +91,21 @@ ClSession::HostBuffer ClSession::hostBuffer(size_t bytes) {
                                    nullptr, &error));
   check(error, "clCreateBuffer");
   // Never unmapped: releasing a mapped buffer is allowed, and frees the mapping with it.
-  host.mapped =
-      clEnqueueMapBuffer(queue_.get(), host.buffer.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                         bytes, 0, nullptr, nullptr, &error);
-  check(error, "clEnqueueMapBuffer");
+  host.mapped = map(host.buffer.get(), bytes, CL_MAP_READ | CL_MAP_WRITE);
   return host;
+}
+
+void *ClSession::map(cl_mem buffer, size_t bytes, cl_map_flags flags) {
+  cl_int error = CL_SUCCESS;
+  void *mapped = clEnqueueMapBuffer(queue_.get(), buffer, CL_TRUE, flags, 0, bytes, 0, nullptr,
+                                    nullptr, &error);
+  check(error, "clEnqueueMapBuffer");
+  return mapped;
+}
+
+void ClSession::unmap(cl_mem buffer, void *mapped) {
+  check(clEnqueueUnmapMemObject(queue_.get(), buffer, mapped, 0, nullptr, nullptr),
+        "clEnqueueUnmapMemObject");
 }
 
 void ClSession::read(cl_mem buffer, size_t bytes, void *out) {

@@ -76,6 +76,10 @@ public:
   };
   HostBuffer hostBuffer(size_t bytes);
 
+  /// Maps the first `bytes` of `buffer` (blocking) with `flags`; unmap() ends the mapping.
+  void *map(cl_mem buffer, size_t bytes, cl_map_flags flags);
+  void unmap(cl_mem buffer, void *mapped);
+
   void read(cl_mem buffer, size_t bytes, void *out);
   template <typename T> std::vector<T> read(cl_mem buffer, size_t count) {
     std::vector<T> values(count);

@@ -46,30 +46,16 @@ private:
       setArgs(kernel_.get(), data_);
     }
     void enqueue() override {
-      void *input = map(CL_MAP_WRITE_INVALIDATE_REGION);
+      void *input = session_.map(data_.get(), workload_.bytes(), CL_MAP_WRITE_INVALIDATE_REGION);
       std::memcpy(input, workload_.source_.data(), workload_.bytes());
-      unmap(input);
+      session_.unmap(data_.get(), input);
       size_t global = workload_.source_.size();
       session_.launch(kernel_.get(), 1, &global);
-      void *output = map(CL_MAP_READ);
+      void *output = session_.map(data_.get(), workload_.bytes(), CL_MAP_READ);
       std::memcpy(received_.data(), output, workload_.bytes());
-      unmap(output);
+      session_.unmap(data_.get(), output);
     }
     std::string mismatch() override { return compareExactly(received_, workload_.updated_); }
-
-    void *map(cl_map_flags flags) {
-      cl_int error = CL_SUCCESS;
-      void *mapped = clEnqueueMapBuffer(session_.queue(), data_.get(), CL_TRUE, flags, 0,
-                                        workload_.bytes(), 0, nullptr, nullptr, &error);
-      if (error != CL_SUCCESS)
-        throw ClFailure("clEnqueueMapBuffer failed");
-      return mapped;
-    }
-    void unmap(void *mapped) {
-      if (clEnqueueUnmapMemObject(session_.queue(), data_.get(), mapped, 0, nullptr, nullptr) !=
-          CL_SUCCESS)
-        throw ClFailure("clEnqueueUnmapMemObject failed");
-    }
 
     ClKernel kernel_;
     ClBuffer data_;
