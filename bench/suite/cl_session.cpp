@@ -1,5 +1,7 @@
 #include "cl_session.hpp"
 
+#include <algorithm>
+
 namespace bench {
 namespace {
 
@@ -28,12 +30,18 @@ std::vector<ClDevice> installedDevices(cl_device_type type) {
   std::vector<cl_platform_id> platforms(count);
   clGetPlatformIDs(count, platforms.data(), nullptr);
   std::vector<ClDevice> devices;
+  std::vector<std::string> platformNames; // as the platforms report them
   for (cl_platform_id platform : platforms) {
     cl_device_id device = nullptr;
     if (clGetDeviceIDs(platform, type, 1, &device, nullptr) != CL_SUCCESS)
       continue;
-    devices.push_back({platform, device,
-                       infoString(clGetPlatformInfo, platform, cl_platform_info{CL_PLATFORM_NAME}),
+    std::string name = infoString(clGetPlatformInfo, platform, cl_platform_info{CL_PLATFORM_NAME});
+    platformNames.push_back(name);
+    // Two platforms of one name (two copies of a library, registered to measure the harness's
+    // own noise) are told apart by a number: "Kiln", then "Kiln#2".
+    if (auto copies = std::count(platformNames.begin(), platformNames.end(), name); copies > 1)
+      name += "#" + std::to_string(copies);
+    devices.push_back({platform, device, std::move(name),
                        infoString(clGetDeviceInfo, device, cl_device_info{CL_DEVICE_NAME})});
   }
   return devices;
