@@ -189,19 +189,28 @@ int main(int argc, char **argv) {
     }
   }
 
-  // One unmeasured run each (first touches, compilation on first launch) and a check of it.
-  for (Implementation &implementation : implementations) {
-    implementation.run(host);
-    if (!matchesReference(host)) {
-      std::fprintf(stderr, "kiln-mapped-phases: %s: wrong result\n", implementation.name.c_str());
-      return 1;
+  const Implementation *running = nullptr;
+  try {
+    // One unmeasured run each (first touches, compilation on first launch) and a check of it.
+    for (Implementation &implementation : implementations) {
+      running = &implementation;
+      implementation.run(host);
+      if (!matchesReference(host)) {
+        std::fprintf(stderr, "kiln-mapped-phases: %s: wrong result\n", implementation.name.c_str());
+        return 1;
+      }
     }
+    for (int round = 0; round < runs; ++round)
+      for (size_t turn = 0; turn < implementations.size(); ++turn) {
+        Implementation &implementation = implementations[(round + turn) % implementations.size()];
+        running = &implementation;
+        implementation.times.push_back(implementation.run(host));
+      }
+  } catch (const bench::ClFailure &failure) {
+    // A map, unmap or launch refused mid-run: no table is better than one missing a phase.
+    std::fprintf(stderr, "kiln-mapped-phases: %s: %s\n", running->name.c_str(), failure.what());
+    return 1;
   }
-  for (int round = 0; round < runs; ++round)
-    for (size_t turn = 0; turn < implementations.size(); ++turn) {
-      Implementation &implementation = implementations[(round + turn) % implementations.size()];
-      implementation.times.push_back(implementation.run(host));
-    }
   printTable(implementations);
   return 0;
 }
