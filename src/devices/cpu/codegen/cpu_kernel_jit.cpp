@@ -16,6 +16,7 @@
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/specialization_cache.hpp"
 #include "devices/cpu/codegen/streaming_stores.hpp"
+#include "devices/cpu/codegen/strided_prefetch.hpp"
 #include "devices/cpu/codegen/uniform_division.hpp"
 #include "devices/cpu/codegen/work_group_function.hpp"
 
@@ -186,7 +187,7 @@ std::string describeShape(const WorkGroupShape &shape) {
 /// unasked for... because it was asked for.
 void reportVectorization(const std::string &kernel, const WorkGroupShape &shape, unsigned requested,
                          const SpecializedWorkGroup &result, unsigned streamingStores,
-                         unsigned indirectPrefetches) {
+                         unsigned indirectPrefetches, unsigned stridedPrefetches) {
   errs() << "kiln: kernel '" << kernel << "', work-groups of " << describeShape(shape) << ": ";
   if (requested == 1)
     errs() << "not vectorized (vectorization is off)";
@@ -198,6 +199,8 @@ void reportVectorization(const std::string &kernel, const WorkGroupShape &shape,
     errs() << "; " << streamingStores << " stores stream past the caches";
   if (indirectPrefetches != 0)
     errs() << "; " << indirectPrefetches << " indexed loads prefetched ahead";
+  if (stridedPrefetches != 0)
+    errs() << "; " << stridedPrefetches << " strided loads prefetched ahead";
   errs() << "\n";
 }
 
@@ -439,16 +442,18 @@ private:
       addContiguousGatherFastPaths(*function);
       addFullMaskFastPaths(*function);
     }
-    unsigned indirectPrefetches = 0;
-    if (prepared_.optimize)
+    unsigned indirectPrefetches = 0, stridedPrefetches = 0;
+    if (prepared_.optimize) {
       indirectPrefetches = addIndirectPrefetches(*function, shape.buffersHaveReadSlack);
+      stridedPrefetches = addStridedPrefetches(*function);
+    }
     unsigned streamingStores = 0;
     if (prepared_.optimize && shape.streamingStores && machine_->getTargetTriple().isX86() &&
         mayStreamStores(*function))
       streamingStores = addStreamingStores(*function);
     if (prepared_.reportVectorization)
       reportVectorization(name, shape, prepared_.requestedSimdWidth, *specialized, streamingStores,
-                          indirectPrefetches);
+                          indirectPrefetches, stridedPrefetches);
     if (std::getenv("KILN_PRINT_IR") != nullptr)
       module->print(errs(), nullptr);
     if (Error error =

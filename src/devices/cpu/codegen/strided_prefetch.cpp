@@ -1,0 +1,230 @@
+//===- strided_prefetch.cpp - Prefetching loads whose stride is known at run time only ===//
+#include "devices/cpu/codegen/strided_prefetch.hpp"
+
+#include "compiler/llvm/spir_address_spaces.hpp"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/PatternMatch.h"
+
+#include <functional>
+#include <optional>
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace kiln::cpu {
+namespace {
+
+/// How many iterations ahead the lines are prefetched: enough misses in flight to keep memory
+/// busy. The grid-stride sum of the reduction benchmark (64 lanes of floats, 256 bytes an
+/// iteration, a 64 KiB stride) ran 1.03x faster than without prefetches 8 iterations ahead,
+/// 1.75-1.85x at 24, 1.66-1.71x at 32 and 1.8-1.9x at 48 on a Zen 4 (with locality 2).
+constexpr int64_t kIterationsAhead = 24;
+
+constexpr unsigned kLineBytes = 64;
+
+/// At most this many lines prefetched for one load, and this many loads per loop: enough for
+/// 64 lanes of doubles, without bloating loops that read many arrays.
+constexpr unsigned kMaxLinesPerLoad = 8;
+constexpr unsigned kMaxLoadsPerLoop = 4;
+
+/// At most this many instructions between the loop's counter and the address.
+constexpr unsigned kMaxChainLength = 8;
+
+bool readsBuffers(unsigned addressSpace) {
+  return addressSpace == compiler::spir::kGlobalAddressSpace ||
+         addressSpace == compiler::spir::kConstantAddressSpace;
+}
+
+/// The address a plain or masked load of buffer memory reads, and how many bytes; none for
+/// any other instruction.
+std::optional<std::pair<Value *, uint64_t>> bufferRead(Instruction &instruction) {
+  const DataLayout &layout = instruction.getDataLayout();
+  if (auto *load = dyn_cast<LoadInst>(&instruction)) {
+    if (!load->isSimple() || !readsBuffers(load->getPointerAddressSpace()))
+      return std::nullopt;
+    return std::pair{load->getPointerOperand(), layout.getTypeStoreSize(load->getType())};
+  }
+  if (auto *call = dyn_cast<IntrinsicInst>(&instruction);
+      call != nullptr && call->getIntrinsicID() == Intrinsic::masked_load) {
+    Value *pointer = call->getArgOperand(0);
+    if (!readsBuffers(pointer->getType()->getPointerAddressSpace()))
+      return std::nullopt;
+    return std::pair{pointer, layout.getTypeStoreSize(call->getType()).getFixedValue()};
+  }
+  return std::nullopt;
+}
+
+/// An address computed (by `chain`, in operand-before-user order) from one phi of the loop's
+/// header and loop-invariant values.
+struct CounterAddress {
+  PHINode *counter = nullptr;
+  SmallVector<Instruction *, kMaxChainLength> chain;
+};
+
+std::optional<CounterAddress> counterAddressOf(Value *address, const Loop &loop) {
+  CounterAddress found;
+  SmallPtrSet<Instruction *, 16> visited;
+  std::function<bool(Value *)> visit = [&](Value *value) -> bool {
+    if (loop.isLoopInvariant(value))
+      return true;
+    auto *instruction = dyn_cast<Instruction>(value);
+    if (instruction == nullptr)
+      return false;
+    if (!visited.insert(instruction).second)
+      return true;
+    if (auto *phi = dyn_cast<PHINode>(instruction)) {
+      if (phi->getParent() != loop.getHeader() || found.counter != nullptr)
+        return false;
+      found.counter = phi;
+      return true;
+    }
+    // No division: the copy computes on a counter the loop may never reach.
+    if (!isa<GetElementPtrInst, CastInst, BinaryOperator>(instruction) ||
+        instruction->isIntDivRem() || found.chain.size() == kMaxChainLength)
+      return false;
+    for (Value *operand : instruction->operands())
+      if (!visit(operand))
+        return false;
+    found.chain.push_back(instruction);
+    return true;
+  };
+  if (!visit(address) || found.counter == nullptr)
+    return std::nullopt;
+  return found;
+}
+
+/// Whether `value` is `counter` itself, or `counter` narrowed, widened or masked: what a
+/// `uint` counter kept in a 64-bit register looks like.
+bool followsCounter(Value *value, const PHINode &counter) {
+  for (unsigned depth = 0; depth < 4; ++depth) {
+    if (value == &counter)
+      return true;
+    Value *source = nullptr;
+    if (!match(value, m_CombineOr(m_CombineOr(m_ZExt(m_Value(source)), m_SExt(m_Value(source))),
+                                  m_CombineOr(m_Trunc(m_Value(source)),
+                                              m_And(m_Value(source), m_ConstantInt())))))
+      return false;
+    value = source;
+  }
+  return false;
+}
+
+/// What `counter` adds each iteration, when that is loop-invariant but not a constant.
+Value *runTimeStep(const PHINode &counter, const Loop &loop) {
+  BasicBlock *latch = loop.getLoopLatch();
+  if (latch == nullptr)
+    return nullptr;
+  Value *next = counter.getIncomingValueForBlock(latch);
+  Value *left = nullptr, *right = nullptr;
+  if (!match(next, m_Add(m_Value(left), m_Value(right))))
+    return nullptr;
+  for (auto [step, rest] : {std::pair{left, right}, std::pair{right, left}})
+    if (loop.isLoopInvariant(step) && !isa<Constant>(step) && followsCounter(rest, counter))
+      return step;
+  return nullptr;
+}
+
+/// A load to prefetch for: the address it reads, how many bytes, and how that address follows
+/// the counter.
+struct StridedLoad {
+  Value *address = nullptr;
+  uint64_t bytes = 0;
+  CounterAddress computed;
+  Value *step = nullptr;
+};
+
+/// The counter's value kIterationsAhead iterations ahead, computed at the top of the header.
+Value *counterAhead(const StridedLoad &load, const Loop &loop) {
+  // The distance is loop-invariant: computed once before the loop where it has a single way in.
+  BasicBlock *before = loop.getLoopPredecessor();
+  IRBuilder<> builder(before != nullptr ? before->getTerminator()
+                                        : &*loop.getHeader()->getFirstInsertionPt());
+  Value *distance = builder.CreateMul(
+      load.step, ConstantInt::get(load.step->getType(), kIterationsAhead), "stride.ahead");
+  if (before != nullptr)
+    builder.SetInsertPoint(loop.getHeader(), loop.getHeader()->getFirstInsertionPt());
+  return builder.CreateAdd(load.computed.counter, distance, "counter.ahead");
+}
+
+/// Emits, at the top of the loop's header, the prefetches of the lines `load` will read
+/// kIterationsAhead iterations later.
+void prefetchAhead(const StridedLoad &load, Value *aheadCounter, const Loop &loop) {
+  BasicBlock *header = loop.getHeader();
+  IRBuilder<> builder(header, std::next(cast<Instruction>(aheadCounter)->getIterator()));
+  DenseMap<Value *, Value *> clones{{load.computed.counter, aheadCounter}};
+  for (Instruction *original : load.computed.chain) {
+    Instruction *copy = original->clone();
+    for (Use &operand : copy->operands())
+      if (auto it = clones.find(operand.get()); it != clones.end())
+        operand.set(it->second);
+    // No wrap flags: the address ahead may leave the object the original stays within.
+    if (auto *address = dyn_cast<GetElementPtrInst>(copy))
+      address->setNoWrapFlags(GEPNoWrapFlags::none());
+    else
+      copy->dropPoisonGeneratingFlags();
+    builder.Insert(copy, original->getName() + ".ahead");
+    clones[original] = copy;
+  }
+  Value *address = clones.lookup(load.address);
+  unsigned lines = std::min<uint64_t>((load.bytes + kLineBytes - 1) / kLineBytes, kMaxLinesPerLoad);
+  for (unsigned line = 0; line < lines; ++line) {
+    Value *lineAddress = line == 0 ? address
+                                   : builder.CreateConstGEP1_64(builder.getInt8Ty(), address,
+                                                                int64_t{line} * kLineBytes);
+    // Into the caches short of the first level (prefetcht1 on x86): at 32 iterations ahead,
+    // prefetching into the first level (locality 3) or past the caches (0) made the reduction
+    // 0.7x as fast as without prefetches, locality 2 1.7x.
+    builder.CreateIntrinsic(Intrinsic::prefetch, {lineAddress->getType()},
+                            {lineAddress, builder.getInt32(0) /*read*/,
+                             builder.getInt32(2) /*locality*/, builder.getInt32(1) /*data*/});
+  }
+}
+
+} // namespace
+
+unsigned addStridedPrefetches(Function &function) {
+  DominatorTree dominators(function);
+  LoopInfo loops(dominators);
+  SmallVector<std::pair<Loop *, StridedLoad>, 8> found;
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost())
+      continue;
+    // The vectorizer reads an address with a plain load where every lane is active and a
+    // masked one elsewhere: one prefetch serves both.
+    SmallPtrSet<Value *, kMaxLoadsPerLoop> addresses;
+    for (BasicBlock *block : loop->blocks())
+      for (Instruction &instruction : *block) {
+        if (addresses.size() == kMaxLoadsPerLoop)
+          break;
+        std::optional<std::pair<Value *, uint64_t>> read = bufferRead(instruction);
+        if (!read || addresses.contains(read->first))
+          continue;
+        std::optional<CounterAddress> computed = counterAddressOf(read->first, *loop);
+        if (!computed)
+          continue;
+        Value *step = runTimeStep(*computed->counter, *loop);
+        if (step == nullptr)
+          continue;
+        found.push_back({loop, StridedLoad{read->first, read->second, std::move(*computed), step}});
+        addresses.insert(read->first);
+      }
+  }
+  // One counter ahead per counter and step, however many loads follow it.
+  DenseMap<std::pair<PHINode *, Value *>, Value *> aheadCounters;
+  for (const auto &[loop, load] : found) {
+    Value *&ahead = aheadCounters[{load.computed.counter, load.step}];
+    if (ahead == nullptr)
+      ahead = counterAhead(load, *loop);
+    prefetchAhead(load, ahead, *loop);
+  }
+  return found.size();
+}
+
+} // namespace kiln::cpu

@@ -1,0 +1,25 @@
+//===- strided_prefetch.hpp - Prefetching loads whose stride is known at run time only ===//
+//
+// A grid-stride loop (`for (i = get_global_id(0); i < n; i += get_global_size(0))`) reads a few
+// lines, then jumps by the whole launch's width: tens of KiB, a new page every iteration. The
+// hardware prefetchers learn strides within a page only, so every iteration waits on memory.
+// The same holds for a walk down a matrix's column whose width is a kernel argument. This step
+// prefetches, a fixed number of iterations ahead, the lines such a load will read.
+//
+// It takes loads whose address is computed from the loop's counter alone, where the counter
+// advances by a loop-invariant amount that is not a constant. (Constant steps are left to the
+// hardware and to LLVM's own passes.) A prefetch never faults, so running past the loop's or
+// the buffer's end costs a few wasted lines at most.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/IR/Function.h"
+
+namespace kiln::cpu {
+
+/// Adds prefetches ahead of the loads of buffer memory, in the innermost loops of `function`,
+/// that advance by a stride known only at run time; returns how many loads got them.
+unsigned addStridedPrefetches(llvm::Function &function);
+
+} // namespace kiln::cpu
