@@ -2,10 +2,10 @@
 #include "devices/cpu/codegen/indirect_prefetch.hpp"
 
 #include "compiler/llvm/spir_address_spaces.hpp"
+#include "devices/cpu/codegen/address_chain.hpp"
 #include "devices/cpu/codegen/work_group_function.hpp"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -18,7 +18,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
-#include <functional>
 #include <optional>
 
 using namespace llvm;
@@ -39,9 +38,6 @@ static_assert(kReadAheadBytes <= kBufferReadSlackBytes);
 /// The smallest page size of the CPUs Kiln runs on: the bound the read-ahead stays within.
 constexpr uint64_t kPageBytes = 4096;
 
-/// At most this many instructions between the index load and the address it selects.
-constexpr unsigned kMaxChainLength = 8;
-
 /// At most this many prefetches a loop, so that a loop of many gathers is not bloated.
 constexpr unsigned kMaxPerLoop = 4;
 
@@ -55,50 +51,23 @@ bool isPlainScalarLoad(const LoadInst &load) {
   return load.isSimple() && !load.getType()->isVectorTy() && readsBuffers(load);
 }
 
-/// An indexed load: `target` reads an address computed (by `chain`, in operand-before-user
-/// order) from the value of `index` and loop-invariant values only.
+/// An indexed load: `target` reads an address computed from the value an index load (the
+/// chain's source) reads and loop-invariant values only.
 struct IndexedLoad {
   LoadInst *target = nullptr;
-  LoadInst *index = nullptr;
-  SmallVector<Instruction *, kMaxChainLength> chain;
+  AddressChain computed;
+  LoadInst *index() const { return cast<LoadInst>(computed.source); }
 };
 
-/// Finds the index load that `target`'s address is computed from, through arithmetic, casts
-/// and address computations on loop-invariant operands; none when there is none, or more than
-/// one, or anything else varies with the loop.
 std::optional<IndexedLoad> indexedLoadOf(LoadInst &target, const Loop &loop) {
-  IndexedLoad found;
-  found.target = &target;
-  SmallPtrSet<Instruction *, 16> visited;
-  // Depth-first, emitting an instruction after its operands.
-  std::function<bool(Value *)> visit = [&](Value *value) -> bool {
-    if (loop.isLoopInvariant(value))
-      return true;
-    auto *instruction = dyn_cast<Instruction>(value);
-    if (instruction == nullptr)
-      return false;
-    if (!visited.insert(instruction).second)
-      return true;
-    if (auto *load = dyn_cast<LoadInst>(instruction)) {
-      if (found.index != nullptr || !isPlainScalarLoad(*load) || !load->getType()->isIntegerTy())
-        return false;
-      found.index = load;
-      return true;
-    }
-    // No division: the copy runs on an index read past the loop's own, which may be anything
-    // (a zero or INT_MIN / -1 would trap where the original never divides).
-    if (!isa<GetElementPtrInst, CastInst, BinaryOperator>(instruction) ||
-        instruction->isIntDivRem() || found.chain.size() == kMaxChainLength)
-      return false;
-    for (Value *operand : instruction->operands())
-      if (!visit(operand))
-        return false;
-    found.chain.push_back(instruction);
-    return true;
-  };
-  if (!visit(target.getPointerOperand()) || found.index == nullptr)
+  std::optional<AddressChain> computed =
+      addressChainOf(target.getPointerOperand(), loop, [](Instruction &instruction) {
+        auto *load = dyn_cast<LoadInst>(&instruction);
+        return load != nullptr && isPlainScalarLoad(*load) && load->getType()->isIntegerTy();
+      });
+  if (!computed)
     return std::nullopt;
-  return found;
+  return IndexedLoad{&target, std::move(*computed)};
 }
 
 /// The bytes the loop's index pointer advances each iteration, when it walks forward by a
@@ -143,28 +112,13 @@ Value *readIndexAhead(LoadInst &index, bool unbounded) {
                                    "index.ahead");
 }
 
-/// Emits, before `indexed.index`, the prefetch of the address `indexed.target` will read when
+/// Emits, before the index load, the prefetch of the address `indexed.target` will read when
 /// the index is `aheadIndex`.
 void prefetchTarget(const IndexedLoad &indexed, Value *aheadIndex) {
-  IRBuilder<> builder(indexed.index);
-  DenseMap<Value *, Value *> clones{{indexed.index, aheadIndex}};
-  for (Instruction *original : indexed.chain) {
-    Instruction *copy = original->clone();
-    for (Use &operand : copy->operands())
-      if (auto it = clones.find(operand.get()); it != clones.end())
-        operand.set(it->second);
-    // No wrap flags: the address ahead may leave the object the original stays within.
-    if (auto *address = dyn_cast<GetElementPtrInst>(copy))
-      address->setNoWrapFlags(GEPNoWrapFlags::none());
-    else
-      copy->dropPoisonGeneratingFlags();
-    builder.Insert(copy, original->getName() + ".ahead");
-    clones[original] = copy;
-  }
-  Value *address = clones.lookup(indexed.target->getPointerOperand());
-  builder.CreateIntrinsic(Intrinsic::prefetch, {address->getType()},
-                          {address, builder.getInt32(0) /*read*/, builder.getInt32(3) /*keep*/,
-                           builder.getInt32(1) /*data*/});
+  IRBuilder<> builder(indexed.index());
+  Value *address =
+      copyAddressChain(indexed.computed, indexed.target->getPointerOperand(), aheadIndex, builder);
+  prefetchForReading(address, /*locality=*/3, builder);
 }
 
 } // namespace
@@ -189,7 +143,7 @@ unsigned addIndirectPrefetches(Function &function, bool buffersHaveReadSlack) {
             walksInOrder(*target, *loop, evolution))
           continue;
         std::optional<IndexedLoad> indexed = indexedLoadOf(*target, *loop);
-        if (!indexed || !forwardStep(*indexed->index, *loop, evolution))
+        if (!indexed || !forwardStep(*indexed->index(), *loop, evolution))
           continue;
         indexedLoads.push_back(std::move(*indexed));
         ++inLoop;
@@ -198,12 +152,12 @@ unsigned addIndirectPrefetches(Function &function, bool buffersHaveReadSlack) {
   // One read ahead per index load, however many targets it selects.
   DenseMap<LoadInst *, Value *> aheadIndices;
   for (const IndexedLoad &indexed : indexedLoads) {
-    Value *&ahead = aheadIndices[indexed.index];
+    Value *&ahead = aheadIndices[indexed.index()];
     if (ahead == nullptr) {
       // A loop that reads a buffer argument reads within the buffer, so slack past the
       // buffer's end covers the read ahead of it.
-      const Value *array = getUnderlyingObject(indexed.index->getPointerOperand());
-      ahead = readIndexAhead(*indexed.index, buffersHaveReadSlack && isBufferArgument(array));
+      const Value *array = getUnderlyingObject(indexed.index()->getPointerOperand());
+      ahead = readIndexAhead(*indexed.index(), buffersHaveReadSlack && isBufferArgument(array));
     }
     prefetchTarget(indexed, ahead);
   }

@@ -2,6 +2,7 @@
 #include "devices/cpu/codegen/strided_prefetch.hpp"
 
 #include "compiler/llvm/spir_address_spaces.hpp"
+#include "devices/cpu/codegen/address_chain.hpp"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -12,7 +13,6 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/PatternMatch.h"
 
-#include <functional>
 #include <optional>
 
 using namespace llvm;
@@ -33,9 +33,6 @@ constexpr unsigned kLineBytes = 64;
 /// 64 lanes of doubles, without bloating loops that read many arrays.
 constexpr unsigned kMaxLinesPerLoad = 8;
 constexpr unsigned kMaxLoadsPerLoop = 4;
-
-/// At most this many instructions between the loop's counter and the address.
-constexpr unsigned kMaxChainLength = 8;
 
 bool readsBuffers(unsigned addressSpace) {
   return addressSpace == compiler::spir::kGlobalAddressSpace ||
@@ -61,43 +58,11 @@ std::optional<std::pair<Value *, uint64_t>> bufferRead(Instruction &instruction)
   return std::nullopt;
 }
 
-/// An address computed (by `chain`, in operand-before-user order) from one phi of the loop's
-/// header and loop-invariant values.
-struct CounterAddress {
-  PHINode *counter = nullptr;
-  SmallVector<Instruction *, kMaxChainLength> chain;
-};
-
-std::optional<CounterAddress> counterAddressOf(Value *address, const Loop &loop) {
-  CounterAddress found;
-  SmallPtrSet<Instruction *, 16> visited;
-  std::function<bool(Value *)> visit = [&](Value *value) -> bool {
-    if (loop.isLoopInvariant(value))
-      return true;
-    auto *instruction = dyn_cast<Instruction>(value);
-    if (instruction == nullptr)
-      return false;
-    if (!visited.insert(instruction).second)
-      return true;
-    if (auto *phi = dyn_cast<PHINode>(instruction)) {
-      if (phi->getParent() != loop.getHeader() || found.counter != nullptr)
-        return false;
-      found.counter = phi;
-      return true;
-    }
-    // No division: the copy computes on a counter the loop may never reach.
-    if (!isa<GetElementPtrInst, CastInst, BinaryOperator>(instruction) ||
-        instruction->isIntDivRem() || found.chain.size() == kMaxChainLength)
-      return false;
-    for (Value *operand : instruction->operands())
-      if (!visit(operand))
-        return false;
-    found.chain.push_back(instruction);
-    return true;
-  };
-  if (!visit(address) || found.counter == nullptr)
-    return std::nullopt;
-  return found;
+/// How `address` follows from a phi of the loop's header (its counter, the chain's source).
+std::optional<AddressChain> counterAddressOf(Value *address, const Loop &loop) {
+  return addressChainOf(address, loop, [&](Instruction &instruction) {
+    return isa<PHINode>(instruction) && instruction.getParent() == loop.getHeader();
+  });
 }
 
 /// Whether `value` is `counter` itself, or `counter` narrowed, widened or masked: what a
@@ -136,8 +101,10 @@ Value *runTimeStep(const PHINode &counter, const Loop &loop) {
 struct StridedLoad {
   Value *address = nullptr;
   uint64_t bytes = 0;
-  CounterAddress computed;
+  AddressChain computed;
   Value *step = nullptr;
+
+  PHINode *counter() const { return cast<PHINode>(computed.source); }
 };
 
 /// The counter's value kIterationsAhead iterations ahead, computed at the top of the header.
@@ -150,7 +117,7 @@ Value *counterAhead(const StridedLoad &load, const Loop &loop) {
       load.step, ConstantInt::get(load.step->getType(), kIterationsAhead), "stride.ahead");
   if (before != nullptr)
     builder.SetInsertPoint(loop.getHeader(), loop.getHeader()->getFirstInsertionPt());
-  return builder.CreateAdd(load.computed.counter, distance, "counter.ahead");
+  return builder.CreateAdd(load.counter(), distance, "counter.ahead");
 }
 
 /// Emits, at the top of the loop's header, the prefetches of the lines `load` will read
@@ -158,21 +125,7 @@ Value *counterAhead(const StridedLoad &load, const Loop &loop) {
 void prefetchAhead(const StridedLoad &load, Value *aheadCounter, const Loop &loop) {
   BasicBlock *header = loop.getHeader();
   IRBuilder<> builder(header, std::next(cast<Instruction>(aheadCounter)->getIterator()));
-  DenseMap<Value *, Value *> clones{{load.computed.counter, aheadCounter}};
-  for (Instruction *original : load.computed.chain) {
-    Instruction *copy = original->clone();
-    for (Use &operand : copy->operands())
-      if (auto it = clones.find(operand.get()); it != clones.end())
-        operand.set(it->second);
-    // No wrap flags: the address ahead may leave the object the original stays within.
-    if (auto *address = dyn_cast<GetElementPtrInst>(copy))
-      address->setNoWrapFlags(GEPNoWrapFlags::none());
-    else
-      copy->dropPoisonGeneratingFlags();
-    builder.Insert(copy, original->getName() + ".ahead");
-    clones[original] = copy;
-  }
-  Value *address = clones.lookup(load.address);
+  Value *address = copyAddressChain(load.computed, load.address, aheadCounter, builder);
   unsigned lines = std::min<uint64_t>((load.bytes + kLineBytes - 1) / kLineBytes, kMaxLinesPerLoad);
   for (unsigned line = 0; line < lines; ++line) {
     Value *lineAddress = line == 0 ? address
@@ -181,9 +134,7 @@ void prefetchAhead(const StridedLoad &load, Value *aheadCounter, const Loop &loo
     // Into the caches short of the first level (prefetcht1 on x86): at 32 iterations ahead,
     // prefetching into the first level (locality 3) or past the caches (0) made the reduction
     // 0.7x as fast as without prefetches, locality 2 1.7x.
-    builder.CreateIntrinsic(Intrinsic::prefetch, {lineAddress->getType()},
-                            {lineAddress, builder.getInt32(0) /*read*/,
-                             builder.getInt32(2) /*locality*/, builder.getInt32(1) /*data*/});
+    prefetchForReading(lineAddress, /*locality=*/2, builder);
   }
 }
 
@@ -206,10 +157,10 @@ unsigned addStridedPrefetches(Function &function) {
         std::optional<std::pair<Value *, uint64_t>> read = bufferRead(instruction);
         if (!read || addresses.contains(read->first))
           continue;
-        std::optional<CounterAddress> computed = counterAddressOf(read->first, *loop);
+        std::optional<AddressChain> computed = counterAddressOf(read->first, *loop);
         if (!computed)
           continue;
-        Value *step = runTimeStep(*computed->counter, *loop);
+        Value *step = runTimeStep(cast<PHINode>(*computed->source), *loop);
         if (step == nullptr)
           continue;
         found.push_back({loop, StridedLoad{read->first, read->second, std::move(*computed), step}});
@@ -219,7 +170,7 @@ unsigned addStridedPrefetches(Function &function) {
   // One counter ahead per counter and step, however many loads follow it.
   DenseMap<std::pair<PHINode *, Value *>, Value *> aheadCounters;
   for (const auto &[loop, load] : found) {
-    Value *&ahead = aheadCounters[{load.computed.counter, load.step}];
+    Value *&ahead = aheadCounters[{load.counter(), load.step}];
     if (ahead == nullptr)
       ahead = counterAhead(load, *loop);
     prefetchAhead(load, ahead, *loop);
