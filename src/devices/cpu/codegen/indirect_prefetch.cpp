@@ -59,6 +59,8 @@ struct IndexedLoad {
   LoadInst *index() const { return cast<LoadInst>(computed.source); }
 };
 
+/// The index load `target`'s address follows from; none when it follows from none, from more
+/// than one, or from anything else that varies with the loop.
 std::optional<IndexedLoad> indexedLoadOf(LoadInst &target, const Loop &loop) {
   std::optional<AddressChain> computed =
       addressChainOf(target.getPointerOperand(), loop, [](Instruction &instruction) {
