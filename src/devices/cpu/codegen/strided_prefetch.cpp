@@ -22,9 +22,10 @@ namespace kiln::cpu {
 namespace {
 
 /// How many iterations ahead the lines are prefetched: enough misses in flight to keep memory
-/// busy. The grid-stride sum of the reduction benchmark (64 lanes of floats, 256 bytes an
-/// iteration, a 64 KiB stride) ran 1.03x faster than without prefetches 8 iterations ahead,
-/// 1.75-1.85x at 24, 1.66-1.71x at 32 and 1.8-1.9x at 48 on a Zen 4 (with locality 2).
+/// busy. Against no prefetches, the grid-stride sum of the reduction benchmark (64 lanes of
+/// floats, 256 bytes an iteration, a 64 KiB stride) ran 0.99-1.03x as fast with them 8
+/// iterations ahead, 1.75-1.85x at 24, 1.56-1.69x at 32 and 1.80-1.90x at 48 on a Zen 4 (with
+/// locality 2).
 constexpr int64_t kIterationsAhead = 24;
 
 constexpr unsigned kLineBytes = 64;
