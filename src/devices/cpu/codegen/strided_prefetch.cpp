@@ -35,8 +35,8 @@ constexpr unsigned kLineBytes = 64;
 constexpr unsigned kMaxLinesPerLoad = 8;
 constexpr unsigned kMaxLoadsPerLoop = 4;
 
-/// Loops that run more instructions than this for each line they prefetch compute long enough
-/// per line for the hardware to keep up with their misses: they get no prefetches.
+/// Loops that run more instructions than this for each line they would prefetch get no
+/// prefetches (see waitsOnMemory).
 constexpr uint64_t kMaxInstructionsPerLine = 64;
 
 bool readsBuffers(unsigned addressSpace) {

@@ -8,9 +8,9 @@
 //
 // It takes loads whose address is computed from the loop's counter alone, where the counter
 // advances by a loop-invariant amount that is not a constant. (Constant steps are left to the
-// hardware and to LLVM's own passes.) Loops that compute long enough per line they read, such
-// as a histogram's per-lane increments, are left alone: the hardware keeps up with their misses
-// and the prefetches only cost them. A prefetch never faults, so running past the loop's or
+// hardware and to LLVM's own passes.) Loops that compute long per line they read, such as a
+// histogram's per-lane increments, are left alone: the benchmark suite's histogram ran slower
+// with prefetches, not faster. A prefetch never faults, so running past the loop's or
 // the buffer's end is safe; its cost is the lines fetched for nothing, at most as many as the
 // loop reads when it runs fewer iterations than the distance ahead.
 //
