@@ -10,4 +10,9 @@ inline constexpr unsigned kConstantAddressSpace = 2;
 inline constexpr unsigned kLocalAddressSpace = 3;
 inline constexpr unsigned kGenericAddressSpace = 4;
 
+/// Whether a pointer of `space` points into a buffer: global or constant memory.
+inline constexpr bool isBufferAddressSpace(unsigned space) {
+  return space == kGlobalAddressSpace || space == kConstantAddressSpace;
+}
+
 } // namespace kiln::compiler::spir

@@ -41,14 +41,9 @@ constexpr uint64_t kPageBytes = 4096;
 /// At most this many prefetches a loop, so that a loop of many gathers is not bloated.
 constexpr unsigned kMaxPerLoop = 4;
 
-bool readsBuffers(const LoadInst &load) {
-  unsigned space = load.getPointerAddressSpace();
-  return space == compiler::spir::kGlobalAddressSpace ||
-         space == compiler::spir::kConstantAddressSpace;
-}
-
 bool isPlainScalarLoad(const LoadInst &load) {
-  return load.isSimple() && !load.getType()->isVectorTy() && readsBuffers(load);
+  return load.isSimple() && !load.getType()->isVectorTy() &&
+         compiler::spir::isBufferAddressSpace(load.getPointerAddressSpace());
 }
 
 /// An indexed load: `target` reads an address computed from the value an index load (the

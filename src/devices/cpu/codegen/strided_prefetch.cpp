@@ -39,24 +39,19 @@ constexpr unsigned kMaxLoadsPerLoop = 4;
 /// prefetches (see waitsOnMemory).
 constexpr uint64_t kMaxInstructionsPerLine = 64;
 
-bool readsBuffers(unsigned addressSpace) {
-  return addressSpace == compiler::spir::kGlobalAddressSpace ||
-         addressSpace == compiler::spir::kConstantAddressSpace;
-}
-
 /// The address a plain or masked load of buffer memory reads, and how many bytes; none for
 /// any other instruction.
 std::optional<std::pair<Value *, uint64_t>> bufferRead(Instruction &instruction) {
   const DataLayout &layout = instruction.getDataLayout();
   if (auto *load = dyn_cast<LoadInst>(&instruction)) {
-    if (!load->isSimple() || !readsBuffers(load->getPointerAddressSpace()))
+    if (!load->isSimple() || !compiler::spir::isBufferAddressSpace(load->getPointerAddressSpace()))
       return std::nullopt;
     return std::pair{load->getPointerOperand(), layout.getTypeStoreSize(load->getType())};
   }
   if (auto *call = dyn_cast<IntrinsicInst>(&instruction);
       call != nullptr && call->getIntrinsicID() == Intrinsic::masked_load) {
     Value *pointer = call->getArgOperand(0);
-    if (!readsBuffers(pointer->getType()->getPointerAddressSpace()))
+    if (!compiler::spir::isBufferAddressSpace(pointer->getType()->getPointerAddressSpace()))
       return std::nullopt;
     return std::pair{pointer, layout.getTypeStoreSize(call->getType()).getFixedValue()};
   }
