@@ -331,6 +331,50 @@ TEST_F(VectorizerTest, BranchesWhoseSimdGroupsHaveEveryLaneOrNoLaneActive) {
     }
 }
 
+TEST_F(VectorizerTest, LocalCountersIncrementedByEveryLaneOrSome) {
+  // A grid-stride loop of local increments (the suite's histogram): every lane increments in
+  // its trips but the last, which some lanes sit out. Each increment's old value is kept, so
+  // for each bin the old values must be 0, 1, ... once each, whatever the lanes' order.
+  Kernel kernel = buildKernel(R"(
+    kernel void count(global const int *in, int n, global int *bins, global int *olds) {
+      local int counts[16];
+      for (int b = get_local_id(0); b < 16; b += get_local_size(0))
+        counts[b] = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int i = get_global_id(0); i < n; i += get_global_size(0))
+        olds[i] = atomic_inc(&counts[in[i] & 15]);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int b = get_local_id(0); b < 16; b += get_local_size(0))
+        bins[b] = counts[b];
+    })",
+                              "count");
+  ASSERT_TRUE(kernel);
+  for (size_t n : {50u, 1000u, 4099u})
+    for (size_t local : {16u, 64u, 100u, 256u}) {
+      std::vector<cl_int> in = sample(n, n + local);
+      Mem input = bufferWith(in);
+      Mem bins = bufferWith(std::vector<cl_int>(16, -7));
+      Mem olds = bufferWith(std::vector<cl_int>(n, -7));
+      ASSERT_TRUE(setArgs(kernel, input, static_cast<cl_int>(n), bins, olds));
+      ASSERT_TRUE(run1D(kernel, local, local)); // one work-group: one set of counters
+      std::vector<std::vector<cl_int>> expected(16), seen(16);
+      std::vector<cl_int> old = read<cl_int>(olds, n);
+      for (size_t i = 0; i < n; ++i) {
+        std::vector<cl_int> &bin = expected[in[i] & 15];
+        bin.push_back(static_cast<cl_int>(bin.size()));
+        seen[in[i] & 15].push_back(old[i]);
+      }
+      std::vector<cl_int> counts = read<cl_int>(bins, 16);
+      for (size_t bin = 0; bin < 16; ++bin) {
+        std::sort(seen[bin].begin(), seen[bin].end());
+        EXPECT_EQ(static_cast<cl_int>(expected[bin].size()), counts[bin])
+            << "bin " << bin << ", " << n << " items, work-group of " << local;
+        EXPECT_TRUE(equalArrays(expected[bin], seen[bin]))
+            << "old values of bin " << bin << ", " << n << " items, work-group of " << local;
+      }
+    }
+}
+
 TEST_F(VectorizerTest, KernelsOnWholeVectorRegistersRunWorkItemsInterleaved) {
   // float16 and int16 arithmetic (and float8 and int8 with 256-bit vectors) fills the vector
   // registers: such kernels stay scalar and their work-item loop runs several work-items

@@ -2,6 +2,7 @@
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
 
 #include "devices/cpu/codegen/codegen_error.hpp"
+#include "devices/cpu/codegen/fast_path_branch.hpp"
 #include "devices/cpu/codegen/vectorizer/interleaved_access.hpp"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -538,39 +539,93 @@ private:
           !isa<Function>(operand.get()))
         return codegenError(Twine("a varying '") + instruction.getOpcodeName() +
                             "' whose operands have no vector form");
-    Value *result = vectorType ? Constant::getNullValue(vectorType) : nullptr;
     Value *laneMasks = mask ? vectorOf(mask) : nullptr;
     // The operands' vectors, before any block is split: each lane's copy extracts from them,
     // or reads its address from a stack slot (spillAddresses).
-    SmallVector<Value *, 8> operands;
-    SmallVector<AllocaInst *, 8> addressSlots;
+    LaneOperands operands;
     for (Use &operand : instruction.operands()) {
       Value *value = operand.get();
       bool scalar = shapeOf(value).isUniform() || isa<Function>(value) || isa<BasicBlock>(value);
-      operands.push_back(scalar ? nullptr : vectorOf(value));
-      addressSlots.push_back(
-          scalar ? nullptr : spillAddresses(operands.back(), operand.getOperandNo(), instruction));
+      operands.vectors.push_back(scalar ? nullptr : vectorOf(value));
+      operands.addressSlots.push_back(
+          scalar ? nullptr
+                 : spillAddresses(operands.vectors.back(), operand.getOperandNo(), instruction));
     }
+    Value *result = nullptr;
+    if (laneMasks && !isConstantFullMask(laneMasks) && isMemoryAccess(instruction))
+      result = laneCopiesOrFullMaskPath(instruction, operands, laneMasks);
+    else
+      result = laneCopies(instruction, instruction, operands, laneMasks);
+    if (vectorType)
+      vectors_[&instruction] = result;
+    replaced_.push_back(&instruction);
+    return Error::success();
+  }
+
+  /// What perLane's copies of an instruction take in place of its operands: a vector to
+  /// extract each lane's value from, or a stack slot with each lane's address (null for
+  /// operands that are the same in every lane).
+  struct LaneOperands {
+    SmallVector<Value *, 8> vectors;
+    SmallVector<AllocaInst *, 8> addressSlots;
+  };
+
+  /// An access to memory, whose per-lane copy is one or two machine instructions: the test and
+  /// branch on its lane's mask bit would cost as much again.
+  static bool isMemoryAccess(const Instruction &instruction) {
+    return isa<LoadInst, StoreInst, AtomicRMWInst, AtomicCmpXchgInst>(instruction);
+  }
+
+  /// perLane's copies of a memory access under a mask that is usually full (a loop's or a
+  /// branch's): when every lane is active, one copy per lane with no test between them, as in
+  /// the 64 increments of local counters per line of the suite's histogram; otherwise one per
+  /// active lane. Returns the lanes' results as a vector (null when there is none).
+  Value *laneCopiesOrFullMaskPath(Instruction &instruction, const LaneOperands &operands,
+                                  Value *laneMasks) {
+    IRBuilder<> builder(&instruction);
+    Value *full = allLanesSet(builder, laneMasks, "lanes.all");
+    Instruction *fullPath = nullptr;
+    Instruction *maskedPath = nullptr;
+    SplitBlockAndInsertIfThenElse(full, instruction.getIterator(), &fullPath, &maskedPath);
+    Value *unmasked = laneCopies(instruction, *fullPath, operands, nullptr);
+    Value *masked = laneCopies(instruction, *maskedPath, operands, laneMasks);
+    if (unmasked == nullptr)
+      return nullptr;
+    BasicBlock *tail = instruction.getParent();
+    builder.SetInsertPoint(tail, tail->getFirstInsertionPt());
+    PHINode *merged = builder.CreatePHI(unmasked->getType(), 2, instruction.getName() + ".lanes");
+    merged->addIncoming(unmasked, fullPath->getParent());
+    merged->addIncoming(masked, maskedPath->getParent());
+    return merged;
+  }
+
+  /// One copy of `instruction` per lane, in lane order, placed before `insertionPoint`; under
+  /// `laneMasks` (when not null) each behind a branch on its lane's bit. Returns the lanes'
+  /// results as a vector (null when there is none).
+  Value *laneCopies(Instruction &instruction, Instruction &insertionPoint,
+                    const LaneOperands &operands, Value *laneMasks) {
+    Type *type = instruction.getType();
+    Value *result = type->isVoidTy() ? nullptr : Constant::getNullValue(widen(type));
     for (unsigned lane = 0; lane < width_; ++lane) {
-      IRBuilder<> builder(&instruction);
-      Instruction *at = &instruction;
-      BasicBlock *before = instruction.getParent();
+      IRBuilder<> builder(&insertionPoint);
+      Instruction *at = &insertionPoint;
+      BasicBlock *before = insertionPoint.getParent();
       if (laneMasks) {
         Value *enabled = builder.CreateExtractElement(laneMasks, lane);
-        at = SplitBlockAndInsertIfThen(enabled, instruction.getIterator(), false);
+        at = SplitBlockAndInsertIfThen(enabled, insertionPoint.getIterator(), false);
       }
       Instruction *copy = instruction.clone();
       copy->insertBefore(at->getIterator());
       IRBuilder<> laneBuilder(copy);
-      for (unsigned index = 0; index < operands.size(); ++index)
-        if (AllocaInst *slot = addressSlots[index])
+      for (unsigned index = 0; index < operands.vectors.size(); ++index)
+        if (AllocaInst *slot = operands.addressSlots[index])
           copy->setOperand(index, loadLaneAddress(laneBuilder, *slot, lane));
-        else if (operands[index])
-          copy->setOperand(index, extractLane(laneBuilder, operands[index], lane));
-      if (!vectorType)
+        else if (Value *vector = operands.vectors[index])
+          copy->setOperand(index, extractLane(laneBuilder, vector, lane));
+      if (result == nullptr)
         continue;
       Value *laneValue = copy;
-      IRBuilder<> after(&instruction);
+      IRBuilder<> after(&insertionPoint);
       if (laneMasks) {
         PHINode *phi = after.CreatePHI(type, 2);
         phi->addIncoming(copy, copy->getParent());
@@ -579,10 +634,7 @@ private:
       }
       result = insertLane(after, result, laneValue, lane);
     }
-    if (vectorType)
-      vectors_[&instruction] = result;
-    replaced_.push_back(&instruction);
-    return Error::success();
+    return result;
   }
 
   /// For perLane: a stack slot holding `lanes` when it is a vector of addresses, stored there
