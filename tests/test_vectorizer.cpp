@@ -331,6 +331,40 @@ TEST_F(VectorizerTest, BranchesWhoseSimdGroupsHaveEveryLaneOrNoLaneActive) {
     }
 }
 
+TEST_F(VectorizerTest, StencilsWhoseLoadsAndStoresShareOneMask) {
+  // The loads and the store past the border test share one mask: they run as one straight
+  // stretch when every lane of a SIMD group is inside, and masked otherwise. The sum computed
+  // between them is used after them, under a mask of its own. Items at `i % 64 < EDGE` are
+  // border: with EDGE 0 only the ends are (full masks), with 1 every 64th item (partial masks
+  // at 64 lanes, full ones at 16), with 64 all of them (empty masks).
+  const char *source = R"(
+    kernel void one(global const int *in, global int *out, int n) {
+      int i = get_global_id(0);
+      if (i % 64 < EDGE || i == 0 || i >= n - 1) {
+        if (i < n) out[i] = -1;
+        return;
+      }
+      int sum = in[i - 1] + 2 * in[i] + in[i + 1];
+      out[i] = sum;
+      if (sum > 0) out[i] = sum * 3;
+    })";
+  const size_t n = 1000;
+  std::vector<cl_int> in = sample(n, 43);
+  for (int edge : {0, 1, 5, 64}) {
+    std::vector<cl_int> expected(n, -1);
+    for (size_t i = 1; i + 1 < n; ++i)
+      if (static_cast<int>(i % 64) >= edge) {
+        cl_int sum = in[i - 1] + 2 * in[i] + in[i + 1];
+        expected[i] = sum > 0 ? sum * 3 : sum;
+      }
+    for (size_t local : {1u, 17u, 64u, 100u, 1000u})
+      EXPECT_TRUE(
+          equalArrays(expected, runOneToOne(source, in, n, local,
+                                            "-cl-std=CL3.0 -DEDGE=" + std::to_string(edge))))
+          << "edge " << edge << ", work-groups of " << local;
+  }
+}
+
 TEST_F(VectorizerTest, LocalCountersIncrementedByEveryLaneOrSome) {
   // A grid-stride loop of local increments (the suite's histogram): every lane increments in
   // its trips but the last, which some lanes sit out. Each increment's old value is kept, so
