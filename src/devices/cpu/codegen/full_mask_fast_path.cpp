@@ -42,19 +42,24 @@ std::optional<MaskedAccess> nonConstantMaskedAccess(Instruction &instruction) {
   return MaskedAccess{call, call->getArgOperand(pointerOperand), mask, alignment};
 }
 
-/// The plain load or store that does what `access` does when every lane is active, in place
-/// of it.
-void replaceWithPlainAccess(const MaskedAccess &access) {
+/// The plain load or store that does what `access` does when every lane is active, built by
+/// `builder`.
+Instruction *plainAccess(IRBuilder<> &builder, const MaskedAccess &access) {
   IntrinsicInst &call = *access.call;
-  IRBuilder<> builder(&call);
   Instruction *plain =
       call.getIntrinsicID() == Intrinsic::masked_load
           ? static_cast<Instruction *>(builder.CreateAlignedLoad(
                 call.getType(), access.pointer, access.alignment, call.getName() + ".full"))
           : builder.CreateAlignedStore(call.getArgOperand(0), access.pointer, access.alignment);
   plain->copyMetadata(call);
-  call.replaceAllUsesWith(plain);
-  call.eraseFromParent();
+  return plain;
+}
+
+/// Replaces `access` with its plain form, where its mask is known to be full.
+void replaceWithPlainAccess(const MaskedAccess &access) {
+  IRBuilder<> builder(access.call);
+  access.call->replaceAllUsesWith(plainAccess(builder, access));
+  access.call->eraseFromParent();
 }
 
 /// if (mask is empty) nothing; else the masked access.
@@ -75,15 +80,8 @@ void branchOnFullOrEmptyMask(const MaskedAccess &access) {
   IntrinsicInst &call = *access.call;
   IRBuilder<> builder(&call);
   Value *full = allLanesSet(builder, access.mask, "mask.full");
-  branchToFastPath(full, call, [&](IRBuilder<> &fast) -> Value * {
-    Instruction *plain =
-        call.getIntrinsicID() == Intrinsic::masked_load
-            ? static_cast<Instruction *>(fast.CreateAlignedLoad(
-                  call.getType(), access.pointer, access.alignment, call.getName() + ".full"))
-            : fast.CreateAlignedStore(call.getArgOperand(0), access.pointer, access.alignment);
-    plain->copyMetadata(call);
-    return plain;
-  });
+  branchToFastPath(full, call,
+                   [&](IRBuilder<> &fast) -> Value * { return plainAccess(fast, access); });
   // The masked form now sits on the "not full" side.
   branchOnEmptyMask(access);
 }
