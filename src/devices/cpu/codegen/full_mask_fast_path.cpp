@@ -4,6 +4,7 @@
 #include "devices/cpu/codegen/fast_path_branch.hpp"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -133,10 +134,34 @@ SmallVector<MaskedSegment, 8> maskedSegments(Function &function) {
   return segments;
 }
 
+/// Moves the instructions of `segment` that neither touch memory nor depend on what it loads
+/// (address arithmetic, mostly) before it, so that both copies share them: the copy is smaller,
+/// and later steps see one address where both copies read the same (the strided prefetches
+/// would otherwise fetch each line twice).
+void hoistIndependentArithmetic(const MaskedSegment &segment) {
+  SmallPtrSet<const Instruction *, 32> staying;
+  SmallVector<Instruction *, 32> hoisted;
+  for (Instruction &instruction :
+       make_range(segment.first->getIterator(), std::next(segment.last->getIterator()))) {
+    bool dependsOnSegment = any_of(instruction.operands(), [&](const Use &operand) {
+      auto *definition = dyn_cast<Instruction>(operand.get());
+      return definition != nullptr && staying.contains(definition);
+    });
+    if (dependsOnSegment || instruction.mayReadOrWriteMemory() ||
+        !isSafeToSpeculativelyExecute(&instruction))
+      staying.insert(&instruction);
+    else
+      hoisted.push_back(&instruction);
+  }
+  for (Instruction *instruction : hoisted)
+    instruction->moveBefore(segment.first->getIterator());
+}
+
 /// Gives `segment` a copy that runs when its mask is full, in which the accesses under that mask
 /// are plain; the original runs otherwise. Returns the original's accesses under that mask,
 /// which only run when it is not full.
 SmallVector<MaskedAccess, 8> versionOnFullMask(const MaskedSegment &segment) {
+  hoistIndependentArithmetic(segment);
   BasicBlock *head = segment.first->getParent();
   DominatorTree *noDominators = nullptr;
   BasicBlock *partial = SplitBlock(head, segment.first->getIterator(), noDominators, nullptr,
