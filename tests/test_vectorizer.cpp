@@ -8,6 +8,7 @@
 #include "cl_test.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
@@ -362,6 +363,69 @@ TEST_F(VectorizerTest, StencilsWhoseLoadsAndStoresShareOneMask) {
           equalArrays(expected, runOneToOne(source, in, n, local,
                                             "-cl-std=CL3.0 -DEDGE=" + std::to_string(edge))))
           << "edge " << edge << ", work-groups of " << local;
+  }
+}
+
+TEST_F(VectorizerTest, StoresOfManyWorkItemsToOneAddress) {
+  // Every work-item of a group stores to the group's element, under a condition: the one
+  // chosen by `chosen` (none when it is past the group's end), those whose flag is set, or all
+  // of them when the group's number is even. One writer's value must arrive; with several, the
+  // specification lets any of theirs stay, but never a value of a work-item that did not store.
+  Kernel kernel = buildKernel(R"(
+    kernel void writers(global const int *chosen, global const int *flags, global int *single,
+                        global int *some, global int *every) {
+      int i = get_global_id(0), group = get_group_id(0);
+      if (get_local_id(0) == chosen[group]) single[group] = i * 3 + 1;
+      if (flags[i]) some[group] = i;
+      if (group % 2 == 0) every[group] = i;
+    })",
+                              "writers", "-cl-std=CL3.0");
+  ASSERT_TRUE(kernel);
+  const size_t n = 3000;
+  std::vector<cl_int> flags = sample(n, 47, 2); // -2 .. 1: about half set
+  for (cl_int &flag : flags)
+    flag = flag > 0 || flag == -2;
+  for (const char *width : {"", "4", "16", "64"}) {
+    std::optional<ScopedEnvironment> simd;
+    if (*width)
+      simd.emplace("KILN_SIMD_WIDTH", width);
+    for (size_t local : {1u, 17u, 64u, 100u, 1000u}) {
+      size_t groups = (n + local - 1) / local;
+      std::vector<cl_int> chosen(groups);
+      for (size_t group = 0; group < groups; ++group) // first, last, past the end, in between
+        chosen[group] = static_cast<cl_int>(
+            std::array<size_t, 4>{0, local - 1, local, (group * 7) % local}[group % 4]);
+      Mem chosenBuffer = bufferWith(chosen), flagBuffer = bufferWith(flags);
+      Mem single = bufferWith(std::vector<cl_int>(groups, -7));
+      Mem some = bufferWith(std::vector<cl_int>(groups, -7));
+      Mem every = bufferWith(std::vector<cl_int>(groups, -7));
+      ASSERT_TRUE(setArgs(kernel, chosenBuffer, flagBuffer, single, some, every));
+      ASSERT_TRUE(run1D(kernel, n, local));
+      std::vector<cl_int> singles = read<cl_int>(single, groups),
+                          somes = read<cl_int>(some, groups), everys = read<cl_int>(every, groups);
+      for (size_t group = 0; group < groups; ++group) {
+        size_t first = group * local, end = std::min(n, first + local);
+        size_t writer = first + static_cast<size_t>(chosen[group]);
+        std::string where = "work-group " + std::to_string(group) + " of " + std::to_string(local) +
+                            ", SIMD width '" + width + "'";
+        EXPECT_EQ(writer < end ? static_cast<cl_int>(writer * 3 + 1) : -7, singles[group])
+            << "one chosen writer, " << where;
+        bool anyFlag = std::any_of(flags.begin() + first, flags.begin() + end,
+                                   [](cl_int flag) { return flag != 0; });
+        if (!anyFlag)
+          EXPECT_EQ(-7, somes[group]) << "no writer, " << where;
+        else
+          EXPECT_TRUE(somes[group] >= static_cast<cl_int>(first) &&
+                      somes[group] < static_cast<cl_int>(end) && flags[somes[group]] != 0)
+              << "value " << somes[group] << " from a work-item that did not store, " << where;
+        if (group % 2 == 0)
+          EXPECT_TRUE(everys[group] >= static_cast<cl_int>(first) &&
+                      everys[group] < static_cast<cl_int>(end))
+              << "value " << everys[group] << " from outside the work-group, " << where;
+        else
+          EXPECT_EQ(-7, everys[group]) << "odd work-groups do not store, " << where;
+      }
+    }
   }
 }
 

@@ -362,11 +362,42 @@ private:
     }
     if (!store.isSimple() || type->isAggregateType() || type->isVectorTy())
       return perLane(store, mask);
+    if (shapeOf(pointer).isUniform())
+      return storeLastActiveLane(store, builder, mask);
     Value *lanes = vectorOf(mask);
     if (isContiguous(pointer, type))
       builder.CreateMaskedStore(vectorOf(value), pointer, store.getAlign(), lanes);
     else // lanes storing to one address store in lane order: the last one's value stays
       builder.CreateMaskedScatter(vectorOf(value), vectorOf(pointer), store.getAlign(), lanes);
+    replaced_.push_back(&store);
+    return Error::success();
+  }
+
+  /// A store of varying values to one address (`if (lid == last) out[group] = x`): the lanes
+  /// store in lane order, so the value of the last lane that runs it is the one that stays.
+  /// One scalar store of that value, instead of a scatter of every lane to the same address
+  /// (a scatter costs about as much with its lanes masked off as with them on).
+  Error storeLastActiveLane(StoreInst &store, IRBuilder<> &builder, Value *mask) {
+    Value *values = vectorOf(store.getValueOperand());
+    Value *pointer = store.getPointerOperand();
+    if (shapeOf(mask).isUniform()) { // every lane runs it, or none does
+      Value *last = builder.CreateExtractElement(values, uint64_t(width_ - 1), "last.lane.value");
+      builder.CreateMaskedStore(builder.CreateVectorSplat(1, last), pointer, store.getAlign(),
+                                builder.CreateVectorSplat(1, mask));
+      replaced_.push_back(&store);
+      return Error::success();
+    }
+    // Where every lane is active (full blocks, the groups assumeEveryLaneActive marks), the
+    // optimizer folds the lane to the last one and the condition to true: one plain store.
+    Type *bitsType = builder.getIntNTy(width_);
+    Value *bits = builder.CreateBitCast(vectorOf(mask), bitsType, "lane.bits");
+    // The highest set bit; with no lane active the index is out of range and the store is off.
+    Value *leading = builder.CreateBinaryIntrinsic(Intrinsic::ctlz, bits, builder.getFalse());
+    Value *lane = builder.CreateSub(ConstantInt::get(bitsType, width_ - 1), leading, "last.lane");
+    Value *last = builder.CreateExtractElement(values, lane, "last.lane.value");
+    Value *enabled = builder.CreateVectorSplat(1, builder.CreateIsNotNull(bits, "any.lane"));
+    builder.CreateMaskedStore(builder.CreateVectorSplat(1, last), pointer, store.getAlign(),
+                              enabled);
     replaced_.push_back(&store);
     return Error::success();
   }
