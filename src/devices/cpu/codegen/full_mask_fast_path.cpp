@@ -188,16 +188,16 @@ SmallVector<MaskedAccess, 8> versionOnFullMask(const MaskedSegment &segment) {
     for (Use *use : usesAfter)
       use->set(merged);
   }
-  SmallVector<MaskedAccess, 8> partialAccesses, fullAccesses;
-  for (Instruction &instruction : *partial)
-    if (std::optional<MaskedAccess> access = nonConstantMaskedAccess(instruction);
-        access && access->mask == segment.mask)
-      partialAccesses.push_back(*access);
-  for (Instruction &instruction : *full)
-    if (std::optional<MaskedAccess> access = nonConstantMaskedAccess(instruction);
-        access && access->mask == segment.mask)
-      fullAccesses.push_back(*access);
-  for (const MaskedAccess &access : fullAccesses)
+  auto accessesUnderSegmentMask = [&](BasicBlock &block) {
+    SmallVector<MaskedAccess, 8> accesses;
+    for (Instruction &instruction : block)
+      if (std::optional<MaskedAccess> access = nonConstantMaskedAccess(instruction);
+          access && access->mask == segment.mask)
+        accesses.push_back(*access);
+    return accesses;
+  };
+  SmallVector<MaskedAccess, 8> partialAccesses = accessesUnderSegmentMask(*partial);
+  for (const MaskedAccess &access : accessesUnderSegmentMask(*full))
     replaceWithPlainAccess(access);
   Instruction *branch = head->getTerminator();
   IRBuilder<> builder(branch);

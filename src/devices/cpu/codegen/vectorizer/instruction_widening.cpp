@@ -378,26 +378,18 @@ private:
   /// One scalar store of that value, instead of a scatter of every lane to the same address
   /// (a scatter costs about as much with its lanes masked off as with them on).
   Error storeLastActiveLane(StoreInst &store, IRBuilder<> &builder, Value *mask) {
-    Value *values = vectorOf(store.getValueOperand());
-    Value *pointer = store.getPointerOperand();
-    if (shapeOf(mask).isUniform()) { // every lane runs it, or none does
-      Value *last = builder.CreateExtractElement(values, uint64_t(width_ - 1), "last.lane.value");
-      builder.CreateMaskedStore(builder.CreateVectorSplat(1, last), pointer, store.getAlign(),
-                                builder.CreateVectorSplat(1, mask));
-      replaced_.push_back(&store);
-      return Error::success();
-    }
-    // Where every lane is active (full blocks, the groups assumeEveryLaneActive marks), the
-    // optimizer folds the lane to the last one and the condition to true: one plain store.
+    // The highest set bit of the mask; with no lane active the index is out of range and the
+    // store is off. Where every lane is active (full blocks, the groups assumeEveryLaneActive
+    // marks, a uniform mask), the optimizer folds this to one plain store of the last lane.
     Type *bitsType = builder.getIntNTy(width_);
     Value *bits = builder.CreateBitCast(vectorOf(mask), bitsType, "lane.bits");
-    // The highest set bit; with no lane active the index is out of range and the store is off.
     Value *leading = builder.CreateBinaryIntrinsic(Intrinsic::ctlz, bits, builder.getFalse());
     Value *lane = builder.CreateSub(ConstantInt::get(bitsType, width_ - 1), leading, "last.lane");
-    Value *last = builder.CreateExtractElement(values, lane, "last.lane.value");
-    Value *enabled = builder.CreateVectorSplat(1, builder.CreateIsNotNull(bits, "any.lane"));
-    builder.CreateMaskedStore(builder.CreateVectorSplat(1, last), pointer, store.getAlign(),
-                              enabled);
+    Value *last =
+        builder.CreateExtractElement(vectorOf(store.getValueOperand()), lane, "last.lane.value");
+    builder.CreateMaskedStore(builder.CreateVectorSplat(1, last), store.getPointerOperand(),
+                              store.getAlign(),
+                              builder.CreateVectorSplat(1, anyLane(builder, mask)));
     replaced_.push_back(&store);
     return Error::success();
   }
