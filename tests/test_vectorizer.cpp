@@ -645,6 +645,50 @@ TEST_F(VectorizerTest, BitonicSortWithComputedPartnerAddresses) {
   }
 }
 
+TEST_F(VectorizerTest, GathersAndScattersWithinSmallWindows) {
+  // With AVX-512, every 16 lanes whose addresses lie within 32 elements of the first lane's are
+  // read with two loads and a permute, and written (when the addresses increase) with expands
+  // and masked stores. Strides 1 and 2 keep the lanes there, 3 and 5 do not; the pairs of runs
+  // are a bitonic sort's short distances; reversed reads leave the window at its start; the
+  // scatters are masked by the data; the buffers end with no slack where the last window does.
+  Kernel kernel = buildKernel(R"(
+    kernel void spread(global const int *in, global int *out, global float *runs, int stride,
+                       int n) {
+      int i = get_global_id(0), j = i * stride;
+      int x = in[j], y = in[n - 1 - j];
+      if (x > 0)
+        out[j] = x - y;
+      if (x % 3 != 0)
+        runs[(i / stride) * 2 * stride + i % stride] = (float)y;
+    })",
+                              "spread");
+  ASSERT_NE(nullptr, kernel.get());
+  for (cl_int stride : {1, 2, 3, 5})
+    for (cl_int n : {64, 1000, 4099})
+      for (size_t local : {0u, 16u, 64u}) {
+        size_t global = static_cast<size_t>(n / stride);
+        if (local != 0)
+          global = global / local * local;
+        std::vector<cl_int> in = sample(static_cast<size_t>(n), n + stride + local);
+        std::vector<cl_int> out(static_cast<size_t>(n), -7);
+        std::vector<cl_float> runs(static_cast<size_t>(2 * n), -1.0f);
+        Mem input = bufferWith(in), output = bufferWith(out), runBuffer = bufferWith(runs);
+        for (size_t i = 0; i < global; ++i) {
+          cl_int j = static_cast<cl_int>(i) * stride, x = in[j], y = in[n - 1 - j];
+          if (x > 0)
+            out[j] = x - y;
+          if (x % 3 != 0)
+            runs[(i / stride) * 2 * stride + i % stride] = static_cast<cl_float>(y);
+        }
+        ASSERT_TRUE(setArgs(kernel, input, output, runBuffer, stride, n));
+        ASSERT_TRUE(run1D(kernel, global, local));
+        EXPECT_TRUE(equalArrays(out, read<cl_int>(output, out.size())))
+            << "stride " << stride << ", " << n << " elements, work-groups of " << local;
+        EXPECT_TRUE(equalArrays(runs, read<cl_float>(runBuffer, runs.size())))
+            << "stride " << stride << ", " << n << " elements, work-groups of " << local;
+      }
+}
+
 TEST_F(VectorizerTest, PrivateArraysIndexedPerWorkItem) {
   const char *source = R"(
     kernel void one(global const int *in, global int *out, int n) {

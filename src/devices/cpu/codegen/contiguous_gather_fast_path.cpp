@@ -3,6 +3,8 @@
 
 #include "devices/cpu/codegen/computed_address.hpp"
 #include "devices/cpu/codegen/fast_path_branch.hpp"
+#include "devices/cpu/codegen/lane_access.hpp"
+#include "devices/cpu/codegen/windowed_gather_fast_path.hpp"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -13,32 +15,6 @@ using namespace llvm;
 
 namespace kiln::cpu {
 namespace {
-
-struct LaneAccess {
-  IntrinsicInst *call;
-  bool isGather;
-  Value *pointers; // <N x ptr>
-  Value *mask;
-  Type *elementType;
-  Align alignment;
-};
-
-std::optional<LaneAccess> gatherOrScatter(Instruction &instruction) {
-  auto *call = dyn_cast<IntrinsicInst>(&instruction);
-  if (call == nullptr)
-    return std::nullopt;
-  bool isGather = call->getIntrinsicID() == Intrinsic::masked_gather;
-  if (!isGather && call->getIntrinsicID() != Intrinsic::masked_scatter)
-    return std::nullopt;
-  unsigned pointerOperand = isGather ? 0 : 1;
-  Type *vectorType = isGather ? call->getType() : call->getArgOperand(0)->getType();
-  return LaneAccess{call,
-                    isGather,
-                    call->getArgOperand(pointerOperand),
-                    call->getArgOperand(pointerOperand + 1),
-                    cast<VectorType>(vectorType)->getElementType(),
-                    call->getParamAlign(pointerOperand).valueOrOne()};
-}
 
 /// Whether lane l of `access.pointers` is lane 0's plus l elements.
 Value *lanesAreConsecutive(IRBuilder<> &builder, const LaneAccess &access, Value *first,
@@ -87,7 +63,7 @@ void branchOnConsecutiveLanes(const LaneAccess &access, const DataLayout &layout
 
 } // namespace
 
-unsigned addContiguousGatherFastPaths(Function &function) {
+unsigned addContiguousGatherFastPaths(Function &function, bool windowedPermutes) {
   const DataLayout &layout = function.getParent()->getDataLayout();
   SmallVector<LaneAccess, 16> accesses;
   // Scalars are the same in every lane: only the vector operands can break the lanes' order.
@@ -99,8 +75,12 @@ unsigned addContiguousGatherFastPaths(Function &function) {
           !hasConstantOffsets(access->pointers) &&
           isComputedWithoutLoads(access->pointers, laneValues))
         accesses.push_back(*access);
-  for (const LaneAccess &access : accesses)
+  for (const LaneAccess &access : accesses) {
     branchOnConsecutiveLanes(access, layout);
+    // Tested second: consecutive lanes are the more common case, and their test the cheaper.
+    if (windowedPermutes && hasWindowedForm(access, layout))
+      branchOnLanesInWindows(access);
+  }
   return accesses.size();
 }
 

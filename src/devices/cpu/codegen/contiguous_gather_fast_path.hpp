@@ -16,7 +16,8 @@
 namespace kiln::cpu {
 
 /// Adds the contiguity branch to the gathers and scatters of `function` with computed
-/// addresses; returns how many.
-unsigned addContiguousGatherFastPaths(llvm::Function &function);
+/// addresses; returns how many. `windowedPermutes` (a target with AVX-512): those of 32-bit
+/// elements get the window branch of windowed_gather_fast_path.hpp after it.
+unsigned addContiguousGatherFastPaths(llvm::Function &function, bool windowedPermutes);
 
 } // namespace kiln::cpu

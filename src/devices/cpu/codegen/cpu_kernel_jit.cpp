@@ -33,6 +33,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -439,7 +440,7 @@ private:
     Function *function = built->function;
     SpecializedWorkGroup *specialized = &built->specialized;
     if (prepared_.optimize && specialized->simdWidth > 1) {
-      addContiguousGatherFastPaths(*function);
+      addContiguousGatherFastPaths(*function, hasAvx512());
       addFullMaskFastPaths(*function);
     }
     unsigned indirectPrefetches = 0, stridedPrefetches = 0;
@@ -471,6 +472,13 @@ private:
       cache_->insert(key, CachedSpecialization{std::move(*object), symbol, code->simdWidth,
                                                code->privateBytesPerSimdGroup});
     return code;
+  }
+
+  /// Whether the target has AVX-512's permutes, compresses and expands of 32-bit lanes
+  /// (windowed_gather_fast_path.hpp).
+  bool hasAvx512() const {
+    return machine_->getTargetTriple().isX86() &&
+           machine_->getMCSubtargetInfo()->checkFeatures("+avx512f");
   }
 
   PreparedProgram prepared_;
