@@ -221,6 +221,55 @@ TEST_F(VectorizerTest, BarriersInUniformLoopsWithDivergentCodeAround) {
   EXPECT_TRUE(equalArrays(expected, read<cl_int>(out, kGroups)));
 }
 
+TEST_F(VectorizerTest, LocalIdValuesUsedAcrossBarriers) {
+  // The local id, the global id, `&tile[lid]` and arithmetic on them are used after barriers,
+  // in a loop with barriers and in a select: the work-group function recomputes them there
+  // instead of keeping them in private storage, and must find the same values.
+  const char *source = R"(
+    kernel void one(global const int *in, global int *out, int n) {
+      local int tile[1024];
+      int lid = get_local_id(0), gid = get_global_id(0), size = get_local_size(0);
+      int mirror = size - 1 - lid;
+      local int *mine = &tile[lid];
+      *mine = gid < n ? in[gid] : 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int sum = tile[mirror];
+      for (int step = 1; step < 4; ++step) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        *mine += step * lid;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sum += tile[(mirror + step) % size];
+      }
+      if (gid < n)
+        out[gid] = sum + ((lid & 1) ? gid : -gid);
+    })";
+  const size_t n = 3001;
+  std::vector<cl_int> in = sample(n, 23);
+  for (size_t local : {1u, 3u, 17u, 64u, 100u, 1000u}) {
+    if (local > maxGroup())
+      continue;
+    size_t global = (n + local - 1) / local * local;
+    std::vector<cl_int> expected(n);
+    for (size_t first = 0; first < global; first += local) {
+      auto initial = [&](size_t l) { return first + l < n ? in[first + l] : 0; };
+      // tile after step s: its initial value plus l * (1 + ... + s)
+      auto tileAfter = [&](size_t l, int steps) {
+        return initial(l) + static_cast<cl_int>(l) * steps * (steps + 1) / 2;
+      };
+      for (size_t l = 0; l < local && first + l < n; ++l) {
+        size_t mirror = local - 1 - l;
+        cl_int sum = tileAfter(mirror, 0);
+        for (int step = 1; step < 4; ++step)
+          sum += tileAfter((mirror + step) % local, step);
+        cl_int gid = static_cast<cl_int>(first + l);
+        expected[first + l] = sum + ((l & 1) ? gid : -gid);
+      }
+    }
+    EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, global, local)))
+        << "work-groups of " << local;
+  }
+}
+
 TEST_F(VectorizerTest, LocalAndGlobalAtomicsFromEveryLane) {
   // Four bins: most lanes of a SIMD group hit the same one at once.
   Kernel kernel = buildKernel(R"(

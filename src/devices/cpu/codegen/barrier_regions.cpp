@@ -6,8 +6,10 @@
 //      exit block, which acts as a final barrier.
 //   2. Find the regions: the blocks reachable from each region start without entering a
 //      barrier block or the exit.
-//   3. Demote to memory every SSA value that is live across a barrier: its definition and
-//      some use are separated by a barrier on some path.
+//   3. Find the SSA values live across a barrier: their definition and some use are separated
+//      by a barrier on some path. Recompute after the barrier those that only the local id and
+//      the work-group's values give (work_item_rematerialization.hpp); demote the others to
+//      memory.
 //   4. Give every alloca (the private variables and the demoted values) one slot per
 //      work-item, laid out structure-of-arrays in WorkGroupParams::privateMemory.
 //   5. Clone each region into a loop nest over the work-group's work-items. A work-item that
@@ -18,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/codegen/barrier_regions.hpp"
+
+#include "devices/cpu/codegen/work_item_rematerialization.hpp"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -53,6 +57,9 @@ public:
     isolateBarriers();
     redirectReturns();
     findRegions();
+    if (hasBarriers())
+      rematerializeWorkItemValues(originalBody_, inputs_.prologue, inputs_.localId,
+                                  [&](Instruction &value) { return isLiveAcrossBarrier(value); });
     demoteValuesLiveAcrossBarriers();
     uint64_t bytesPerItem = layOutPrivateStorage();
     emitLoops();
