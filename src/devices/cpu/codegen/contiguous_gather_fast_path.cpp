@@ -16,16 +16,16 @@ using namespace llvm;
 namespace kiln::cpu {
 namespace {
 
-/// Whether lane l of `access.pointers` is lane 0's plus l elements.
-Value *lanesAreConsecutive(IRBuilder<> &builder, const LaneAccess &access, Value *first,
+/// Whether lane l of `pointers` is lane 0's (`first`) plus l elements.
+Value *lanesAreConsecutive(IRBuilder<> &builder, Value *pointers, Value *first,
                            uint64_t elementBytes) {
-  unsigned lanes = cast<FixedVectorType>(access.pointers->getType())->getNumElements();
+  unsigned lanes = cast<FixedVectorType>(pointers->getType())->getNumElements();
   SmallVector<Constant *, 64> offsets;
   for (unsigned lane = 0; lane < lanes; ++lane)
     offsets.push_back(builder.getInt64(lane * elementBytes));
   Value *expected =
       builder.CreateGEP(builder.getInt8Ty(), first, ConstantVector::get(offsets), "consecutive");
-  return allLanesSet(builder, builder.CreateICmpEQ(access.pointers, expected), "lanes.consecutive");
+  return allLanesSet(builder, builder.CreateICmpEQ(pointers, expected), "lanes.consecutive");
 }
 
 /// Whether the lanes' addresses are a base plus constant offsets (the components of a vector
@@ -42,9 +42,12 @@ bool hasConstantOffsets(const Value *pointers) {
 void branchOnConsecutiveLanes(const LaneAccess &access, const DataLayout &layout) {
   IntrinsicInst &call = *access.call;
   IRBuilder<> builder(&call);
-  Value *first = builder.CreateExtractElement(access.pointers, uint64_t(0));
+  // Frozen: a lane that is off may hold any address, even poison, and the test branches on
+  // them; the vector access starts at lane 0's.
+  Value *pointers = builder.CreateFreeze(access.pointers);
+  Value *first = builder.CreateExtractElement(pointers, uint64_t(0));
   Value *consecutive =
-      lanesAreConsecutive(builder, access, first, layout.getTypeAllocSize(access.elementType));
+      lanesAreConsecutive(builder, pointers, first, layout.getTypeAllocSize(access.elementType));
   bool allLanes = isConstantFullMask(access.mask);
   branchToFastPath(consecutive, call, [&](IRBuilder<> &fast) -> Value * {
     if (access.isGather) {

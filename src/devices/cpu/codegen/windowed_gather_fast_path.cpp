@@ -31,15 +31,15 @@ Value *pieceOf(IRBuilder<> &builder, Value *vector, unsigned piece) {
   return builder.CreateShuffleVector(vector, lanes);
 }
 
-/// Each lane's address minus that of the first lane of its 16, in bytes (<N x i64>). Frozen:
-/// a lane that is off may hold any address, and the test branches on these.
+/// Each lane's address minus that of the first lane of its 16, in bytes (<N x i64>), of
+/// `pointers` frozen (see branchOnLanesInWindows).
 Value *distanceFromPieceStart(IRBuilder<> &builder, Value *pointers) {
   unsigned lanes = laneCount(pointers);
   SmallVector<int, 64> firstOfPiece;
   for (unsigned lane = 0; lane < lanes; ++lane)
     firstOfPiece.push_back(static_cast<int>(lane / kPieceLanes * kPieceLanes));
-  Value *addresses = builder.CreateFreeze(
-      builder.CreatePtrToInt(pointers, FixedVectorType::get(builder.getInt64Ty(), lanes)));
+  Value *addresses =
+      builder.CreatePtrToInt(pointers, FixedVectorType::get(builder.getInt64Ty(), lanes));
   Value *starts = builder.CreateShuffleVector(addresses, firstOfPiece);
   return builder.CreateSub(addresses, starts, "window.distance");
 }
@@ -78,8 +78,8 @@ struct Windows {
   Value *pointers; // <N x ptr>
   Align alignment;
 
-  Windows(IRBuilder<> &builder, const LaneAccess &access, Value *distance)
-      : pointers(access.pointers), alignment(access.alignment) {
+  Windows(IRBuilder<> &builder, const LaneAccess &access, Value *frozenPointers, Value *distance)
+      : pointers(frozenPointers), alignment(access.alignment) {
     auto *type = FixedVectorType::get(builder.getInt32Ty(), laneCount(distance));
     offsets = builder.CreateTrunc(builder.CreateLShr(distance, 2), type, "window.offset");
     Value *bits = builder.CreateShl(ConstantInt::get(type, 1), offsets);
@@ -112,8 +112,9 @@ FixedVectorType *pieceType(IRBuilder<> &builder) {
 }
 
 /// The gather as the two halves of each window, loaded where lanes read them, and a permute.
-Value *windowedGather(IRBuilder<> &builder, const LaneAccess &access, Value *distance) {
-  Windows windows(builder, access, distance);
+Value *windowedGather(IRBuilder<> &builder, const LaneAccess &access, Value *pointers,
+                      Value *distance) {
+  Windows windows(builder, access, pointers, distance);
   FixedVectorType *type = pieceType(builder);
   Value *none = PoisonValue::get(type);
   SmallVector<Value *, 4> pieces;
@@ -136,8 +137,9 @@ Value *windowedGather(IRBuilder<> &builder, const LaneAccess &access, Value *dis
 /// The scatter as each window's two halves stored under the masks of the elements lanes write:
 /// the active lanes' values, packed in lane order (compress), are spread over those elements in
 /// the same order (expand), which is theirs since the addresses increase with the lane.
-void windowedScatter(IRBuilder<> &builder, const LaneAccess &access, Value *distance) {
-  Windows windows(builder, access, distance);
+void windowedScatter(IRBuilder<> &builder, const LaneAccess &access, Value *pointers,
+                     Value *distance) {
+  Windows windows(builder, access, pointers, distance);
   FixedVectorType *type = pieceType(builder);
   Value *zero = Constant::getNullValue(type);
   unsigned lanes = laneCount(distance);
@@ -176,12 +178,15 @@ bool hasWindowedForm(const LaneAccess &access, const DataLayout &layout) {
 void branchOnLanesInWindows(const LaneAccess &access) {
   IntrinsicInst &call = *access.call;
   IRBuilder<> builder(&call);
-  Value *distance = distanceFromPieceStart(builder, access.pointers);
+  // Frozen: a lane that is off may hold any address, even poison, and the test branches on
+  // them; the windows start at these same addresses.
+  Value *pointers = builder.CreateFreeze(access.pointers);
+  Value *distance = distanceFromPieceStart(builder, pointers);
   Value *inWindows = lanesInWindows(builder, distance, /*increasing=*/!access.isGather);
   branchToFastPath(inWindows, call, [&](IRBuilder<> &fast) -> Value * {
     if (access.isGather)
-      return windowedGather(fast, access, distance);
-    windowedScatter(fast, access, distance);
+      return windowedGather(fast, access, pointers, distance);
+    windowedScatter(fast, access, pointers, distance);
     return nullptr;
   });
 }
