@@ -270,6 +270,60 @@ TEST_F(VectorizerTest, LocalIdValuesUsedAcrossBarriers) {
   }
 }
 
+TEST_F(VectorizerTest, VectorTypedPrivateArraysBuiltByComponentAfterABarrier) {
+  // CLBlast's fast transpose: a tile of float2 or float4 in local memory, then, after the
+  // barrier, private arrays of vectors filled one component at a time. The vectorizer puts the
+  // components' addresses into those arrays beside the arrays, in the prologue; with a barrier
+  // each SIMD group's arrays are slots of the private storage, which those addresses must name
+  // too (they named one copy on the stack that every SIMD group shared, and CLBlast's GEMM
+  // tests failed).
+  for (int width : {2, 4}) {
+    std::string type = "float" + std::to_string(width);
+    // results[a].sb = vpm[b].sa, component by component, as CLBlast writes it
+    std::string transpose;
+    for (int a = 0; a < width; ++a)
+      for (int b = 0; b < width; ++b)
+        transpose += "results[" + std::to_string(a) + "].s" + std::to_string(b) + " = vpm[" +
+                     std::to_string(b) + "].s" + std::to_string(a) + "; ";
+    std::string source = "#define WPT " + std::to_string(width) + "\n#define T " + type +
+                         "\n#define TRANSPOSE " + transpose + R"(
+      kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+      void transpose(int ld, global const T *src, global T *dst, float alpha) {
+        local T tile[WPT * 8][8];
+        for (int w = 0; w < WPT; ++w) {
+          int one = get_group_id(1) * 8 + get_local_id(0);
+          int two = (get_group_id(0) * 8 + get_local_id(1)) * WPT + w;
+          tile[get_local_id(0) * WPT + w][get_local_id(1)] = src[two * (ld / WPT) + one];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        T vpm[WPT], results[WPT];
+        for (int w = 0; w < WPT; ++w)
+          vpm[w] = tile[get_local_id(1) * WPT + w][get_local_id(0)];
+        TRANSPOSE
+        for (int w = 0; w < WPT; ++w) {
+          int one = get_group_id(0) * 8 + get_local_id(0);
+          int two = (get_group_id(1) * 8 + get_local_id(1)) * WPT + w;
+          dst[two * (ld / WPT) + one] = alpha * results[w];
+        }
+      })";
+    Kernel kernel = buildKernel(source, "transpose");
+    ASSERT_NE(nullptr, kernel.get()) << type;
+    const cl_int n = 128;
+    std::vector<cl_float> in(n * n);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<cl_float>(i % 1000) * 0.5f + 1.0f;
+    Mem input = bufferWith(in), output = bufferWith(std::vector<cl_float>(n * n, -1.0f));
+    ASSERT_TRUE(setArgs(kernel, n, input, output, 2.0f));
+    size_t global[2] = {size_t(n / width), size_t(n / width)}, local[2] = {8, 8};
+    ASSERT_TRUE(run(kernel, 2, global, local));
+    std::vector<cl_float> expected(n * n);
+    for (cl_int row = 0; row < n; ++row)
+      for (cl_int column = 0; column < n; ++column)
+        expected[column * n + row] = 2.0f * in[row * n + column];
+    EXPECT_TRUE(equalArrays(expected, read<cl_float>(output, expected.size()))) << type;
+  }
+}
+
 TEST_F(VectorizerTest, LocalAndGlobalAtomicsFromEveryLane) {
   // Four bins: most lanes of a SIMD group hit the same one at once.
   Kernel kernel = buildKernel(R"(

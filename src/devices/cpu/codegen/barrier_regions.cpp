@@ -58,6 +58,8 @@ public:
     redirectReturns();
     findRegions();
     if (hasBarriers())
+      moveAllocaAddressesOutOfPrologue();
+    if (hasBarriers())
       rematerializeWorkItemValues(originalBody_, inputs_.prologue, inputs_.localId,
                                   [&](Instruction &value) { return isLiveAcrossBarrier(value); });
     demoteValuesLiveAcrossBarriers();
@@ -147,6 +149,47 @@ private:
         }
       }
     }
+  }
+
+  /// Whether `value` is an address into one of the prologue's allocas, or a vector of such
+  /// addresses, that the prologue computes (the vectorizer puts a constant offset into a private
+  /// array, such as a vector element's component, and its lanes' copies beside the array).
+  bool isPrologueAllocaAddress(const Value *value) const {
+    const auto *instruction = dyn_cast<Instruction>(value);
+    if (instruction == nullptr || instruction->getParent() != inputs_.prologue ||
+        !isa<GetElementPtrInst, CastInst, InsertElementInst, ShuffleVectorInst>(instruction))
+      return false;
+    return any_of(instruction->operands(), [&](const Use &operand) {
+      return isa<AllocaInst>(operand.get()) || isPrologueAllocaAddress(operand.get());
+    });
+  }
+
+  /// A copy of the prologue address `value` (and of the prologue addresses it is computed from)
+  /// before `insertionPoint`.
+  Value *recomputeAddress(Value *value, Instruction *insertionPoint) {
+    if (!isPrologueAllocaAddress(value))
+      return value;
+    Instruction *copy = cast<Instruction>(value)->clone();
+    for (Use &operand : copy->operands())
+      operand.set(recomputeAddress(operand.get(), insertionPoint));
+    copy->insertBefore(insertionPoint->getIterator());
+    return copy;
+  }
+
+  /// With barriers, each SIMD group's copy of an alloca is a slot of the private storage that
+  /// only the work-item loops know (step 4): an address the prologue computes from the alloca
+  /// would name its one stack copy, which every SIMD group would share. The body's uses get the
+  /// address computed where they are instead.
+  void moveAllocaAddressesOutOfPrologue() {
+    for (BasicBlock *block : originalBody_)
+      for (Instruction &instruction : *block)
+        for (Use &operand : instruction.operands())
+          if (isPrologueAllocaAddress(operand.get())) {
+            auto *phi = dyn_cast<PHINode>(&instruction);
+            Instruction *insertionPoint =
+                phi ? phi->getIncomingBlock(operand)->getTerminator() : &instruction;
+            operand.set(recomputeAddress(operand.get(), insertionPoint));
+          }
   }
 
   /// Whether some path from `value`'s definition to one of its uses crosses a barrier.
