@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/codegen/barrier_regions.hpp"
 
+#include "devices/cpu/codegen/computation_copy.hpp"
 #include "devices/cpu/codegen/work_item_rematerialization.hpp"
 
 #include "llvm/ADT/DenseMap.h"
@@ -57,11 +58,11 @@ public:
     isolateBarriers();
     redirectReturns();
     findRegions();
-    if (hasBarriers())
+    if (hasBarriers()) {
       moveAllocaAddressesOutOfPrologue();
-    if (hasBarriers())
       rematerializeWorkItemValues(originalBody_, inputs_.prologue, inputs_.localId,
                                   [&](Instruction &value) { return isLiveAcrossBarrier(value); });
+    }
     demoteValuesLiveAcrossBarriers();
     uint64_t bytesPerItem = layOutPrivateStorage();
     emitLoops();
@@ -164,32 +165,17 @@ private:
     });
   }
 
-  /// A copy of the prologue address `value` (and of the prologue addresses it is computed from)
-  /// before `insertionPoint`.
-  Value *recomputeAddress(Value *value, Instruction *insertionPoint) {
-    if (!isPrologueAllocaAddress(value))
-      return value;
-    Instruction *copy = cast<Instruction>(value)->clone();
-    for (Use &operand : copy->operands())
-      operand.set(recomputeAddress(operand.get(), insertionPoint));
-    copy->insertBefore(insertionPoint->getIterator());
-    return copy;
-  }
-
   /// With barriers, each SIMD group's copy of an alloca is a slot of the private storage that
   /// only the work-item loops know (step 4): an address the prologue computes from the alloca
   /// would name its one stack copy, which every SIMD group would share. The body's uses get the
   /// address computed where they are instead.
   void moveAllocaAddressesOutOfPrologue() {
+    auto isAddress = [&](const Value *value) { return isPrologueAllocaAddress(value); };
     for (BasicBlock *block : originalBody_)
       for (Instruction &instruction : *block)
         for (Use &operand : instruction.operands())
-          if (isPrologueAllocaAddress(operand.get())) {
-            auto *phi = dyn_cast<PHINode>(&instruction);
-            Instruction *insertionPoint =
-                phi ? phi->getIncomingBlock(operand)->getTerminator() : &instruction;
-            operand.set(recomputeAddress(operand.get(), insertionPoint));
-          }
+          if (isAddress(operand.get()))
+            operand.set(copyComputation(operand.get(), insertionPointFor(operand), isAddress));
   }
 
   /// Whether some path from `value`'s definition to one of its uses crosses a barrier.

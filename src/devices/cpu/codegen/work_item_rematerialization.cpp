@@ -1,6 +1,8 @@
 //===- work_item_rematerialization.cpp - Recomputing local-id values after barriers ===//
 #include "devices/cpu/codegen/work_item_rematerialization.hpp"
 
+#include "devices/cpu/codegen/computation_copy.hpp"
+
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -43,15 +45,8 @@ public:
 
   /// A copy of `value`'s computation before `insertionPoint`.
   Value *recompute(Value *value, Instruction *insertionPoint) const {
-    if (isAvailableEverywhere(value))
-      return value;
-    auto *instruction = cast<Instruction>(value);
-    Instruction *copy = instruction->clone();
-    for (Use &operand : copy->operands())
-      operand.set(recompute(operand.get(), insertionPoint));
-    copy->insertBefore(insertionPoint->getIterator());
-    copy->setName(instruction->getName() + ".again");
-    return copy;
+    return copyComputation(value, insertionPoint,
+                           [&](const Value *step) { return !isAvailableEverywhere(step); });
   }
 
 private:
@@ -86,12 +81,10 @@ void rematerializeWorkItemValues(ArrayRef<BasicBlock *> body, const BasicBlock *
     for (Use &use : instruction->uses())
       uses.push_back(&use);
     for (Use *use : uses) {
-      auto *user = cast<Instruction>(use->getUser());
-      auto *phi = dyn_cast<PHINode>(user);
-      BasicBlock *block = phi ? phi->getIncomingBlock(*use) : user->getParent();
-      if (block == instruction->getParent())
+      Instruction *insertionPoint = insertionPointFor(*use);
+      if (insertionPoint->getParent() == instruction->getParent())
         continue; // in the same block, no barrier comes between
-      use->set(rematerializer.recompute(instruction, phi ? block->getTerminator() : user));
+      use->set(rematerializer.recompute(instruction, insertionPoint));
     }
   }
 }
