@@ -119,30 +119,36 @@ constexpr size_t kProbes = std::size(kProbeSpaces);
 class AddressSpaceCastTest : public GenericAddressSpaceTest,
                              public ::testing::WithParamInterface<const char *> {};
 
+// At the automatic SIMD width, and vectorized whatever the vectorizer's profitability rules say
+// (a private array across a barrier, as in `across_barrier`, keeps a kernel scalar by default).
 TEST_P(AddressSpaceCastTest, ReportsTheSpaceEachPointerPointsInto) {
-  Kernel kernel = buildKernel(kProbeSource, GetParam(), kOptions);
-  ASSERT_TRUE(kernel);
-  constexpr size_t kItems = 64, kGroup = 16;
-  Mem buffer = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_int));
-  // A permutation, so that the run-time pick differs from the compile-time order.
-  std::vector<cl_int> index = {3, 6, 0, 5, 1, 4, 2};
-  Mem indexBuffer = bufferWith(index);
-  Mem out = createBuffer(CL_MEM_READ_WRITE, kItems * 2 * kProbes * sizeof(cl_uint));
-  ASSERT_TRUE(setArgs(kernel, buffer, LocalSize{kGroup * sizeof(cl_int)}, indexBuffer, out));
-  ASSERT_TRUE(run1D(kernel, kItems, kGroup));
+  for (std::optional<std::string> width :
+       {std::optional<std::string>(), std::optional<std::string>("16")}) {
+    ScopedEnvironment simd("KILN_SIMD_WIDTH", width);
+    Kernel kernel = buildKernel(kProbeSource, GetParam(), kOptions);
+    ASSERT_TRUE(kernel);
+    constexpr size_t kItems = 64, kGroup = 16;
+    Mem buffer = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_int));
+    // A permutation, so that the run-time pick differs from the compile-time order.
+    std::vector<cl_int> index = {3, 6, 0, 5, 1, 4, 2};
+    Mem indexBuffer = bufferWith(index);
+    Mem out = createBuffer(CL_MEM_READ_WRITE, kItems * 2 * kProbes * sizeof(cl_uint));
+    ASSERT_TRUE(setArgs(kernel, buffer, LocalSize{kGroup * sizeof(cl_int)}, indexBuffer, out));
+    ASSERT_TRUE(run1D(kernel, kItems, kGroup));
 
-  std::vector<cl_uint> expected, actual = read<cl_uint>(out, kItems * 2 * kProbes);
-  for (size_t item = 0; item < kItems; ++item)
-    for (bool picked : {false, true})
-      for (size_t probe = 0; probe < kProbes; ++probe) {
-        bool runTimePick = picked || std::string(GetParam()) == "across_barrier";
-        Space space = kProbeSpaces[runTimePick ? index[probe] : probe];
-        expected.push_back(expectedProbe(space));
-        // Any valid fence flag will do for private memory, which no other work-item sees.
-        if (space == kPrivate)
-          actual[expected.size() - 1] &= ~(kGlobalFence | kLocalFence);
-      }
-  EXPECT_TRUE(equalArrays(expected, actual));
+    std::vector<cl_uint> expected, actual = read<cl_uint>(out, kItems * 2 * kProbes);
+    for (size_t item = 0; item < kItems; ++item)
+      for (bool picked : {false, true})
+        for (size_t probe = 0; probe < kProbes; ++probe) {
+          bool runTimePick = picked || std::string(GetParam()) == "across_barrier";
+          Space space = kProbeSpaces[runTimePick ? index[probe] : probe];
+          expected.push_back(expectedProbe(space));
+          // Any valid fence flag will do for private memory, which no other work-item sees.
+          if (space == kPrivate)
+            actual[expected.size() - 1] &= ~(kGlobalFence | kLocalFence);
+        }
+    EXPECT_TRUE(equalArrays(expected, actual)) << "SIMD width " << width.value_or("automatic");
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, AddressSpaceCastTest,
@@ -284,33 +290,40 @@ TEST_F(GenericAddressSpaceTest, AtomicsThroughGenericPointersToGlobalAndLocalMem
   EXPECT_TRUE(equalArrays(expectedGroups, read<cl_int>(groupTotals, kGroups * 3)));
 }
 
+// Atomics on private memory run lane by lane, which keeps the kernel scalar by default; the
+// forced width checks its vectorized form too.
 TEST_F(GenericAddressSpaceTest, AtomicsThroughGenericPointersToPrivateMemory) {
-  Kernel kernel = buildKernel(R"(
-    int bump(generic atomic_int *counter, int times) {
-      for (int i = 0; i < times; ++i)
-        atomic_fetch_add(counter, i);
-      int expected = -1; // the exchange fails and loads the sum into `expected`
-      atomic_compare_exchange_strong(counter, &expected, 0);
-      int previous = atomic_exchange(counter, expected + 1);
-      return previous * 1000 + atomic_load(counter);
+  for (std::optional<std::string> width :
+       {std::optional<std::string>(), std::optional<std::string>("8")}) {
+    ScopedEnvironment simd("KILN_SIMD_WIDTH", width);
+    Kernel kernel = buildKernel(R"(
+      int bump(generic atomic_int *counter, int times) {
+        for (int i = 0; i < times; ++i)
+          atomic_fetch_add(counter, i);
+        int expected = -1; // the exchange fails and loads the sum into `expected`
+        atomic_compare_exchange_strong(counter, &expected, 0);
+        int previous = atomic_exchange(counter, expected + 1);
+        return previous * 1000 + atomic_load(counter);
+      }
+      kernel void private_atomics(global int *out) {
+        atomic_int counter;
+        atomic_init(&counter, (int)get_global_id(0));
+        out[get_global_id(0)] = bump(&counter, 4);
+      })",
+                                "private_atomics", kOptions);
+    ASSERT_TRUE(kernel);
+    constexpr size_t kItems = 32;
+    Mem out = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_int));
+    ASSERT_TRUE(setArgs(kernel, out));
+    ASSERT_TRUE(run1D(kernel, kItems, 8));
+    std::vector<cl_int> expected(kItems);
+    for (size_t id = 0; id < kItems; ++id) {
+      cl_int sum = static_cast<cl_int>(id) + 0 + 1 + 2 + 3;
+      expected[id] = sum * 1000 + sum + 1;
     }
-    kernel void private_atomics(global int *out) {
-      atomic_int counter;
-      atomic_init(&counter, (int)get_global_id(0));
-      out[get_global_id(0)] = bump(&counter, 4);
-    })",
-                              "private_atomics", kOptions);
-  ASSERT_TRUE(kernel);
-  constexpr size_t kItems = 32;
-  Mem out = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_int));
-  ASSERT_TRUE(setArgs(kernel, out));
-  ASSERT_TRUE(run1D(kernel, kItems, 8));
-  std::vector<cl_int> expected(kItems);
-  for (size_t id = 0; id < kItems; ++id) {
-    cl_int sum = static_cast<cl_int>(id) + 0 + 1 + 2 + 3;
-    expected[id] = sum * 1000 + sum + 1;
+    EXPECT_TRUE(equalArrays(expected, read<cl_int>(out, kItems)))
+        << "SIMD width " << width.value_or("automatic");
   }
-  EXPECT_TRUE(equalArrays(expected, read<cl_int>(out, kItems)));
 }
 
 // Atomics on local memory, where every work-item of a group competes for the same counters:

@@ -105,9 +105,14 @@ struct ProfitabilityAnalysis {
   }
 
   /// Whether most of the memory traffic would be gathers and scatters: loads and stores at
-  /// addresses that are neither the same in every lane nor consecutive elements, each weighted
-  /// by 8 per loop around it. Two kinds of kernel are like that:
+  /// addresses that are neither the same in every lane nor consecutive elements, and volatile or
+  /// atomic ones at addresses that differ between lanes (they run lane by lane), each weighted
+  /// by 8 per loop around it. Three kinds of kernel are like that:
   ///  - those that read their addresses from memory (an indirection through an index array);
+  ///  - those that keep private arrays or structures that the optimizer could not split into
+  ///    registers: each lane has its own copy, one copy after the other, so an access at the
+  ///    same offset in every work-item is strided by the copy's size (a random program's private
+  ///    structure, initialized field by field, grew 48 times in 16 lanes);
   ///  - those that read and write OpenCL vector types (float4, float16) across work-items: each
   ///    component is a strided access of its own. Whole vectors read or written together take
   ///    vector loads and stores and shuffles instead (interleaved_access.hpp), which pay for
@@ -122,7 +127,7 @@ struct ProfitabilityAnalysis {
       uint64_t weight = uint64_t{1} << (3 * std::min(loops.getLoopDepth(&block), 4u));
       for (Instruction &instruction : block) {
         Value *address = getLoadStorePointerOperand(&instruction);
-        if (address == nullptr || isa<AllocaInst>(getUnderlyingObject(address)))
+        if (address == nullptr)
           continue;
         Type *type = getLoadStoreType(&instruction);
         vectorizer::Shape shape = shapes.shape(address);
@@ -137,8 +142,11 @@ struct ProfitabilityAnalysis {
         const vectorizer::InterleavedGroup *group = interleaved.groupOf(&instruction);
         bool wholeRuns =
             group && group->factor * layout.getTypeStoreSizeInBits(type) * 4 <= registerBits;
-        (shape.isUniform() || consecutive || maybeConsecutive || wholeRuns ? regular : scattered) +=
-            weight;
+        bool simple = isa<LoadInst>(instruction) ? cast<LoadInst>(instruction).isSimple()
+                                                 : cast<StoreInst>(instruction).isSimple();
+        bool laneByLane = !shape.isUniform() && !simple;
+        bool vectorAccess = shape.isUniform() || consecutive || maybeConsecutive || wholeRuns;
+        (vectorAccess && !laneByLane ? regular : scattered) += weight;
       }
     }
     return scattered > regular;
@@ -152,8 +160,10 @@ Error checkLanesPay(Function &function, ShapeSeeds seeds, unsigned registerBits)
     return codegenError("a loop that work-items leave after different numbers of iterations "
                         "gathers from memory: each work-item's reads are faster in order");
   if (analysis.mostlyGathersAndScatters(function, registerBits))
-    return codegenError("most memory accesses would be gathers or scatters (addresses computed "
-                        "per work-item, or the components of vector types)");
+    return codegenError("most memory accesses would be gathers, scatters or lane-by-lane "
+                        "accesses (addresses computed per work-item, private arrays and "
+                        "structures, volatile or atomic accesses, the components of vector "
+                        "types)");
   return Error::success();
 }
 
