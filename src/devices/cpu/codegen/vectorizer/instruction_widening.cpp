@@ -562,20 +562,28 @@ private:
           !isa<Function>(operand.get()))
         return codegenError(Twine("a varying '") + instruction.getOpcodeName() +
                             "' whose operands have no vector form");
+    // Every lane active: the copies need no test of their lane's bit.
     Value *laneMasks = mask ? vectorOf(mask) : nullptr;
+    if (laneMasks && isConstantFullMask(laneMasks))
+      laneMasks = nullptr;
     // The operands' vectors, before any block is split: each lane's copy extracts from them,
-    // or reads its address from a stack slot (spillAddresses).
+    // or reads its address from a stack slot (spillAddresses). Strided operands need neither:
+    // each lane's value is the scalar one (lane 0's) plus a constant.
     LaneOperands operands;
     for (Use &operand : instruction.operands()) {
       Value *value = operand.get();
-      bool scalar = shapeOf(value).isUniform() || isa<Function>(value) || isa<BasicBlock>(value);
-      operands.vectors.push_back(scalar ? nullptr : vectorOf(value));
+      Shape shape = shapeOf(value);
+      bool scalar = shape.isUniform() || isa<Function>(value) || isa<BasicBlock>(value);
+      bool stepped = !scalar && shape.isStrided() && isSteppable(value->getType());
+      operands.strides.push_back(stepped ? shape.stride() : 0);
+      operands.vectors.push_back(scalar || stepped ? nullptr : vectorOf(value));
       operands.addressSlots.push_back(
-          scalar ? nullptr
-                 : spillAddresses(operands.vectors.back(), operand.getOperandNo(), instruction));
+          scalar || stepped
+              ? nullptr
+              : spillAddresses(operands.vectors.back(), operand.getOperandNo(), instruction));
     }
     Value *result = nullptr;
-    if (laneMasks && !isConstantFullMask(laneMasks) && isMemoryAccess(instruction))
+    if (laneMasks && isMemoryAccess(instruction))
       result = laneCopiesOrFullMaskPath(instruction, operands, laneMasks);
     else
       result = laneCopies(instruction, instruction, operands, laneMasks);
@@ -586,12 +594,28 @@ private:
   }
 
   /// What perLane's copies of an instruction take in place of its operands: a vector to
-  /// extract each lane's value from, or a stack slot with each lane's address (null for
-  /// operands that are the same in every lane).
+  /// extract each lane's value from, a stack slot with each lane's address, or the stride that
+  /// steps the operand itself from lane to lane (null and 0 for operands that are the same in
+  /// every lane).
   struct LaneOperands {
     SmallVector<Value *, 8> vectors;
     SmallVector<AllocaInst *, 8> addressSlots;
+    SmallVector<int64_t, 8> strides;
   };
+
+  /// Whether a strided value of `type` has lane l's value computed from lane 0's (see
+  /// laneValue): integers and pointers.
+  static bool isSteppable(Type *type) { return type->isIntegerTy() || type->isPointerTy(); }
+
+  /// Lane `lane`'s value of `value`, whose lanes step by `stride`.
+  Value *laneValue(IRBuilder<> &builder, Value *value, int64_t stride, unsigned lane) {
+    int64_t step = stride * int64_t(lane);
+    if (step == 0)
+      return value;
+    if (value->getType()->isPointerTy())
+      return builder.CreateGEP(builder.getInt8Ty(), value, builder.getInt64(step));
+    return builder.CreateAdd(value, ConstantInt::get(value->getType(), step, /*IsSigned=*/true));
+  }
 
   /// An access to memory, whose per-lane copy is one or two machine instructions: the test and
   /// branch on its lane's mask bit would cost as much again.
@@ -645,6 +669,9 @@ private:
           copy->setOperand(index, loadLaneAddress(laneBuilder, *slot, lane));
         else if (Value *vector = operands.vectors[index])
           copy->setOperand(index, extractLane(laneBuilder, vector, lane));
+        else if (int64_t stride = operands.strides[index])
+          copy->setOperand(index,
+                           laneValue(laneBuilder, instruction.getOperand(index), stride, lane));
       if (result == nullptr)
         continue;
       Value *laneValue = copy;
