@@ -185,24 +185,31 @@ std::string describeShape(const WorkGroupShape &shape) {
 }
 
 /// KILN_VECTORIZE_REPORT: one line per specialization on stderr, the only output Kiln writes
-/// unasked for... because it was asked for.
+/// unasked for... because it was asked for. Written at once, so that the lines of kernels that
+/// compile on different threads do not mix.
 void reportVectorization(const std::string &kernel, const WorkGroupShape &shape, unsigned requested,
                          const SpecializedWorkGroup &result, unsigned streamingStores,
                          unsigned indirectPrefetches, unsigned stridedPrefetches) {
-  errs() << "kiln: kernel '" << kernel << "', work-groups of " << describeShape(shape) << ": ";
+  std::string line;
+  raw_string_ostream report(line);
+  report << "kiln: kernel '" << kernel << "', work-groups of " << describeShape(shape) << ": ";
   if (requested == 1)
-    errs() << "not vectorized (vectorization is off)";
+    report << "not vectorized (vectorization is off)";
   else if (result.simdWidth > 1)
-    errs() << "vectorized, " << result.simdWidth << " work-items per SIMD group";
+    report << "vectorized, " << result.simdWidth << " work-items per SIMD group";
   else
-    errs() << "not vectorized: " << result.notVectorized;
+    report << "not vectorized: " << result.notVectorized;
+  if (result.vectorInstructions != 0)
+    report << "; code of " << result.vectorInstructions << " instructions in lanes, "
+           << result.scalarInstructions << " one work-item at a time";
   if (streamingStores != 0)
-    errs() << "; " << streamingStores << " stores stream past the caches";
+    report << "; " << streamingStores << " stores stream past the caches";
   if (indirectPrefetches != 0)
-    errs() << "; " << indirectPrefetches << " indexed loads prefetched ahead";
+    report << "; " << indirectPrefetches << " indexed loads prefetched ahead";
   if (stridedPrefetches != 0)
-    errs() << "; " << stridedPrefetches << " strided loads prefetched ahead";
-  errs() << "\n";
+    report << "; " << stridedPrefetches << " strided loads prefetched ahead";
+  report << "\n";
+  errs() << line;
 }
 
 /// The machine code of every shape of work-group the process has compiled, across programs: the

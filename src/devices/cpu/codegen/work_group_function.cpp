@@ -408,6 +408,8 @@ Expected<SpecializedWorkGroup> specializeWorkGroupFunction(Function &function,
     result.interleave = vectorized.interleave;
     result.chainsSideBySide = vectorized.chainsSideBySide;
     result.notVectorized = std::move(vectorized.notVectorized);
+    result.scalarInstructions = vectorized.scalarInstructions;
+    result.vectorInstructions = vectorized.vectorInstructions;
   }
   if (result.simdWidth > 1) {
     if (shape.localSize[0] % result.simdWidth == 0)

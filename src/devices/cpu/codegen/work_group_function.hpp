@@ -35,6 +35,10 @@ struct SpecializedWorkGroup {
   bool chainsSideBySide = false;
   /// Storage per SIMD group in WorkGroupParams::privateMemory.
   uint64_t privateBytesPerSimdGroup = 0;
+  /// The code's size one work-item at a time and vectorized; see
+  /// WorkItemVectorization::scalarInstructions.
+  uint64_t scalarInstructions = 0;
+  uint64_t vectorInstructions = 0;
 };
 
 /// Whether `value` is a buffer argument's pointer as the prologue of a work-group function reads

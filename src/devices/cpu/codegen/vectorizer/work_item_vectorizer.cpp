@@ -4,6 +4,7 @@
 #include "devices/cpu/codegen/codegen_error.hpp"
 #include "devices/cpu/codegen/computed_address.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
+#include "devices/cpu/codegen/vectorizer/code_growth.hpp"
 #include "devices/cpu/codegen/vectorizer/control_linearization.hpp"
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
 #include "devices/cpu/codegen/vectorizer/interleaved_access.hpp"
@@ -34,6 +35,15 @@ using vectorizer::ShapeSeeds;
 constexpr const char *kAnyLaneName = "kiln.vectorizer.any_lane";
 /// Marks the mask of the SIMD group's active lanes (and, after widening, its vector form).
 constexpr const char *kActiveLanesMark = "kiln.vectorizer.active_lanes";
+
+/// Whether `function` calls the work-group barrier.
+bool callsBarrier(const Function &function) {
+  const Function *barrier = function.getParent()->getFunction("__kiln_work_group_barrier");
+  return barrier != nullptr && any_of(barrier->users(), [&](const User *user) {
+           const auto *call = dyn_cast<CallBase>(user);
+           return call && call->getFunction() == &function;
+         });
+}
 
 /// One return block for the whole function, so that it can run last.
 void mergeReturns(Function &function) {
@@ -184,11 +194,9 @@ unsigned vectorRegisterCount(Function &function, TargetMachine &machine) {
 /// kernel lacks is independent work to hide each operation's latency: several work-items
 /// interleaved give it. (Kernels with barriers keep the usual path: their work-item loops are
 /// not simple nests that can be interleaved.)
-bool computesOnFullVectors(Function &function, TargetMachine &machine, const ShapeSeeds &seeds) {
-  if (seeds.barrier != nullptr)
-    for (const User *user : seeds.barrier->users())
-      if (const auto *call = dyn_cast<CallBase>(user); call && call->getFunction() == &function)
-        return false;
+bool computesOnFullVectors(Function &function, TargetMachine &machine) {
+  if (callsBarrier(function))
+    return false;
   uint64_t registerBits = vectorRegisterBits(function, machine);
   const DataLayout &layout = function.getDataLayout();
   DominatorTree dominators(function);
@@ -329,15 +337,23 @@ WorkItemVectorization interleaveWorkItems(Function &function, TargetMachine &mac
   return result;
 }
 
-Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &machine,
-                                 ShapeSeeds seeds, uint64_t localSizeX) {
+/// A copy of the work-group function, vectorized.
+struct VectorizedCopy {
+  unsigned width = 1;
+  uint64_t instructions = 0; // code_growth.hpp's measure, counting both bodies where there are two
+};
+
+Expected<VectorizedCopy> vectorizeCopy(Function &copy, unsigned width, TargetMachine &machine,
+                                       ShapeSeeds seeds, uint64_t localSizeX,
+                                       uint64_t scalarInstructions) {
   if (copy.getEntryBlock().getSingleSuccessor() == nullptr)
     return codegenError("internal: the prologue does not lead to one body block");
   EliminateUnreachableBlocks(copy);
   mergeReturns(copy);
   prepareForVectorization(copy, machine);
   unsigned registerBits = vectorRegisterBits(copy, machine);
-  if (width == 0) // a forced width vectorizes whatever it costs
+  bool automatic = width == 0; // a forced width vectorizes whatever it costs
+  if (automatic)
     if (Error slower = checkLanesPay(copy, seeds, registerBits))
       return slower;
   Value *activeLanes = emitActiveLanes(copy, seeds);
@@ -346,8 +362,16 @@ Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &
   if (!control)
     return control.takeError();
   vectorizer::ShapeAnalysis shapes(copy, seeds);
-  if (width == 0)
+  if (automatic)
     width = chooseWidth(copy, shapes, machine, localSizeX);
+  // separateFullSimdGroups gives the full SIMD groups a second body.
+  uint64_t bodies = localSizeX % width != 0 && !callsBarrier(copy) ? 2 : 1;
+  uint64_t budget = vectorizer::vectorizedCodeBudget(scalarInstructions);
+  // What surely runs lane by lane already tells a kernel far over the budget, before widening
+  // spends time on it.
+  uint64_t least = vectorizer::leastVectorizedInstructions(copy, shapes, width) * bodies;
+  if (automatic && least > budget)
+    return codegenError(vectorizer::describeOverBudget(least, scalarInstructions, width));
   if (Error error =
           vectorizer::widenInstructions(copy, shapes, *control, seeds, width, registerBits))
     return error;
@@ -355,7 +379,10 @@ Expected<unsigned> vectorizeCopy(Function &copy, unsigned width, TargetMachine &
   raw_string_ostream stream(problems);
   if (verifyFunction(copy, &stream))
     return codegenError("internal: the vectorized code is invalid: " + problems);
-  return width;
+  uint64_t instructions = vectorizer::generatedInstructions(copy) * bodies;
+  if (automatic && instructions > budget)
+    return codegenError(vectorizer::describeOverBudget(instructions, scalarInstructions, width));
+  return VectorizedCopy{width, instructions};
 }
 
 /// Replaces `function`'s body by `copy`'s and deletes `copy`.
@@ -401,16 +428,19 @@ WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width, Tar
   seeds.anyLane->setDoesNotAccessMemory();
   seeds.barrier = module.getFunction("__kiln_work_group_barrier");
 
-  if (width == 0 && mayInterleave && computesOnFullVectors(function, machine, seeds)) {
+  if (width == 0 && mayInterleave && computesOnFullVectors(function, machine)) {
     result = interleaveWorkItems(function, machine, seeds);
   } else {
     ValueToValueMapTy map;
     Function *copy = CloneFunction(&function, map);
-    if (Expected<unsigned> lanes = vectorizeCopy(*copy, width, machine, seeds, localSizeX)) {
+    result.scalarInstructions = vectorizer::generatedInstructions(function);
+    if (Expected<VectorizedCopy> vectorized =
+            vectorizeCopy(*copy, width, machine, seeds, localSizeX, result.scalarInstructions)) {
       adoptBody(function, *copy);
-      result.width = *lanes;
+      result.width = vectorized->width;
+      result.vectorInstructions = vectorized->instructions;
     } else {
-      result.notVectorized = toString(lanes.takeError());
+      result.notVectorized = toString(vectorized.takeError());
       discard(*copy);
     }
   }
@@ -438,11 +468,7 @@ void assumeEveryLaneActive(Function &function) {
 }
 
 void separateFullSimdGroups(Function &function) {
-  Function *barrier = function.getParent()->getFunction("__kiln_work_group_barrier");
-  if (barrier != nullptr && any_of(barrier->users(), [&](User *user) {
-        auto *call = dyn_cast<CallBase>(user);
-        return call && call->getFunction() == &function;
-      }))
+  if (callsBarrier(function))
     return; // each barrier must stay one call that every SIMD group reaches
   Module &module = *function.getParent();
   Type *i64 = Type::getInt64Ty(module.getContext());

@@ -33,6 +33,10 @@ struct WorkItemVectorization {
   /// Whether those work-items' chains of dependent operations may run side by side
   /// (chain_interleaving.hpp): what their loops keep in vector registers fits there.
   bool chainsSideBySide = false;
+  /// The size of one work-item's code and, when the vectorizer got that far, of the vectorized
+  /// code, in the code generator's instructions (code_growth.hpp); 0 where not measured.
+  uint64_t scalarInstructions = 0;
+  uint64_t vectorInstructions = 0;
 };
 
 /// `function`'s entry block is the work-group prologue (uniform code that holds the allocas);
