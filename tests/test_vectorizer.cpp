@@ -186,6 +186,97 @@ TEST_F(VectorizerTest, UniformLoopsAroundDivergentLoops) {
   EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, 257, 257 <= maxGroup() ? 257 : 1)));
 }
 
+// Branches and switches on values the same in every work-item stay branches in the vectorized
+// code (only the side taken runs), with divergent code inside their sides and around them: an
+// if-else-if chain whose sides all end where the chain does, a switch with cases that share a
+// block and one that falls through, a loop in a side, a uniform branch inside a divergent one,
+// and values that the sides hand on through phis (each side's, and the lanes' own).
+cl_int uniformBranchesReference(cl_int x, cl_int mode, cl_int lid) {
+  cl_int r = x;
+  if (mode > 3) { // uniform, around divergent code
+    r = x < 0 ? -x : x * 3;
+    if (mode > 5) // uniform, nested
+      r += mode;
+  } else if (mode == 2) {
+    for (int k = 0; k < mode + 1; ++k) // a uniform loop in a side
+      r += k * (x & 7);
+  } else {
+    r -= 11;
+  }
+  switch (mode % 5) { // uniform switch
+  case 0:
+  case 3: // cases sharing a block
+    r ^= 0x55;
+    break;
+  case 1:
+    r += 100; // falls through
+    [[fallthrough]];
+  case 2:
+    r *= 2;
+    break;
+  default:
+    r -= lid;
+  }
+  if (x & 1) { // divergent, around a uniform branch
+    if (mode & 1)
+      r += 1000;
+    else
+      r -= 1000;
+  }
+  return r;
+}
+
+TEST_F(VectorizerTest, UniformBranchesAndSwitchesStayBranchesAroundDivergentCode) {
+  const char *source = R"(
+    kernel void one(global const int *in, global int *out, int n) {
+      int i = get_global_id(0), mode = n % 8, lid = get_local_id(0);
+      int x = in[i], r = x;
+      if (mode > 3) {
+        r = x < 0 ? -x : x * 3;
+        if (mode > 5)
+          r += mode;
+      } else if (mode == 2) {
+        for (int k = 0; k < mode + 1; ++k)
+          r += k * (x & 7);
+      } else {
+        r -= 11;
+      }
+      switch (mode % 5) {
+      case 0:
+      case 3:
+        r ^= 0x55;
+        break;
+      case 1:
+        r += 100;
+      case 2:
+        r *= 2;
+        break;
+      default:
+        r -= lid;
+      }
+      if (x & 1) {
+        if (mode & 1)
+          r += 1000;
+        else
+          r -= 1000;
+      }
+      out[i] = r;
+    })";
+  ScopedEnvironment on("KILN_VECTORIZE", std::nullopt); // also when CI turns it off
+  // The kernel reads its mode from n, the number of items; the last work-group is narrower.
+  for (int mode = 0; mode < 8; ++mode) {
+    size_t items = 256 + static_cast<size_t>(mode);
+    std::vector<cl_int> in = sample(items, 70 + mode);
+    for (size_t local : {16u, 23u, 64u}) {
+      std::vector<cl_int> expected(items);
+      for (size_t i = 0; i < items; ++i)
+        expected[i] = uniformBranchesReference(in[i], mode, static_cast<cl_int>(i % local));
+      EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, items, local, "-cl-std=CL3.0")))
+          << "mode " << mode << ", work-groups of " << local;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Barriers, local memory and atomics
 

@@ -12,8 +12,14 @@
 //   - Any other loop runs while some lane is still in it: a mask of live lanes, one accumulated
 //     mask per exit, and the values each lane carries out of the loop, blended in as lanes
 //     leave.
+//   - A branch whose condition is the same in every lane, and whose sides nothing else enters
+//     and leave only to meet again (a hammock), stays a branch: each side is a region of its
+//     own, and only the side taken runs. Where the sides meet, phis receive what each side
+//     hands on, so values the same in every lane stay so.
 //   - Every loop is entered only when some lane reaches it, so inside a region of code the
 //     mask of its entry is never empty.
+// Phis where lanes that took different paths meet (a divergent branch's joins, and the joins
+// whose incoming values are blended by the lanes' masks) are varying whatever their inputs.
 // The kernel must be in loop-simplify and LCSSA form, with one return block and no switches.
 //
 //===----------------------------------------------------------------------===//

@@ -84,10 +84,16 @@ Shape ShapeAnalysis::transfer(const Instruction &instruction) const {
   auto shapeOf = [this](const Value *value) { return shape(value); };
   Shape result = [&]() -> Shape {
     if (auto *phi = dyn_cast<PHINode>(&instruction)) {
+      // Poison (what a path that does not define the value passes, as where a uniform
+      // branch's sides meet) takes any shape.
       Shape joined = Shape::unknown();
       for (const Value *incoming : phi->incoming_values())
-        joined = joined.join(shape(incoming));
-      return joined;
+        if (!isa<PoisonValue>(incoming))
+          joined = joined.join(shape(incoming));
+      return joined.isKnown() || !all_of(phi->incoming_values(),
+                                         [](const Value *value) { return isa<PoisonValue>(value); })
+                 ? joined
+                 : Shape::uniform();
     }
     if (auto *select = dyn_cast<SelectInst>(&instruction)) {
       Shape condition = shape(select->getCondition());
