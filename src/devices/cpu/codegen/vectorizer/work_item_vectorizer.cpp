@@ -9,6 +9,7 @@
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
 #include "devices/cpu/codegen/vectorizer/interleaved_access.hpp"
 #include "devices/cpu/codegen/vectorizer/register_pressure.hpp"
+#include "devices/cpu/codegen/vectorizer/uniform_switches.hpp"
 #include "devices/cpu/codegen/vectorizer/vector_shape.hpp"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -350,6 +351,7 @@ Expected<VectorizedCopy> vectorizeCopy(Function &copy, unsigned width, TargetMac
     return codegenError("internal: the prologue does not lead to one body block");
   EliminateUnreachableBlocks(copy);
   mergeReturns(copy);
+  vectorizer::lowerUniformSwitches(copy, vectorizer::ShapeAnalysis(copy, seeds));
   prepareForVectorization(copy, machine);
   unsigned registerBits = vectorRegisterBits(copy, machine);
   bool automatic = width == 0; // a forced width vectorizes whatever it costs
