@@ -153,12 +153,23 @@ static float linearToSrgb(float value) {
   return value <= 0.0031308f ? value * 12.92f : 1.055f * pow(value, 1.0f / 2.4f) - 0.055f;
 }
 
+/// The four bytes at `p`, whatever its alignment, as the channels of a 4 x 8-bit element: one
+/// 32-bit load, which lanes that read consecutive texels share as one vector load, where a load
+/// per channel would be a gather per channel.
+static uint4 loadBytes4(const global uchar *p) {
+  uint word;
+  __builtin_memcpy(&word, p, sizeof word);
+  return (uint4)(word, word >> 8, word >> 16, word >> 24) & 0xFFu;
+}
+
 /// The element at `p` as normalized or floating-point channels, in storage order.
 static float4 loadFloatChannels(Image image, const global uchar *p) {
   float4 c = 0.0f;
   int n = channelsOf(image->channelOrder);
   switch (image->channelType) {
   case CLK_UNORM_INT8:
+    if (n == 4)
+      return convert_float4(loadBytes4(p)) / 255.0f;
     for (int i = 0; i < n; i++)
       c[i] = p[i] / 255.0f;
     return c;
@@ -167,6 +178,8 @@ static float4 loadFloatChannels(Image image, const global uchar *p) {
       c[i] = ((const global ushort *)p)[i] / 65535.0f;
     return c;
   case CLK_SNORM_INT8:
+    if (n == 4)
+      return fmax(convert_float4(as_int4(loadBytes4(p) << 24) >> 24) / 127.0f, -1.0f);
     for (int i = 0; i < n; i++)
       c[i] = fmax(((const global char *)p)[i] / 127.0f, -1.0f);
     return c;
@@ -209,6 +222,8 @@ static float4 loadFloat(Image image, const global uchar *p) {
 static int4 loadInt(Image image, const global uchar *p) {
   int4 c = 0;
   int n = channelsOf(image->channelOrder);
+  if (n == 4 && image->channelType == CLK_SIGNED_INT8)
+    return toRgba_int4(image->channelOrder, as_int4(loadBytes4(p) << 24) >> 24, 1);
   for (int i = 0; i < n; i++)
     c[i] = image->channelType == CLK_SIGNED_INT8    ? ((const global char *)p)[i]
            : image->channelType == CLK_SIGNED_INT16 ? ((const global short *)p)[i]
@@ -219,6 +234,8 @@ static int4 loadInt(Image image, const global uchar *p) {
 static uint4 loadUint(Image image, const global uchar *p) {
   uint4 c = 0;
   int n = channelsOf(image->channelOrder);
+  if (n == 4 && image->channelType == CLK_UNSIGNED_INT8)
+    return toRgba_uint4(image->channelOrder, loadBytes4(p), 1u);
   for (int i = 0; i < n; i++)
     c[i] = image->channelType == CLK_UNSIGNED_INT8    ? p[i]
            : image->channelType == CLK_UNSIGNED_INT16 ? ((const global ushort *)p)[i]
@@ -356,11 +373,20 @@ static bool outside(Image image, int dims, int x, int y, int z) {
 #define KILN_BORDER_int4(image) ((int4)(0, 0, 0, hasAlpha(image->channelOrder) ? 0 : 1))
 #define KILN_BORDER_uint4(image) ((uint4)(0, 0, 0, hasAlpha(image->channelOrder) ? 0 : 1))
 
+/// Whether the texel indices a sampler's addressing mode gives may lie outside the image: every
+/// mode but CLK_ADDRESS_CLAMP_TO_EDGE, whose indices are clamped inside whatever the coordinate
+/// (NaN and infinities included). CLK_ADDRESS_CLAMP has its border; CLK_ADDRESS_NONE's reads
+/// outside are undefined but must not touch memory outside the image; the wrapping modes give
+/// indices outside for coordinates that are not finite.
+static bool mayIndexOutside(uint sampler) {
+  return (sampler & 0xE) != CLK_ADDRESS_CLAMP_TO_EDGE;
+}
+
 // The texel at (x, y, z) of an image of `dims` spatial dimensions whose layer is `layer`, or
 // the border color outside.
 #define KILN_FETCH(V, LOAD)                                                                        \
-  static V fetch_##V(Image image, int dims, int x, int y, int z, int layer) {                      \
-    if (outside(image, dims, x, y, z))                                                             \
+  static V fetch_##V(Image image, uint sampler, int dims, int x, int y, int z, int layer) {        \
+    if (mayIndexOutside(sampler) && outside(image, dims, x, y, z))                                 \
       return KILN_BORDER_##V(image);                                                               \
     return LOAD(image, texel(image, x, dims > 1 ? y : 0, dims > 2 ? z : layer));                   \
   }
@@ -378,7 +404,7 @@ static int layerOf(Image image, int dims, float4 coord) {
     int x = nearestIndex(coord.x, image->width, sampler);                                          \
     int y = dims > 1 ? nearestIndex(coord.y, image->height, sampler) : 0;                          \
     int z = dims > 2 ? nearestIndex(coord.z, image->depth, sampler) : 0;                           \
-    return fetch_##V(image, dims, x, y, z, layerOf(image, dims, coord));                           \
+    return fetch_##V(image, sampler, dims, x, y, z, layerOf(image, dims, coord));                  \
   }
 KILN_SAMPLE_NEAREST(float4)
 KILN_SAMPLE_NEAREST(int4)
@@ -396,7 +422,8 @@ static float4 linear(Image image, int dims, uint sampler, float4 coord) {
       for (int dx = 0; dx < 2; dx++) {
         float w = (dx ? a : 1.0f - a) * (dims > 1 ? (dy ? b : 1.0f - b) : 1.0f) *
                   (dims > 2 ? (dz ? c : 1.0f - c) : 1.0f);
-        sum += w * fetch_float4(image, dims, dx ? i.y : i.x, dy ? j.y : j.x, dz ? k.y : k.x, layer);
+        sum += w * fetch_float4(image, sampler, dims, dx ? i.y : i.x, dy ? j.y : j.x,
+                                dz ? k.y : k.x, layer);
       }
   return sum;
 }
