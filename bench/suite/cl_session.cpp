@@ -92,6 +92,19 @@ ClBuffer ClSession::buffer(size_t bytes, const void *data) {
   return buffer;
 }
 
+ClBuffer ClSession::image2d(const cl_image_format &format, size_t width, size_t height,
+                            const void *data) {
+  cl_image_desc description{};
+  description.image_type = CL_MEM_OBJECT_IMAGE2D;
+  description.image_width = width;
+  description.image_height = height;
+  cl_int error = CL_SUCCESS;
+  ClBuffer image(clCreateImage(context_.get(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format,
+                               &description, const_cast<void *>(data), &error));
+  check(error, "clCreateImage");
+  return image;
+}
+
 ClSession::HostBuffer ClSession::hostBuffer(size_t bytes) {
   cl_int error = CL_SUCCESS;
   HostBuffer host;

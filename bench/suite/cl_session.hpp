@@ -68,6 +68,10 @@ public:
     return buffer(data.size() * sizeof(T), data.data());
   }
 
+  /// A read-only 2D image of `format` holding `data`, rows of `width` packed elements. Throws
+  /// when the device does not support the format.
+  ClBuffer image2d(const cl_image_format &format, size_t width, size_t height, const void *data);
+
   /// A buffer in host memory (CL_MEM_ALLOC_HOST_PTR), mapped for reading and writing: the
   /// staging memory applications copy through. The mapping lasts as long as the buffer.
   struct HostBuffer {

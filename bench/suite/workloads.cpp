@@ -25,6 +25,9 @@ std::unique_ptr<Workload> makeBitonicSort();
 std::unique_ptr<Workload> makePinnedTransfer();
 std::unique_ptr<Workload> makeMappedUpdate();
 std::unique_ptr<Workload> makeFillUpdate();
+std::unique_ptr<Workload> makeImageHistogram();
+std::unique_ptr<Workload> makeImageResize();
+std::unique_ptr<Workload> makeImageSrgbRead();
 
 std::vector<std::unique_ptr<Workload>> allWorkloads() {
   std::vector<std::unique_ptr<Workload>> workloads;
@@ -45,6 +48,9 @@ std::vector<std::unique_ptr<Workload>> allWorkloads() {
   workloads.push_back(makeBlackScholes());
   workloads.push_back(makeMandelbrot());
   workloads.push_back(makeBitonicSort());
+  workloads.push_back(makeImageHistogram());
+  workloads.push_back(makeImageResize());
+  workloads.push_back(makeImageSrgbRead());
   workloads.push_back(makePinnedTransfer());
   workloads.push_back(makeMappedUpdate());
   workloads.push_back(makeFillUpdate());
