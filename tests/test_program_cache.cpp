@@ -318,9 +318,23 @@ TEST_F(ProgramCacheTest, ThreadsBuildingTheSameSourceAtOnceAllSucceed) {
   buildAndRun("threads");
 }
 
+/// The child build program: beside this test binary, where the build puts it and where it
+/// travels with it (to another machine, say); else where the build wrote it.
+std::string childPath() {
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    std::filesystem::path beside =
+        self.parent_path() / std::filesystem::path(KILN_CACHE_BUILD_CHILD).filename();
+    if (std::filesystem::exists(beside, error))
+      return beside.string();
+  }
+  return KILN_CACHE_BUILD_CHILD;
+}
+
 /// Starts the child build program (tests/program_cache/build_child.cpp) with `comment`.
 pid_t startChild(const std::string &comment) {
-  std::string path = KILN_CACHE_BUILD_CHILD;
+  std::string path = childPath();
   std::vector<char *> argv = {path.data(), const_cast<char *>(comment.c_str()), nullptr};
   pid_t pid = -1;
   EXPECT_EQ(0, posix_spawn(&pid, path.c_str(), nullptr, nullptr, argv.data(), environ));
