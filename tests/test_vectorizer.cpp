@@ -782,8 +782,9 @@ TEST_F(VectorizerTest, KernelsOnWholeVectorRegistersRunWorkItemsInterleaved) {
             sideBySide += line.find("side by side") != std::string::npos;
           }
         }
-        // 16 components fill the registers of AVX2 and AVX-512 alike.
-        if (components == 16 && !loads && local > 1)
+        // The report is the CPU device's (a GPU runs the kernels without it): 16 components
+        // fill the registers of AVX2 and AVX-512 alike.
+        if (isKilnCpuDevice() && components == 16 && !loads && local > 1)
           EXPECT_EQ(sideBySide, 2);
         ASSERT_TRUE(ran);
         EXPECT_TRUE(equalArrays(expectedFloats, read<float>(floatOut, floats.size())));
