@@ -1,7 +1,7 @@
 // Choosing devices by type: shared by clGetDeviceIDs and clCreateContextFromType.
 #pragma once
 
-#include "runtime/icd_handles.hpp"
+#include "support/icd_handles.hpp"
 
 #include <vector>
 

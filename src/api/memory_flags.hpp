@@ -1,7 +1,7 @@
 // Checks on cl_mem_flags shared by memory object creation and the memory commands.
 #pragma once
 
-#include "runtime/icd_handles.hpp"
+#include "support/icd_handles.hpp"
 
 #include <vector>
 

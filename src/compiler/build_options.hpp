@@ -3,7 +3,7 @@
 // needed), so an unknown option is rejected before the compiler library is ever loaded.
 #pragma once
 
-#include "runtime/icd_handles.hpp"
+#include "support/icd_handles.hpp"
 
 #include <string>
 #include <string_view>

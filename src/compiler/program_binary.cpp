@@ -1,6 +1,6 @@
 #include "compiler/program_binary.hpp"
 
-#include "runtime/xxh3.hpp"
+#include "support/xxh3.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -4,7 +4,7 @@
 // must be written and read there too, with that file's format version bumped.
 #pragma once
 
-#include "runtime/icd_handles.hpp"
+#include "support/icd_handles.hpp"
 
 #include <array>
 #include <cstdint>

@@ -5,7 +5,7 @@
 // allocator's arena lock with the next launch's allocations.
 #pragma once
 
-#include "runtime/adaptive_mutex.hpp"
+#include "support/adaptive_mutex.hpp"
 
 #include <array>
 #include <cstddef>

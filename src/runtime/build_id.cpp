@@ -1,6 +1,6 @@
 #include "runtime/build_id.hpp"
 
-#include "runtime/unique_fd.hpp"
+#include "support/unique_fd.hpp"
 
 #include <algorithm>
 #include <cstring>

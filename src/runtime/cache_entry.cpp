@@ -1,7 +1,7 @@
 #include "runtime/cache_entry.hpp"
 
 #include "compiler/program_info_serialization.hpp"
-#include "runtime/xxh3.hpp"
+#include "support/xxh3.hpp"
 
 #include <algorithm>
 #include <cstring>

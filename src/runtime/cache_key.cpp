@@ -1,6 +1,6 @@
 #include "runtime/cache_key.hpp"
 
-#include "runtime/xxh3.hpp"
+#include "support/xxh3.hpp"
 
 namespace kiln {
 

@@ -2,7 +2,7 @@
 // the hardware and its code generator really do; the API layer only reads it.
 #pragma once
 
-#include "runtime/icd_handles.hpp"
+#include "support/icd_handles.hpp"
 
 #include <array>
 #include <cstddef>

@@ -4,7 +4,7 @@
 // device.
 #pragma once
 
-#include "runtime/icd_handles.hpp"
+#include "support/icd_handles.hpp"
 
 #include <vector>
 

@@ -4,7 +4,7 @@
 #include "runtime/context.hpp"
 #include "runtime/device.hpp"
 #include "runtime/queue.hpp"
-#include "runtime/spin_wait.hpp"
+#include "support/spin_wait.hpp"
 
 #include <algorithm>
 #include <chrono>

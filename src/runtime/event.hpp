@@ -2,11 +2,11 @@
 // times, and the commands waiting for it.
 #pragma once
 
-#include "runtime/adaptive_mutex.hpp"
 #include "runtime/block_recycler.hpp"
-#include "runtime/cache_line.hpp"
-#include "runtime/monotonic_clock.hpp"
 #include "runtime/object.hpp"
+#include "support/adaptive_mutex.hpp"
+#include "support/cache_line.hpp"
+#include "support/monotonic_clock.hpp"
 
 #include <array>
 #include <atomic>

@@ -3,7 +3,7 @@
 // kernels' image descriptors are made from it.
 #pragma once
 
-#include "runtime/icd_handles.hpp"
+#include "support/icd_handles.hpp"
 
 #include <array>
 #include <cstddef>

@@ -3,7 +3,7 @@
 // store. Shared by image creation, clGetSupportedImageFormats and the host-side image commands.
 #pragma once
 
-#include "runtime/icd_handles.hpp"
+#include "support/icd_handles.hpp"
 
 #include <cstddef>
 #include <vector>

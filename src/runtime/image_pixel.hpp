@@ -3,7 +3,7 @@
 // clEnqueueFillImage stores its fill color this way.
 #pragma once
 
-#include "runtime/icd_handles.hpp"
+#include "support/icd_handles.hpp"
 
 #include <array>
 #include <cstddef>

@@ -11,7 +11,7 @@
 // inside Kiln still uses it.
 #pragma once
 
-#include "runtime/icd_handles.hpp"
+#include "support/icd_handles.hpp"
 
 #include <atomic>
 #include <cstdint>

@@ -1,8 +1,8 @@
 // cl_command_queue: orders the commands enqueued on one device.
 #pragma once
 
-#include "runtime/adaptive_mutex.hpp"
 #include "runtime/object.hpp"
+#include "support/adaptive_mutex.hpp"
 
 #include <memory>
 #include <span>

@@ -3,7 +3,7 @@
 // itself by affinity domain with it (clCreateSubDevices).
 #pragma once
 
-#include "runtime/icd_handles.hpp"
+#include "support/icd_handles.hpp"
 
 #include <optional>
 #include <string>

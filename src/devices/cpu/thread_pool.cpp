@@ -2,8 +2,8 @@
 
 #include "devices/cpu/cpu_topology.hpp"
 #include "devices/cpu/float_environment.hpp"
-#include "runtime/monotonic_clock.hpp"
-#include "runtime/spin_wait.hpp"
+#include "support/monotonic_clock.hpp"
+#include "support/spin_wait.hpp"
 
 #include <algorithm>
 

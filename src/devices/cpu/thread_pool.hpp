@@ -9,9 +9,9 @@
 #pragma once
 
 #include "devices/cpu/thread_stack.hpp"
-#include "runtime/adaptive_mutex.hpp"
 #include "runtime/block_recycler.hpp"
-#include "runtime/cache_line.hpp"
+#include "support/adaptive_mutex.hpp"
+#include "support/cache_line.hpp"
 
 #include <atomic>
 #include <chrono>

@@ -1,6 +1,6 @@
 #include "devices/cuda/command_thread.hpp"
 
-#include "runtime/spin_wait.hpp"
+#include "support/spin_wait.hpp"
 
 #include <iterator>
 

@@ -1,4 +1,4 @@
-#include "runtime/xxh3.hpp"
+#include "support/xxh3.hpp"
 
 #include <cstring>
 

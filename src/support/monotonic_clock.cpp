@@ -1,4 +1,4 @@
-#include "runtime/monotonic_clock.hpp"
+#include "support/monotonic_clock.hpp"
 
 #include <chrono>
 

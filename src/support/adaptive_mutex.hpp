@@ -4,7 +4,7 @@
 // kernel at once, which on a launch path of a microsecond or two costs more than the work.
 #pragma once
 
-#include "runtime/spin_wait.hpp"
+#include "support/spin_wait.hpp"
 
 #include <mutex>
 
