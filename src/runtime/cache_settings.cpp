@@ -1,5 +1,7 @@
 #include "runtime/cache_settings.hpp"
 
+#include "support/settings.hpp"
+
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -8,23 +10,14 @@
 namespace kiln {
 namespace {
 
-std::string_view environment(const char *name) {
-  const char *value = std::getenv(name);
-  return value != nullptr ? value : "";
-}
-
-bool turnedOff(std::string_view value) {
-  return value == "0" || value == "off" || value == "false" || value == "no";
-}
-
 /// The cache folder the environment names; empty when there is none.
 std::string cacheDirectory() {
-  if (std::string_view chosen = environment("KILN_CACHE_DIR"); !chosen.empty())
+  if (std::string_view chosen = settingValue(Setting::CacheDir).value_or(""); !chosen.empty())
     return std::string(chosen);
   // The XDG base directory specification ignores relative paths.
-  if (std::string_view xdg = environment("XDG_CACHE_HOME"); xdg.starts_with('/'))
+  if (std::string_view xdg = environmentValue("XDG_CACHE_HOME").value_or(""); xdg.starts_with('/'))
     return std::string(xdg) + "/kiln";
-  if (std::string_view home = environment("HOME"); !home.empty())
+  if (std::string_view home = environmentValue("HOME").value_or(""); !home.empty())
     return std::string(home) + "/.cache/kiln";
   return {};
 }
@@ -59,13 +52,13 @@ std::optional<uint64_t> parseCacheSize(const std::string &text) {
 }
 
 std::optional<CacheSettings> cacheSettingsFromEnvironment() {
-  if (turnedOff(environment("KILN_CACHE")))
+  if (!settingEnabled(Setting::Cache, true))
     return std::nullopt;
   CacheSettings settings;
   settings.directory = cacheDirectory();
   if (settings.directory.empty())
     return std::nullopt;
-  std::string_view size = environment("KILN_CACHE_MAX_SIZE");
+  std::string_view size = settingValue(Setting::CacheMaxSize).value_or("");
   settings.maxSize = parseCacheSize(std::string(size)).value_or(kDefaultCacheMaxSize);
   return settings;
 }

@@ -3,6 +3,7 @@
 #include "compiler/compiler_library.hpp"
 #include "runtime/build_id.hpp"
 #include "runtime/device.hpp"
+#include "support/settings.hpp"
 
 #include <cstdlib>
 #include <dlfcn.h>
@@ -53,8 +54,8 @@ std::string libraryFolder() {
 }
 
 std::string compilerLibraryPath() {
-  const char *override = std::getenv("KILN_COMPILER_LIBRARY");
-  return override != nullptr ? override : libraryFolder() + "libkiln-compiler.so";
+  std::optional<std::string_view> chosen = settingValue(Setting::CompilerLibrary);
+  return chosen ? std::string(*chosen) : libraryFolder() + "libkiln-compiler.so";
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "devices/cpu/cpu_topology.hpp"
 #include "runtime/kiln_language.hpp"
 #include "runtime/platform.hpp"
+#include "support/settings.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -106,8 +107,8 @@ DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCp
 }
 
 unsigned workerCount(const HostCpu &host) {
-  if (const char *text = std::getenv("KILN_CPU_THREADS")) {
-    int requested = std::atoi(text);
+  if (std::optional<std::string_view> text = settingValue(Setting::CpuThreads)) {
+    int requested = std::atoi(std::string(*text).c_str());
     if (requested > 0)
       return static_cast<unsigned>(requested);
   }

@@ -16,6 +16,7 @@
 #include "runtime/memory.hpp"
 #include "runtime/platform.hpp"
 #include "runtime/printf_formatter.hpp"
+#include "support/settings.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -467,10 +468,10 @@ public:
   /// the generated code (read at each build, like the code generator reads them).
   std::string codeIdentity() const override {
     std::string identity = host_.brand + "|" + host_.featureSignature;
-    for (const char *name : {"KILN_VECTORIZE", "KILN_SIMD_WIDTH", "KILN_VECTORIZE_REPORT"}) {
-      const char *value = std::getenv(name);
-      identity += std::string("|") + name + "=" + (value ? value : "(unset)");
-    }
+    for (const SettingInfo &setting : allSettings())
+      if (setting.changesCpuCode)
+        identity += std::string("|") + std::string(setting.name) + "=" +
+                    std::string(settingValue(setting.setting).value_or("(unset)"));
     return identity;
   }
 

@@ -39,6 +39,7 @@
 #include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Host.h"
 
+#include "support/settings.hpp"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -75,14 +76,14 @@ struct VectorizerSettings {
 
   static VectorizerSettings fromEnvironment() {
     VectorizerSettings settings;
-    if (const char *enabled = std::getenv("KILN_VECTORIZE"))
-      settings.enabled = std::string_view(enabled) != "0";
-    if (const char *width = std::getenv("KILN_SIMD_WIDTH")) {
-      unsigned value = static_cast<unsigned>(std::strtoul(width, nullptr, 10));
+    settings.enabled = settingEnabled(Setting::Vectorize, true);
+    if (std::optional<std::string_view> width = settingValue(Setting::SimdWidth)) {
+      unsigned value =
+          static_cast<unsigned>(std::strtoul(std::string(*width).c_str(), nullptr, 10));
       if (value >= 2 && value <= 64 && isPowerOf2_32(value))
         settings.width = value;
     }
-    settings.report = std::getenv("KILN_VECTORIZE_REPORT") != nullptr;
+    settings.report = settingValue(Setting::VectorizeReport).has_value();
     return settings;
   }
 };
@@ -359,7 +360,7 @@ private:
     std::string symbol = workGroupFunctionName(name) + "." + shapeTag(shape);
     std::string key = programKey_ + "/" + symbol;
     // What is printed while compiling (the vectorizer's report, the IR) needs the compile.
-    bool cacheable = !prepared_.reportVectorization && std::getenv("KILN_PRINT_IR") == nullptr;
+    bool cacheable = !prepared_.reportVectorization && !settingValue(Setting::PrintIr);
     std::shared_ptr<const CachedSpecialization> cached = cacheable ? cache_->find(key) : nullptr;
     return cached ? linkCachedSpecialization(*cached, key)
                   : compileAndLink(name, shape, symbol, key);
@@ -462,7 +463,7 @@ private:
     if (prepared_.reportVectorization)
       reportVectorization(name, shape, prepared_.requestedSimdWidth, *specialized, streamingStores,
                           indirectPrefetches, stridedPrefetches);
-    if (std::getenv("KILN_PRINT_IR") != nullptr)
+    if (settingValue(Setting::PrintIr))
       module->print(errs(), nullptr);
     if (Error error =
             jit_->addIRModule(orc::ThreadSafeModule(std::move(module), std::move(context))))

@@ -26,6 +26,7 @@
 #include "devices/cuda/codegen/private_atomics.hpp"
 #include "devices/cuda/codegen/texture_reads.hpp"
 
+#include "support/settings.hpp"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -165,7 +166,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   optimize(**module, **machine, optimizeCode);
   if (optimizeCode)
     unrollCountedLoops(**module, **machine);
-  if (std::getenv("KILN_PRINT_IR") != nullptr)
+  if (settingValue(Setting::PrintIr))
     (*module)->print(errs(), nullptr);
   Expected<std::string> ptx = emitPtx(**module, **machine);
   if (ptx)
