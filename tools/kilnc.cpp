@@ -10,6 +10,7 @@
 #include "compiler/compiler_library.hpp"
 #include "compiler/frontend.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
+#include "runtime/extension_table.hpp"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -49,8 +50,8 @@ constexpr const char *kUsage = R"(usage: kilnc [options] file.cl|file.bc... [-o 
   --inspect             only check the .bc inputs with Frontend::inspect (as executables
                         with --link) and print what it reports
   --versions LIST       OpenCL C versions of the target, e.g. 1.2,3.0 (default 1.0-3.0)
-  --extensions LIST     the target's extensions (default: a typical CPU set; "" for none)
-  --features LIST       the target's OpenCL C 3.0 features (default: a typical CPU set)
+  --extensions LIST     the target's extensions (default: every one a Kiln device offers; "" for none)
+  --features LIST       the target's OpenCL C 3.0 features (default: every one a Kiln device offers)
   --ptx SM              after --link, compile the executable to PTX for sm_SM (e.g. 90) as the
                         GPU device does; -o then writes the PTX
   --repeat N            compile N times and report the time of each (timing)
@@ -98,36 +99,14 @@ bool writeFile(const std::string &path, const Bitcode &bytes) {
   return bool(file);
 }
 
-// A device like Kiln's: every OpenCL C version, the usual 64-bit extensions, images, and the
-// 3.0 features that go with them.
+// A device like Kiln's: every OpenCL C version, and every extension and feature some Kiln device
+// offers (runtime/extension_table.hpp), images included.
 void setDefaultTarget(TargetDescription &target) {
   for (auto [major, minor] : {std::pair{1, 0}, {1, 1}, {1, 2}, {2, 0}, {3, 0}})
     target.languageVersions.push_back(CL_MAKE_VERSION(major, minor, 0));
-  target.extensions = {"cl_khr_fp64",
-                       "cl_khr_int64_base_atomics",
-                       "cl_khr_int64_extended_atomics",
-                       "cl_khr_global_int32_base_atomics",
-                       "cl_khr_global_int32_extended_atomics",
-                       "cl_khr_local_int32_base_atomics",
-                       "cl_khr_local_int32_extended_atomics",
-                       "cl_khr_byte_addressable_store",
-                       "cl_khr_subgroups",
-                       "cl_intel_required_subgroup_size",
-                       "cl_khr_3d_image_writes",
-                       "cl_khr_depth_images"};
-  target.features = {"__opencl_c_fp64",
-                     "__opencl_c_int64",
-                     "__opencl_c_program_scope_global_variables",
-                     "__opencl_c_generic_address_space",
-                     "__opencl_c_atomic_order_acq_rel",
-                     "__opencl_c_atomic_order_seq_cst",
-                     "__opencl_c_atomic_scope_device",
-                     "__opencl_c_atomic_scope_all_devices",
-                     "__opencl_c_work_group_collective_functions",
-                     "__opencl_c_subgroups",
-                     "__opencl_c_images",
-                     "__opencl_c_read_write_images",
-                     "__opencl_c_3d_image_writes"};
+  for (const kiln::OfferedName &offered : kiln::kOfferedNames)
+    (offered.kind == kiln::OfferedKind::Extension ? target.extensions : target.features)
+        .emplace_back(offered.name);
 }
 
 std::optional<cl_version> parseVersion(const std::string &text) {

@@ -1,8 +1,24 @@
 #include "runtime/kiln_language.hpp"
 
+#include "runtime/extension_table.hpp"
+
 #include <algorithm>
 
 namespace kiln {
+namespace {
+
+/// Adds the rows of the extension table that `info`'s type of device offers, with or without
+/// image support as `images` says.
+void addOfferedNames(DeviceInfo &info, bool images) {
+  for (const OfferedName &offered : kOfferedNames) {
+    if ((offered.devices & info.type) == 0 || offered.needsImages != images)
+      continue;
+    (offered.kind == OfferedKind::Extension ? info.extensions : info.openclCFeatures)
+        .push_back({std::string(offered.name), offered.version});
+  }
+}
+
+} // namespace
 
 void describeKilnImages(DeviceInfo &info) {
   info.imageSupport = true;
@@ -17,12 +33,7 @@ void describeKilnImages(DeviceInfo &info) {
   info.imageMaxBufferSize = std::min<cl_ulong>(info.maxMemAllocSize / 16, size_t{1} << 27);
   info.imagePitchAlignment = 1;       // pixels
   info.imageBaseAddressAlignment = 4; // bytes: element accesses need no more
-  for (const char *feature :
-       {"__opencl_c_images", "__opencl_c_read_write_images", "__opencl_c_3d_image_writes"})
-    info.openclCFeatures.push_back({feature, makeVersion(3, 0)});
-  for (const char *extension :
-       {"cl_khr_3d_image_writes", "cl_khr_depth_images", "cl_khr_image2d_from_buffer"})
-    info.extensions.push_back({extension, makeVersion(1, 0)});
+  addOfferedNames(info, /*images=*/true);
 }
 
 void describeKilnLanguage(DeviceInfo &info) {
@@ -31,19 +42,7 @@ void describeKilnLanguage(DeviceInfo &info) {
                              {"OpenCL C", makeVersion(1, 1)},
                              {"OpenCL C", makeVersion(1, 2)},
                              {"OpenCL C", makeVersion(3, 0)}};
-  for (const char *feature :
-       {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_atomic_order_acq_rel",
-        "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
-        "__opencl_c_atomic_scope_all_devices", "__opencl_c_program_scope_global_variables",
-        "__opencl_c_generic_address_space"})
-    info.openclCFeatures.push_back({feature, makeVersion(3, 0)});
-  for (const char *extension :
-       {"cl_khr_byte_addressable_store", "cl_khr_fp64", "cl_khr_global_int32_base_atomics",
-        "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
-        "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
-        "cl_khr_int64_extended_atomics", "cl_khr_icd", "cl_khr_extended_versioning",
-        "cl_khr_suggested_local_work_size"})
-    info.extensions.push_back({extension, makeVersion(1, 0)});
+  addOfferedNames(info, /*images=*/false);
   info.genericAddressSpaceSupport = true;
   info.nonUniformWorkGroupSupport = true;
   cl_device_atomic_capabilities orders = CL_DEVICE_ATOMIC_ORDER_RELAXED |

@@ -3,6 +3,7 @@
 #include "compiler/compiler_library.hpp"
 #include "runtime/build_id.hpp"
 #include "runtime/device.hpp"
+#include "runtime/extension_table.hpp"
 #include "support/settings.hpp"
 
 #include <cstdlib>
@@ -32,7 +33,9 @@ BlockRecycler &BlockRecycler::commands() {
 
 Platform::Platform() {
   version_ = std::string("OpenCL 3.0 Kiln ") + kilnVersion();
-  extensions_ = "cl_khr_icd cl_khr_extended_versioning cl_khr_suggested_local_work_size";
+  for (const OfferedName &offered : kOfferedNames)
+    if (offered.platform)
+      extensions_ += (extensions_.empty() ? "" : " ") + std::string(offered.name);
   for (std::unique_ptr<DeviceDriver> &driver : createDeviceDrivers())
     devices_.push_back(std::make_unique<Device>(*this, std::move(driver)));
   for (const auto &device : devices_)

@@ -1,0 +1,73 @@
+//===- extension_table.hpp - What Kiln offers, one row per name --------------===//
+//
+// Every extension and OpenCL C 3.0 feature the platform and its devices offer, with its version
+// and who offers it. CL_PLATFORM_EXTENSIONS, each device's CL_DEVICE_EXTENSIONS,
+// CL_DEVICE_EXTENSIONS_WITH_VERSION and CL_DEVICE_OPENCL_C_FEATURES, and the macros the OpenCL C
+// compiler predefines for a device (each extension's and feature's own name, given to Clang with
+// -cl-ext) all come from here: offering one more is one more row. Within each kind, the rows'
+// order is the order of the queries' lists.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <CL/cl.h>
+
+#include <string_view>
+
+namespace kiln {
+
+enum class OfferedKind { Extension, Feature };
+
+struct OfferedName {
+  std::string_view name;
+  cl_version version;
+  OfferedKind kind;
+  cl_device_type devices;   // the types of device that offer it: CL_DEVICE_TYPE_CPU, _GPU
+  bool platform = false;    // also a platform extension
+  bool needsImages = false; // offered with image support only
+};
+
+inline constexpr cl_device_type kEveryDevice = CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU;
+inline constexpr cl_version kExtensionVersion = CL_MAKE_VERSION(1, 0, 0);
+inline constexpr cl_version kFeatureVersion = CL_MAKE_VERSION(3, 0, 0);
+
+inline constexpr OfferedName kOfferedNames[] = {
+    // Extensions of the language and the API, every device.
+    {"cl_khr_byte_addressable_store", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    {"cl_khr_fp64", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    {"cl_khr_global_int32_base_atomics", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    {"cl_khr_global_int32_extended_atomics", kExtensionVersion, OfferedKind::Extension,
+     kEveryDevice},
+    {"cl_khr_local_int32_base_atomics", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    {"cl_khr_local_int32_extended_atomics", kExtensionVersion, OfferedKind::Extension,
+     kEveryDevice},
+    {"cl_khr_int64_base_atomics", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    {"cl_khr_int64_extended_atomics", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    {"cl_khr_icd", kExtensionVersion, OfferedKind::Extension, kEveryDevice, true},
+    {"cl_khr_extended_versioning", kExtensionVersion, OfferedKind::Extension, kEveryDevice, true},
+    {"cl_khr_suggested_local_work_size", kExtensionVersion, OfferedKind::Extension, kEveryDevice,
+     true},
+    // Images (the builtin library's, every device with image support).
+    {"cl_khr_3d_image_writes", kExtensionVersion, OfferedKind::Extension, kEveryDevice, false,
+     true},
+    {"cl_khr_depth_images", kExtensionVersion, OfferedKind::Extension, kEveryDevice, false, true},
+    {"cl_khr_image2d_from_buffer", kExtensionVersion, OfferedKind::Extension, kEveryDevice, false,
+     true},
+    // OpenCL C 3.0 features.
+    {"__opencl_c_int64", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_fp64", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_atomic_order_acq_rel", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_atomic_order_seq_cst", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_atomic_scope_device", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_atomic_scope_all_devices", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_program_scope_global_variables", kFeatureVersion, OfferedKind::Feature,
+     kEveryDevice},
+    {"__opencl_c_generic_address_space", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_images", kFeatureVersion, OfferedKind::Feature, kEveryDevice, false, true},
+    {"__opencl_c_read_write_images", kFeatureVersion, OfferedKind::Feature, kEveryDevice, false,
+     true},
+    {"__opencl_c_3d_image_writes", kFeatureVersion, OfferedKind::Feature, kEveryDevice, false,
+     true},
+};
+
+} // namespace kiln
