@@ -20,8 +20,8 @@
 #include "devices/cpu/codegen/uniform_division.hpp"
 #include "devices/cpu/codegen/work_group_function.hpp"
 
+#include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/spir_address_spaces.hpp"
-#include "devices/cpu/codegen/codegen_error.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
@@ -410,7 +410,7 @@ private:
     result.module = std::move(*module);
     Function *function = result.module->getFunction(workGroupFunctionName(name));
     if (function == nullptr || function->isDeclaration())
-      return codegenError("internal error: kernel '" + name + "' was not prepared");
+      return compiler::codegenError("internal error: kernel '" + name + "' was not prepared");
     isolateWorkGroupFunction(*result.module, *function);
     Expected<SpecializedWorkGroup> specialized = specializeWorkGroupFunction(
         *function, shape, *machine_, prepared_.requestedSimdWidth, mayInterleave);
@@ -419,7 +419,7 @@ private:
     function->setName(symbol);
     result.module->setModuleIdentifier((kSpecializationModulePrefix + key).str());
     if (std::string problems; verifyModuleText(*result.module, problems))
-      return codegenError("internal error: invalid work-group code: " + problems);
+      return compiler::codegenError("internal error: invalid work-group code: " + problems);
     specializePowerOfTwoDivisions(*function);
     if (prepared_.optimize)
       keepDataBoundedLoopsRolled(*function);

@@ -1,12 +1,12 @@
 //===- work_group_function.cpp - A kernel as a work-group function -------===//
 #include "devices/cpu/codegen/work_group_function.hpp"
 
+#include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/printf_lowering.hpp"
 #include "compiler/llvm/printf_reservation.hpp"
 #include "compiler/llvm/spir_address_spaces.hpp"
 #include "devices/cpu/codegen/address_space_queries.hpp"
 #include "devices/cpu/codegen/barrier_regions.hpp"
-#include "devices/cpu/codegen/codegen_error.hpp"
 #include "devices/cpu/codegen/local_atomics.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
@@ -78,8 +78,9 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
                                                 const compiler::KernelInfo &info, Value *block,
                                                 Value *localMemory) {
   if (kernel.arg_size() != info.args.size())
-    return codegenError("kernel '" + info.name + "' has " + Twine(kernel.arg_size()) +
-                        " parameters but its metadata describes " + Twine(info.args.size()));
+    return compiler::codegenError("kernel '" + info.name + "' has " + Twine(kernel.arg_size()) +
+                                  " parameters but its metadata describes " +
+                                  Twine(info.args.size()));
   SmallVector<Value *, 8> values;
   for (Argument &parameter : kernel.args()) {
     const compiler::KernelArgInfo &arg = info.args[parameter.getArgNo()];
@@ -110,9 +111,9 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
       value = parameter.hasByValAttr() ? slot : builder.CreateAlignedLoad(type, slot, Align(1));
       break;
     default:
-      return codegenError("kernel '" + info.name +
-                          "' has an argument of a kind the CPU device "
-                          "does not support yet (pipe or queue)");
+      return compiler::codegenError("kernel '" + info.name +
+                                    "' has an argument of a kind the CPU device "
+                                    "does not support yet (pipe or queue)");
     }
     if (value->getType() != type)
       value = builder.CreatePointerBitCastOrAddrSpaceCast(value, type);
@@ -132,14 +133,14 @@ Error inlineEverything(Function &function) {
     if (calls.empty())
       return Error::success();
     if (round == kMaxInliningRounds)
-      return codegenError("recursion is not supported (function '" +
-                          calls.front()->getCalledFunction()->getName() + "')");
+      return compiler::codegenError("recursion is not supported (function '" +
+                                    calls.front()->getCalledFunction()->getName() + "')");
     for (CallBase *call : calls) {
       InlineFunctionInfo info;
       InlineResult result = InlineFunction(*call, info);
       if (!result.isSuccess())
-        return codegenError("cannot inline '" + call->getCalledFunction()->getName() +
-                            "': " + result.getFailureReason());
+        return compiler::codegenError("cannot inline '" + call->getCalledFunction()->getName() +
+                                      "': " + result.getFailureReason());
     }
   }
 }
@@ -180,9 +181,9 @@ Error placeLocalVariables(Module &module, Function &function, IRBuilder<> &prolo
     offset += layout.getTypeAllocSize(variable->getValueType());
   }
   if (offset > info.staticLocalMemSize)
-    return codegenError("kernel '" + info.name + "' needs " + Twine(offset) +
-                        " bytes of __local variables but the front end reported " +
-                        Twine(info.staticLocalMemSize));
+    return compiler::codegenError("kernel '" + info.name + "' needs " + Twine(offset) +
+                                  " bytes of __local variables but the front end reported " +
+                                  Twine(info.staticLocalMemSize));
   return Error::success();
 }
 
@@ -341,7 +342,7 @@ Expected<Function *> prepareWorkGroupFunction(Module &module, const compiler::Ke
                                               TargetMachine &machine) {
   Function *kernel = module.getFunction(info.name);
   if (kernel == nullptr || kernel->isDeclaration())
-    return codegenError("the program has no kernel '" + info.name + "'");
+    return compiler::codegenError("the program has no kernel '" + info.name + "'");
 
   LLVMContext &context = module.getContext();
   Type *pointer = PointerType::get(context, 0);

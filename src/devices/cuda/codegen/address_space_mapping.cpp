@@ -1,9 +1,9 @@
 //===- address_space_mapping.cpp - SPIR address spaces as NVPTX's --------===//
 #include "devices/cuda/codegen/address_space_mapping.hpp"
 
+#include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/module_type_rewriter.hpp"
 #include "compiler/llvm/spir_address_spaces.hpp"
-#include "devices/cuda/codegen/codegen_error.hpp"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
@@ -170,7 +170,7 @@ Error mapAddressSpacesToNvptx(Module &module) {
   renameIntrinsics(module);
   renameSynchronizationScopes(module);
   if (compiler::moduleHasTypesToRewrite(module, types))
-    return codegenError("a pointer kept an address space the GPU does not have");
+    return compiler::codegenError("a pointer kept an address space the GPU does not have");
   return Error::success();
 }
 

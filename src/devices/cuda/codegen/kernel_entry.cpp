@@ -1,11 +1,11 @@
 //===- kernel_entry.cpp - PTX entries and the work-item primitives -------===//
 #include "devices/cuda/codegen/kernel_entry.hpp"
 
+#include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/kernel_inlining.hpp"
 #include "compiler/llvm/printf_lowering.hpp"
 #include "compiler/llvm/printf_reservation.hpp"
 #include "devices/cuda/codegen/address_space_mapping.hpp"
-#include "devices/cuda/codegen/codegen_error.hpp"
 #include "devices/cuda/launch_abi.hpp"
 
 #include "llvm/IR/IRBuilder.h"
@@ -37,8 +37,9 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
                                                 const compiler::KernelInfo &info, Value *block,
                                                 Value *sharedMemory) {
   if (kernel.arg_size() != info.args.size())
-    return codegenError("kernel '" + info.name + "' has " + Twine(kernel.arg_size()) +
-                        " parameters but its metadata describes " + Twine(info.args.size()));
+    return compiler::codegenError("kernel '" + info.name + "' has " + Twine(kernel.arg_size()) +
+                                  " parameters but its metadata describes " +
+                                  Twine(info.args.size()));
   SmallVector<Value *, 8> values;
   for (Argument &parameter : kernel.args()) {
     const compiler::KernelArgInfo &arg = info.args[parameter.getArgNo()];
@@ -69,9 +70,10 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
                                                 : builder.CreateAlignedLoad(type, slot, Align(1)));
       break;
     default:
-      return codegenError("kernel '" + info.name +
-                          "' has an argument of a kind the GPU device does not support yet "
-                          "(pipe or queue)");
+      return compiler::codegenError(
+          "kernel '" + info.name +
+          "' has an argument of a kind the GPU device does not support yet "
+          "(pipe or queue)");
     }
   }
   return values;
@@ -233,7 +235,7 @@ Error addKernelEntries(Module &module, const compiler::ProgramInfo &info) {
   for (const compiler::KernelInfo &kernel : info.kernels) {
     Function *function = module.getFunction(kernel.name);
     if (function == nullptr || function->isDeclaration())
-      return codegenError("kernel '" + kernel.name + "' is missing from the module");
+      return compiler::codegenError("kernel '" + kernel.name + "' is missing from the module");
     if (Error error = addEntry(module, *function, kernel))
       return error;
   }
@@ -252,16 +254,16 @@ Error lowerWorkItemPrimitives(Module &module) {
       if (isOutOfLinePath(*callee))
         continue;
       if (!callee->isDeclaration())
-        return codegenError("recursion is not supported on the GPU (function '" +
-                            callee->getName() + "')");
+        return compiler::codegenError("recursion is not supported on the GPU (function '" +
+                                      callee->getName() + "')");
       if (!callee->getName().starts_with("__kiln_"))
         continue;
       if (!isEntry(function))
-        return codegenError("'" + callee->getName() + "' called outside a kernel");
+        return compiler::codegenError("'" + callee->getName() + "' called outside a kernel");
       IRBuilder<> builder(call);
       Value *value = primitiveValue(builder, callee->getName(), *call, function.getArg(1));
       if (value == nullptr)
-        return codegenError("the GPU device cannot run '" + callee->getName() + "' yet");
+        return compiler::codegenError("the GPU device cannot run '" + callee->getName() + "' yet");
       if (!call->getType()->isVoidTy())
         call->replaceAllUsesWith(value);
       call->eraseFromParent();

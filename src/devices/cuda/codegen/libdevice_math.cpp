@@ -1,7 +1,7 @@
 //===- libdevice_math.cpp - Math functions from CUDA's libdevice ---------===//
 #include "devices/cuda/codegen/libdevice_math.hpp"
 
-#include "devices/cuda/codegen/codegen_error.hpp"
+#include "compiler/llvm/codegen_error.hpp"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -191,8 +191,9 @@ Error linkLibdeviceMath(Module &module) {
     return Error::success();
 
   if (kiln_libdevice_size == 0)
-    return codegenError("the program calls math functions, but this Kiln was built without "
-                        "CUDA's libdevice");
+    return compiler::codegenError(
+        "the program calls math functions, but this Kiln was built without "
+        "CUDA's libdevice");
   StringRef bytes(reinterpret_cast<const char *>(kiln_libdevice_bitcode), kiln_libdevice_size);
   Expected<std::unique_ptr<Module>> libdevice =
       parseBitcodeFile(MemoryBufferRef(bytes, "libdevice.10.bc"), module.getContext());
@@ -201,7 +202,7 @@ Error linkLibdeviceMath(Module &module) {
   (*libdevice)->setTargetTriple(module.getTargetTriple());
   (*libdevice)->setDataLayout(module.getDataLayout());
   if (Linker::linkModules(module, std::move(*libdevice), Linker::LinkOnlyNeeded))
-    return codegenError("linking libdevice failed");
+    return compiler::codegenError("linking libdevice failed");
   for (Function &function : module)
     if (!function.isDeclaration() && function.getName().starts_with("__nv_"))
       function.setLinkage(GlobalValue::InternalLinkage);

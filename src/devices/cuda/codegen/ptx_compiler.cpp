@@ -12,13 +12,13 @@
 #include "devices/cuda/codegen/ptx_compiler.hpp"
 
 #include "compiler/llvm/bitcode_io.hpp"
+#include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/fatal_error_guard.hpp"
 #include "compiler/llvm/image_accessors.hpp"
 #include "compiler/llvm/opaque_type_lowering.hpp"
 #include "compiler/llvm/pass_analyses.hpp"
 #include "compiler/llvm/quiet_diagnostics.hpp"
 #include "devices/cuda/codegen/address_space_mapping.hpp"
-#include "devices/cuda/codegen/codegen_error.hpp"
 #include "devices/cuda/codegen/fast_float_math.hpp"
 #include "devices/cuda/codegen/kernel_entry.hpp"
 #include "devices/cuda/codegen/libdevice_math.hpp"
@@ -73,13 +73,13 @@ Expected<std::unique_ptr<TargetMachine>> createTargetMachine(unsigned smVersion)
   std::string error;
   const Target *target = TargetRegistry::lookupTarget(triple, error);
   if (target == nullptr)
-    return codegenError("the NVPTX code generator is missing: " + error);
+    return compiler::codegenError("the NVPTX code generator is missing: " + error);
   TargetOptions options;
   std::unique_ptr<TargetMachine> machine(
       target->createTargetMachine(triple, "sm_" + std::to_string(smVersion), "", options,
                                   std::nullopt, std::nullopt, CodeGenOptLevel::Aggressive));
   if (!machine)
-    return codegenError("no NVPTX code generator for sm_" + Twine(smVersion));
+    return compiler::codegenError("no NVPTX code generator for sm_" + Twine(smVersion));
   return machine;
 }
 
@@ -117,7 +117,7 @@ Expected<std::string> emitPtx(Module &module, TargetMachine &machine) {
   raw_svector_ostream stream(ptx);
   legacy::PassManager passes;
   if (machine.addPassesToEmitFile(passes, stream, nullptr, CodeGenFileType::AssemblyFile))
-    return codegenError("the NVPTX code generator cannot write PTX");
+    return compiler::codegenError("the NVPTX code generator cannot write PTX");
   passes.run(module);
   return std::string(ptx.str());
 }
@@ -162,7 +162,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   std::string problems;
   raw_string_ostream problemStream(problems);
   if (verifyModule(**module, &problemStream))
-    return codegenError("the GPU code generator made invalid IR: " + problems);
+    return compiler::codegenError("the GPU code generator made invalid IR: " + problems);
   optimize(**module, **machine, optimizeCode);
   if (optimizeCode)
     unrollCountedLoops(**module, **machine);

@@ -1,9 +1,9 @@
 //===- texture_reads.cpp - The builtin library's texture reads as PTX tex -===//
 #include "devices/cuda/codegen/texture_reads.hpp"
 
+#include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/direct_calls.hpp"
 #include "compiler/llvm/image_accessors.hpp"
-#include "devices/cuda/codegen/codegen_error.hpp"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
@@ -82,7 +82,8 @@ Error lowerCall(CallInst &call, Result result) {
   std::optional<Intrinsic::ID> intrinsic =
       shape != nullptr ? intrinsicFor(shape->getZExtValue(), result) : std::nullopt;
   if (!intrinsic)
-    return codegenError("a texture read of an unknown image shape reached the GPU code generator");
+    return compiler::codegenError(
+        "a texture read of an unknown image shape reached the GPU code generator");
   IRBuilder<> builder(&call);
   SmallVector<Value *, 4> operands{call.getArgOperand(0)};
   operands.append(coordinateOperands(builder, shape->getZExtValue(), call.getArgOperand(2)));

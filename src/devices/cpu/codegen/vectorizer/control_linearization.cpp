@@ -1,7 +1,7 @@
 //===- control_linearization.cpp - Divergent control flow as masks --------===//
 #include "devices/cpu/codegen/vectorizer/control_linearization.hpp"
 
-#include "devices/cpu/codegen/codegen_error.hpp"
+#include "compiler/llvm/codegen_error.hpp"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -120,7 +120,7 @@ private:
         Instruction *terminator = block.getTerminator();
         if (isa<SwitchInst>(terminator) || isa<IndirectBrInst>(terminator) ||
             isa<CallBrInst>(terminator) || isa<InvokeInst>(terminator))
-          return codegenError("a multi-way branch");
+          return compiler::codegenError("a multi-way branch");
         auto *branch = dyn_cast<BranchInst>(terminator);
         if (branch == nullptr || !branch->isConditional() ||
             shapes.shape(branch->getCondition()).isUniform())
@@ -340,7 +340,7 @@ private:
         auto found = marks.find(next.first());
         if (found != marks.end()) {
           if (found->second == Mark::Active)
-            return codegenError("irreducible control flow");
+            return compiler::codegenError("irreducible control flow");
           continue;
         }
         if (Error error = visit(next))
@@ -405,7 +405,7 @@ private:
     region.sideJoin = sideJoin;
     if (loop && !side) {
       if (!loop->getLoopPreheader() || !loop->getLoopLatch() || !loop->hasDedicatedExits())
-        return codegenError("a loop not in simplified form");
+        return compiler::codegenError("a loop not in simplified form");
       BasicBlock *exiting = loop->getExitingBlock();
       BasicBlock *exit = loop->getUniqueExitBlock();
       if (exiting && exit && loops_.getLoopFor(exiting) == loop && !divergent_.count(exiting)) {
@@ -462,7 +462,8 @@ private:
         continue;
       for (Instruction &instruction : *node.block)
         if (auto *call = dyn_cast<CallBase>(&instruction); call && seeds_.isBarrier(*call))
-          return codegenError("a barrier or other convergent call in divergent control flow");
+          return compiler::codegenError(
+              "a barrier or other convergent call in divergent control flow");
     }
     return Error::success();
   }

@@ -1,7 +1,7 @@
 //===- instruction_widening.cpp - One work-item's code for W lanes --------===//
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
 
-#include "devices/cpu/codegen/codegen_error.hpp"
+#include "compiler/llvm/codegen_error.hpp"
 #include "devices/cpu/codegen/fast_path_branch.hpp"
 #include "devices/cpu/codegen/vectorizer/interleaved_access.hpp"
 
@@ -51,8 +51,8 @@ public:
       instruction->dropAllReferences();
     for (Instruction *instruction : replaced_)
       if (!instruction->use_empty())
-        return codegenError(Twine("internal: a scalar '") + instruction->getOpcodeName() +
-                            "' is still used after widening");
+        return compiler::codegenError(Twine("internal: a scalar '") + instruction->getOpcodeName() +
+                                      "' is still used after widening");
     for (Instruction *instruction : replaced_)
       instruction->eraseFromParent();
     return Error::success();
@@ -197,8 +197,8 @@ private:
       return widenAlloca(*alloca);
     if (auto *branch = dyn_cast<BranchInst>(&instruction)) {
       if (branch->isConditional() && shapeOf(branch->getCondition()).isVarying())
-        return codegenError("internal: a divergent branch survived linearization (in '" +
-                            branch->getParent()->getName() + "')");
+        return compiler::codegenError("internal: a divergent branch survived linearization (in '" +
+                                      branch->getParent()->getName() + "')");
       return Error::success();
     }
     if (instruction.isTerminator())
@@ -220,7 +220,7 @@ private:
     if (auto *phi = dyn_cast<PHINode>(&instruction)) {
       Type *type = widen(phi->getType());
       if (type == nullptr)
-        return codegenError("a varying value of type that has no vector form");
+        return compiler::codegenError("a varying value of type that has no vector form");
       PHINode *vector =
           PHINode::Create(type, phi->getNumIncomingValues(), phi->getName(), phi->getIterator());
       phis_.push_back({phi, vector});
@@ -232,7 +232,8 @@ private:
         isa<FreezeInst>(instruction) || isa<GetElementPtrInst>(instruction) ||
         isa<ExtractValueInst>(instruction) || isa<InsertValueInst>(instruction))
       return widenElementwise(instruction);
-    return codegenError(Twine("a varying '") + instruction.getOpcodeName() + "' instruction");
+    return compiler::codegenError(Twine("a varying '") + instruction.getOpcodeName() +
+                                  "' instruction");
   }
 
   /// The same operation on vectors: uniform operands stay scalar where the instruction allows
@@ -240,7 +241,7 @@ private:
   Error widenElementwise(Instruction &instruction) {
     Type *type = widen(instruction.getType());
     if (type == nullptr)
-      return codegenError("a varying value of type that has no vector form");
+      return compiler::codegenError("a varying value of type that has no vector form");
     auto *gep = dyn_cast<GetElementPtrInst>(&instruction);
     SmallVector<Value *, 4> operands; // computed first: they must come before the vector form
     for (unsigned index = 0; index < instruction.getNumOperands(); ++index) {
@@ -252,7 +253,7 @@ private:
         keepScalar = shapeOf(operand).isUniform();
       if (isa<ExtractValueInst>(instruction) || isa<InsertValueInst>(instruction))
         if (operand->getType()->isAggregateType() && !shapeOf(operand).isVarying())
-          return codegenError("a uniform aggregate in a varying one");
+          return compiler::codegenError("a uniform aggregate in a varying one");
       operands.push_back(keepScalar ? operand : vectorOf(operand));
     }
     Instruction *vector = instruction.clone();
@@ -268,7 +269,7 @@ private:
   Error widenAlloca(AllocaInst &alloca) {
     auto *count = dyn_cast<ConstantInt>(alloca.getArraySize());
     if (count == nullptr)
-      return codegenError("a variable-length private array");
+      return compiler::codegenError("a variable-length private array");
     // Lane l's copy sits at l * (the alloca's size): the strided shape of the alloca.
     Type *copy = ArrayType::get(alloca.getAllocatedType(), count->getZExtValue());
     auto *copies = new AllocaInst(ArrayType::get(copy, width_), alloca.getAddressSpace(), nullptr,
@@ -313,7 +314,7 @@ private:
         return Error::success();
       }
       if (type->isAggregateType())
-        return codegenError("an aggregate load where not every lane runs");
+        return compiler::codegenError("an aggregate load where not every lane runs");
       unsigned lanes = type->isVectorTy() ? cast<FixedVectorType>(type)->getNumElements() : 1;
       Type *vectorType = type->isVectorTy() ? type : FixedVectorType::get(type, 1);
       Value *enabled = builder.CreateVectorSplat(lanes, anyLane(builder, mask));
@@ -329,7 +330,7 @@ private:
       return perLane(load, mask);
     Type *vectorType = widen(type);
     if (vectorType == nullptr || type->isAggregateType() || type->isVectorTy())
-      return codegenError("a varying load of a type that has no vector form");
+      return compiler::codegenError("a varying load of a type that has no vector form");
     Value *lanes = vectorOf(mask);
     Value *zero = Constant::getNullValue(vectorType);
     Value *vector =
@@ -555,13 +556,13 @@ private:
     Type *type = instruction.getType();
     Type *vectorType = type->isVoidTy() ? nullptr : widen(type);
     if (!type->isVoidTy() && vectorType == nullptr)
-      return codegenError(Twine("a varying '") + instruction.getOpcodeName() +
-                          "' whose result has no vector form");
+      return compiler::codegenError(Twine("a varying '") + instruction.getOpcodeName() +
+                                    "' whose result has no vector form");
     for (const Use &operand : instruction.operands())
       if (!shapeOf(operand.get()).isUniform() && widen(operand->getType()) == nullptr &&
           !isa<Function>(operand.get()))
-        return codegenError(Twine("a varying '") + instruction.getOpcodeName() +
-                            "' whose operands have no vector form");
+        return compiler::codegenError(Twine("a varying '") + instruction.getOpcodeName() +
+                                      "' whose operands have no vector form");
     // Every lane active: the copies need no test of their lane's bit.
     Value *laneMasks = mask ? vectorOf(mask) : nullptr;
     if (laneMasks && isConstantFullMask(laneMasks))

@@ -1,7 +1,7 @@
 //===- work_item_vectorizer.cpp - Work-items in the lanes of vectors ------===//
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 
-#include "devices/cpu/codegen/codegen_error.hpp"
+#include "compiler/llvm/codegen_error.hpp"
 #include "devices/cpu/codegen/computed_address.hpp"
 #include "devices/cpu/codegen/pass_pipelines.hpp"
 #include "devices/cpu/codegen/vectorizer/code_growth.hpp"
@@ -168,13 +168,15 @@ struct ProfitabilityAnalysis {
 Error checkLanesPay(Function &function, ShapeSeeds seeds, unsigned registerBits) {
   ProfitabilityAnalysis analysis(function, seeds);
   if (analysis.gathersInDivergentLoop())
-    return codegenError("a loop that work-items leave after different numbers of iterations "
-                        "gathers from memory: each work-item's reads are faster in order");
+    return compiler::codegenError(
+        "a loop that work-items leave after different numbers of iterations "
+        "gathers from memory: each work-item's reads are faster in order");
   if (analysis.mostlyGathersAndScatters(function, registerBits))
-    return codegenError("most memory accesses would be gathers, scatters or lane-by-lane "
-                        "accesses (addresses computed per work-item, private arrays and "
-                        "structures, volatile or atomic accesses, the components of vector "
-                        "types)");
+    return compiler::codegenError(
+        "most memory accesses would be gathers, scatters or lane-by-lane "
+        "accesses (addresses computed per work-item, private arrays and "
+        "structures, volatile or atomic accesses, the components of vector "
+        "types)");
   return Error::success();
 }
 
@@ -348,7 +350,7 @@ Expected<VectorizedCopy> vectorizeCopy(Function &copy, unsigned width, TargetMac
                                        ShapeSeeds seeds, uint64_t localSizeX,
                                        uint64_t scalarInstructions) {
   if (copy.getEntryBlock().getSingleSuccessor() == nullptr)
-    return codegenError("internal: the prologue does not lead to one body block");
+    return compiler::codegenError("internal: the prologue does not lead to one body block");
   EliminateUnreachableBlocks(copy);
   mergeReturns(copy);
   vectorizer::lowerUniformSwitches(copy, vectorizer::ShapeAnalysis(copy, seeds));
@@ -373,17 +375,18 @@ Expected<VectorizedCopy> vectorizeCopy(Function &copy, unsigned width, TargetMac
   // spends time on it.
   uint64_t least = vectorizer::leastVectorizedInstructions(copy, shapes, width) * bodies;
   if (automatic && least > budget)
-    return codegenError(vectorizer::describeOverBudget(least, scalarInstructions, width));
+    return compiler::codegenError(vectorizer::describeOverBudget(least, scalarInstructions, width));
   if (Error error =
           vectorizer::widenInstructions(copy, shapes, *control, seeds, width, registerBits))
     return error;
   std::string problems;
   raw_string_ostream stream(problems);
   if (verifyFunction(copy, &stream))
-    return codegenError("internal: the vectorized code is invalid: " + problems);
+    return compiler::codegenError("internal: the vectorized code is invalid: " + problems);
   uint64_t instructions = vectorizer::generatedInstructions(copy) * bodies;
   if (automatic && instructions > budget)
-    return codegenError(vectorizer::describeOverBudget(instructions, scalarInstructions, width));
+    return compiler::codegenError(
+        vectorizer::describeOverBudget(instructions, scalarInstructions, width));
   return VectorizedCopy{width, instructions};
 }
 
