@@ -16,6 +16,7 @@
 #include "runtime/memory.hpp"
 #include "runtime/platform.hpp"
 #include "runtime/printf_formatter.hpp"
+#include "runtime/work_group_grid.hpp"
 #include "support/settings.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -139,14 +140,6 @@ const WorkGroupCode *CpuKernel::code(const WorkGroupShape &shape, std::string &e
       error);
 }
 
-/// Work-groups in each dimension (the last one of a dimension may be partial).
-std::array<uint64_t, 3> groupsPerDimension(const NDRange &range) {
-  std::array<uint64_t, 3> groups;
-  for (int dim = 0; dim < 3; ++dim)
-    groups[dim] = (range.global[dim] + range.local[dim] - 1) / range.local[dim];
-  return groups;
-}
-
 /// Memory a worker reuses from one work-group to the next.
 struct WorkerScratch {
   AlignedStorage localMemory;
@@ -211,27 +204,18 @@ struct LaunchCode {
   bool find(const CpuKernel &kernel, const NDRange &range, const WorkGroupShape &common,
             std::string &error) {
     streamingStores = common.streamingStores;
-    std::array<uint64_t, 3> edge;
-    unsigned edges = 0;
-    for (unsigned dim = 0; dim < 3; ++dim) {
-      edge[dim] = range.global[dim] % range.local[dim];
-      if (edge[dim] != 0)
-        edges |= 1u << dim;
-    }
-    for (unsigned index = 0; index < byEdges.size(); ++index) {
-      if ((index & ~edges) != 0)
-        continue; // no such work-groups
+    for (const WorkGroupKind &kind : workGroupKinds(range)) {
       WorkGroupShape shape = common;
       shape.zeroOffset = true;
       for (unsigned dim = 0; dim < 3; ++dim) {
         shape.enqueuedLocalSize[dim] = range.local[dim];
-        shape.localSize[dim] = (index >> dim & 1) != 0 ? edge[dim] : range.local[dim];
+        shape.localSize[dim] = kind.localSize[dim];
         shape.zeroOffset = shape.zeroOffset && range.offset[dim] == 0;
       }
       const WorkGroupCode *code = kernel.code(shape, error);
       if (code == nullptr)
         return false;
-      byEdges[index] = code;
+      byEdges[kind.edges] = code;
       uint64_t simdGroupsAlongX = (shape.localSize[0] + code->simdWidth - 1) / code->simdWidth;
       privateMemorySize =
           std::max(privateMemorySize, simdGroupsAlongX * shape.localSize[1] * shape.localSize[2] *
@@ -307,7 +291,7 @@ public:
     const NDRange &range = launch_.range;
     params_.args = launch_.arguments.block.data();
     params_.workDim = range.workDim;
-    std::array<uint64_t, 3> groups = groupsPerDimension(range);
+    std::array<uint64_t, 3> groups = workGroupCounts(range);
     for (int dim = 0; dim < 3; ++dim) {
       params_.globalOffset[dim] = range.offset[dim];
       params_.globalSize[dim] = range.global[dim];
@@ -507,7 +491,7 @@ public:
   void submit(std::shared_ptr<Command> command) override {
     ThreadPool &workers = pool();
     if (auto *launch = std::get_if<KernelLaunch>(&command->payload())) {
-      std::array<uint64_t, 3> perDimension = groupsPerDimension(launch->range);
+      std::array<uint64_t, 3> perDimension = workGroupCounts(launch->range);
       size_t groups = perDimension[0] * perDimension[1] * perDimension[2];
       if (groups == 0) {
         command->complete(CL_COMPLETE);

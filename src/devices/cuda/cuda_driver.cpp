@@ -20,6 +20,7 @@
 #include "runtime/platform.hpp"
 #include "runtime/printf_formatter.hpp"
 #include "runtime/queue.hpp"
+#include "runtime/work_group_grid.hpp"
 
 #include <algorithm>
 #include <array>
@@ -31,44 +32,6 @@
 
 namespace kiln::cuda {
 namespace {
-
-/// The groups of `range` along each dimension, the last one possibly smaller.
-std::array<uint64_t, 3> groupCounts(const NDRange &range) {
-  std::array<uint64_t, 3> counts{};
-  for (int axis = 0; axis < 3; ++axis)
-    counts[axis] = (range.global[axis] + range.local[axis] - 1) / range.local[axis];
-  return counts;
-}
-
-/// One CUDA launch of an NDRange: the full groups of some dimensions and the last, smaller
-/// group of the others.
-struct LaunchPart {
-  std::array<unsigned, 3> grid{};
-  std::array<unsigned, 3> block{};
-  std::array<uint64_t, 3> firstGroup{};
-};
-
-/// The (up to eight) launches that together run every work-group of `range`: a CUDA launch
-/// has one block shape, and OpenCL's last group along a dimension may be smaller.
-std::vector<LaunchPart> splitIntoLaunches(const NDRange &range) {
-  std::vector<LaunchPart> parts;
-  for (unsigned choice = 0; choice < 8; ++choice) {
-    LaunchPart part;
-    bool empty = false;
-    for (int axis = 0; axis < 3; ++axis) {
-      uint64_t full = range.global[axis] / range.local[axis];
-      uint64_t rest = range.global[axis] % range.local[axis];
-      bool remainder = (choice >> axis) & 1;
-      part.grid[axis] = static_cast<unsigned>(remainder ? (rest != 0) : full);
-      part.block[axis] = static_cast<unsigned>(remainder ? rest : range.local[axis]);
-      part.firstGroup[axis] = remainder ? full : 0;
-      empty |= part.grid[axis] == 0;
-    }
-    if (!empty)
-      parts.push_back(part);
-  }
-  return parts;
-}
 
 /// How many streams a GPU's commands are spread over: enough for a few queues, or the
 /// independent commands of an out-of-order queue, to run side by side.
@@ -514,7 +477,7 @@ private:
   /// Puts the CUDA launches of `launch` on `stream` (the current context being the GPU's).
   cl_int start(KernelLaunch &launch, uint64_t printfBuffer, CUstream stream) {
     const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
-    std::array<uint64_t, 3> groups = groupCounts(launch.range);
+    std::array<uint64_t, 3> groups = workGroupCounts(launch.range);
     if (groups[0] * groups[1] * groups[2] == 0)
       return CL_COMPLETE;
     LaunchParams params{};
@@ -536,13 +499,16 @@ private:
                       : noArguments.data();
     size_t dynamicShared = launch.arguments.localMemorySize - kernel.staticLocalBytes();
     params.printfBuffer = printfBuffer;
-    for (const LaunchPart &part : splitIntoLaunches(launch.range)) {
+    // A CUDA launch has one block shape: one launch per kind of work-group.
+    for (const WorkGroupKind &kind : workGroupKinds(launch.range)) {
       for (int axis = 0; axis < 3; ++axis)
-        params.firstGroup[axis] = part.firstGroup[axis];
+        params.firstGroup[axis] = kind.firstGroup[axis];
       void *parameters[] = {block, &params};
+      auto dim = [](uint64_t size) { return static_cast<unsigned>(size); };
       CUresult result = cuda_->launchKernel(
-          kernel.function(), part.grid[0], part.grid[1], part.grid[2], part.block[0], part.block[1],
-          part.block[2], static_cast<unsigned>(dynamicShared), stream, parameters, nullptr);
+          kernel.function(), dim(kind.count[0]), dim(kind.count[1]), dim(kind.count[2]),
+          dim(kind.localSize[0]), dim(kind.localSize[1]), dim(kind.localSize[2]),
+          static_cast<unsigned>(dynamicShared), stream, parameters, nullptr);
       if (result != CUDA_SUCCESS)
         return CL_OUT_OF_RESOURCES;
     }
