@@ -2,7 +2,7 @@
 //
 //   kilnc [options] file.cl... [-o out.bc] [--emit-llvm] [--link] [--link-options "..."]
 //
-// Loads libkiln-compiler.so the way the runtime does (dlopen, kiln_compiler_services_v2),
+// Loads libkiln-compiler.so the way the runtime does (dlopen, kiln_compiler_services_v4),
 // compiles each .cl file, optionally links the results (and any .bc inputs) into an executable,
 // and prints the build log and the ProgramInfo the runtime would get. With --ptx, the linked
 // executable goes on through the GPU device's code generator, as it would for an NVIDIA GPU. Any
@@ -482,9 +482,15 @@ std::optional<LinkResult> linkModules(Frontend &frontend, const std::vector<Bitc
 
 std::optional<std::string> compilePtx(CompilerServices &services, const LinkResult &linked,
                                       const Arguments &args, const BuildOptions &options) {
+  auto *ptxCompiler =
+      static_cast<cuda::PtxCompiler *>(services.codeGenerator(cuda::PtxCompiler::kKind));
+  if (ptxCompiler == nullptr) {
+    std::cerr << "kilnc: the compiler library has no PTX code generator\n";
+    return std::nullopt;
+  }
   Clock::time_point start = Clock::now();
-  cuda::PtxResult result = services.ptxCompiler().compile(
-      linked.module, linked.info, args.ptxArchitecture, !options.optimizationsDisabled);
+  cuda::PtxResult result = ptxCompiler->compile(linked.module, linked.info, args.ptxArchitecture,
+                                                !options.optimizationsDisabled);
   if (!args.quiet)
     std::cout << "ptx for sm_" << args.ptxArchitecture << ": " << (result.success ? "ok" : "FAILED")
               << " in " << millisecondsSince(start) << " ms\n";

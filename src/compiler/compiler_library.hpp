@@ -1,17 +1,15 @@
-// The compiler library, libkiln-compiler.so: Clang, LLVM and the device code generators. The
-// runtime loads it with dlopen on the first build, so applications that only enumerate
-// platforms never pay for loading LLVM (or clash with another LLVM in their process).
+// The compiler library, libkiln-compiler.so: Clang, LLVM and the devices' code generators. The
+// runtime loads it with dlopen on the first build (runtime/compiler_loader.hpp), so applications
+// that only enumerate platforms never pay for loading LLVM (or clash with another LLVM in their
+// process).
 #pragma once
 
+#include <string_view>
+
 namespace kiln::compiler {
+class CodeGenerator;
 class Frontend;
-}
-namespace kiln::cpu {
-class KernelJit;
-}
-namespace kiln::cuda {
-class PtxCompiler;
-}
+} // namespace kiln::compiler
 
 namespace kiln {
 
@@ -19,13 +17,15 @@ namespace kiln {
 class CompilerServices {
 public:
   virtual ~CompilerServices() = default;
+  /// OpenCL C to LLVM bitcode, linking, metadata: the same for every device.
   virtual compiler::Frontend &frontend() = 0;
-  virtual cpu::KernelJit &cpuJit() = 0;
-  virtual cuda::PtxCompiler &ptxCompiler() = 0;
+  /// The code generator registered under `kind` (compiler/code_generator.hpp), or null when
+  /// this build of the library has none of that kind.
+  virtual compiler::CodeGenerator *codeGenerator(std::string_view kind) = 0;
 };
 
 /// The symbol libkiln-compiler.so exports; bump the suffix when the interfaces change.
-inline constexpr const char *kCompilerServicesSymbol = "kiln_compiler_services_v3";
+inline constexpr const char *kCompilerServicesSymbol = "kiln_compiler_services_v4";
 using CompilerServicesEntry = CompilerServices *(*)();
 
 } // namespace kiln

@@ -131,8 +131,11 @@ public:
   virtual void submit(std::shared_ptr<Command> command) = 0;
 };
 
-/// The drivers of every device on this machine that this build of Kiln supports, the CPU first
-/// (devices/device_drivers.cpp).
-std::vector<std::unique_ptr<DeviceDriver>> createDeviceDrivers();
+class CompilerLoader;
+
+/// The drivers of every device on this machine that this build of Kiln supports, the CPU first,
+/// each given its way to its code generator through `compiler`. Defined by libkiln.so's
+/// composition root, the device list (devices/device_list.cpp): the runtime names no device.
+std::vector<std::unique_ptr<DeviceDriver>> createDeviceDrivers(CompilerLoader &compiler);
 
 } // namespace kiln

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runtime/block_recycler.hpp"
+#include "runtime/compiler_loader.hpp"
 #include "runtime/object.hpp"
 #include "runtime/program_cache.hpp"
 
@@ -32,12 +33,10 @@ public:
 
   /// The compiler library, loaded on the first call. Null (with `error` set) when it cannot be
   /// loaded.
-  CompilerServices *compiler(std::string &error);
+  CompilerServices *compiler(std::string &error) { return compilerLoader_.services(error); }
 
-  /// What identifies the code of this Kiln in on-disk cache keys: the GNU build IDs of
-  /// libkiln.so as loaded and of libkiln-compiler.so (read before it is loaded, so it describes
-  /// the library this process runs). Empty when either has none: the cache is then off.
-  const std::string &buildIdentity();
+  /// What identifies the code of this Kiln in on-disk cache keys (CompilerLoader).
+  const std::string &buildIdentity() { return compilerLoader_.buildIdentity(); }
 
   ProgramCache &programCache() { return programCache_; }
 
@@ -46,8 +45,8 @@ public:
 private:
   friend class BlockRecycler;
   Platform();
-  void loadCompiler();
 
+  CompilerLoader compilerLoader_; // before the devices, whose drivers hold handles to it
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<Device *> devicePointers_;
   std::string name_ = "Kiln";
@@ -55,11 +54,6 @@ private:
   std::string version_;
   std::string extensions_;
 
-  std::once_flag compilerLoaded_;
-  CompilerServices *compiler_ = nullptr;
-  std::string compilerError_;
-  std::once_flag buildIdentityRead_;
-  std::string buildIdentity_;
   ProgramCache programCache_;
   BlockRecycler commandMemory_;
 };

@@ -1,8 +1,9 @@
 // The command scheduler with a device that keeps submission order, as the GPU device's CUDA
 // stream does: there the next command of an in-order queue waits only until its predecessor has
 // been handed to the device, not until it has finished. CI has no GPU, so these tests drive the
-// runtime's objects directly (linked in, not through the ICD loader) with a device of their own:
-// a stream that runs the commands it is given one at a time, in order, on its own thread.
+// runtime's objects directly (linked in, not through the ICD loader) with the test-only stream
+// device (devices/stream/), a fresh one for each test.
+#include "devices/stream/stream_driver.hpp"
 #include "runtime/command.hpp"
 #include "runtime/context.hpp"
 #include "runtime/device.hpp"
@@ -13,103 +14,13 @@
 
 #include <gtest/gtest.h>
 
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 namespace kiln {
 namespace {
 
-class StreamDevice final : public DeviceDriver {
-public:
-  StreamDevice() : thread_([this] { runCommands(); }) {
-    info_.type = CL_DEVICE_TYPE_ACCELERATOR;
-    info_.name = "submission-order stream";
-  }
-  ~StreamDevice() override {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    changed_.notify_all();
-    thread_.join();
-  }
-
-  const DeviceInfo &info() const override { return info_; }
-  const compiler::TargetDescription &compilerTarget() const override { return target_; }
-  std::unique_ptr<DeviceProgram> loadProgram(const compiler::Bitcode &,
-                                             const compiler::ProgramInfo &, bool,
-                                             std::string &error) override {
-    error = "the test's stream device runs no kernels";
-    return nullptr;
-  }
-  std::unique_ptr<DeviceProgram> loadSerializedProgram(std::span<const std::byte>,
-                                                       const compiler::Bitcode &,
-                                                       const compiler::ProgramInfo &,
-                                                       bool) override {
-    return nullptr;
-  }
-  bool keepsSubmissionOrder() const override { return true; }
-
-  void submit(std::shared_ptr<Command> command) override {
-    std::lock_guard lock(mutex_);
-    submitted_.push_back(&command->event());
-    waiting_.push_back(std::move(command));
-    changed_.notify_all();
-  }
-
-  /// While held, the stream runs nothing: what is submitted stays queued.
-  void hold() {
-    std::lock_guard lock(mutex_);
-    held_ = true;
-  }
-  void release() {
-    {
-      std::lock_guard lock(mutex_);
-      held_ = false;
-    }
-    changed_.notify_all();
-  }
-
-  std::vector<Event *> submitted() const {
-    std::lock_guard lock(mutex_);
-    return submitted_;
-  }
-  std::vector<Event *> executed() const {
-    std::lock_guard lock(mutex_);
-    return executed_;
-  }
-
-private:
-  void runCommands() {
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      changed_.wait(lock, [this] { return stopping_ || (!held_ && !waiting_.empty()); });
-      if (stopping_)
-        return;
-      std::shared_ptr<Command> command = std::move(waiting_.front());
-      waiting_.pop_front();
-      executed_.push_back(&command->event());
-      lock.unlock();
-      command->markRunning();
-      command->complete(CL_COMPLETE);
-      command.reset();
-      lock.lock();
-    }
-  }
-
-  DeviceInfo info_;
-  compiler::TargetDescription target_;
-  mutable std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<std::shared_ptr<Command>> waiting_;
-  std::vector<Event *> submitted_, executed_;
-  bool held_ = false;
-  bool stopping_ = false;
-  std::thread thread_; // last: it starts once the rest exists
-};
+using StreamDevice = stream::StreamDriver;
 
 /// An object created with the application's reference, which the test gives back at the end.
 template <typename T> struct Released {

@@ -1,11 +1,14 @@
 // The entry point of libkiln-compiler.so.
+#include "compiler/code_generator.hpp"
 #include "compiler/compiler_library.hpp"
 #include "compiler/llvm/clang_frontend.hpp"
-#include "devices/cpu/codegen/cpu_kernel_jit.hpp"
-#include "devices/cuda/codegen/ptx_compiler.hpp"
 
 #include <llvm/ADT/Statistic.h>
 #include <llvm/Support/VirtualFileSystem.h>
+
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace kiln {
 namespace {
@@ -21,23 +24,30 @@ public:
   LlvmCompilerServices() {
     (void)llvm::vfs::getRealFileSystem();
     (void)llvm::GetStatistics();
+    for (const compiler::CodeGeneratorKind &row : compiler::codeGeneratorList())
+      codeGenerators_.emplace_back(row.kind, row.create());
   }
 
   compiler::Frontend &frontend() override { return *frontend_; }
-  cpu::KernelJit &cpuJit() override { return *cpuJit_; }
-  cuda::PtxCompiler &ptxCompiler() override { return *ptxCompiler_; }
+
+  compiler::CodeGenerator *codeGenerator(std::string_view kind) override {
+    for (auto &[registered, generator] : codeGenerators_)
+      if (registered == kind)
+        return generator.get();
+    return nullptr;
+  }
 
 private:
   std::unique_ptr<compiler::Frontend> frontend_ = compiler::createClangFrontend();
-  std::unique_ptr<cpu::KernelJit> cpuJit_ = cpu::createCpuKernelJit();
-  std::unique_ptr<cuda::PtxCompiler> ptxCompiler_ = cuda::createPtxCompiler();
+  std::vector<std::pair<std::string_view, std::unique_ptr<compiler::CodeGenerator>>>
+      codeGenerators_;
 };
 
 } // namespace
 } // namespace kiln
 
 extern "C" __attribute__((visibility("default"))) kiln::CompilerServices *
-kiln_compiler_services_v3() {
+kiln_compiler_services_v4() {
   static kiln::LlvmCompilerServices services;
   return &services;
 }

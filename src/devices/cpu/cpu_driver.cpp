@@ -1,6 +1,5 @@
 #include "devices/cpu/cpu_driver.hpp"
 
-#include "compiler/compiler_library.hpp"
 #include "devices/cpu/cpu_device_info.hpp"
 #include "devices/cpu/cpu_topology.hpp"
 #include "devices/cpu/host_cpu.hpp"
@@ -10,11 +9,11 @@
 #include "devices/cpu/thread_stack.hpp"
 #include "devices/cpu/work_group_code_cache.hpp"
 #include "runtime/command.hpp"
+#include "runtime/compiler_loader.hpp"
 #include "runtime/host_commands.hpp"
 #include "runtime/kernel.hpp"
 #include "runtime/kiln_language.hpp"
 #include "runtime/memory.hpp"
-#include "runtime/platform.hpp"
 #include "runtime/printf_formatter.hpp"
 #include "runtime/work_group_grid.hpp"
 #include "support/settings.hpp"
@@ -83,8 +82,9 @@ private:
 
 class CpuProgram final : public DeviceProgram {
 public:
-  CpuProgram(PreparedProgram prepared, const compiler::ProgramInfo &info, size_t maxWorkGroupSize)
-      : prepared_(std::move(prepared)), info_(info) {
+  CpuProgram(CodeGeneratorHandle<KernelJit> jitCompiler, PreparedProgram prepared,
+             const compiler::ProgramInfo &info, size_t maxWorkGroupSize)
+      : jitCompiler_(jitCompiler), prepared_(std::move(prepared)), info_(info) {
     for (size_t index = 0; index < info.kernels.size(); ++index) {
       uint32_t multiple =
           index < prepared_.preferredMultiples.size() ? prepared_.preferredMultiples[index] : 1;
@@ -114,14 +114,15 @@ private:
   JitProgram *jit(std::string &error) {
     std::lock_guard lock(jitMutex_);
     if (!jit_) {
-      CompilerServices *services = Platform::get().compiler(error);
-      if (services == nullptr)
+      KernelJit *compiler = jitCompiler_.get(error);
+      if (compiler == nullptr)
         return nullptr;
-      jit_ = services->cpuJit().load(prepared_, info_);
+      jit_ = compiler->load(prepared_, info_);
     }
     return jit_.get();
   }
 
+  CodeGeneratorHandle<KernelJit> jitCompiler_;
   PreparedProgram prepared_;
   compiler::ProgramInfo info_;
   std::mutex jitMutex_;
@@ -411,8 +412,9 @@ class CpuDriver final : public DeviceDriver {
 public:
   /// A device with one compute unit (one worker) per entry of `unitCpus`, the logical CPU it
   /// runs on. `pinned`: the workers run only on those CPUs (a sub-device), else anywhere.
-  CpuDriver(const HostCpu &host, std::vector<int> unitCpus, bool pinned)
-      : host_(host), unitCpus_(std::move(unitCpus)), pinned_(pinned),
+  CpuDriver(CodeGeneratorHandle<KernelJit> jitCompiler, const HostCpu &host,
+            std::vector<int> unitCpus, bool pinned)
+      : jitCompiler_(jitCompiler), host_(host), unitCpus_(std::move(unitCpus)), pinned_(pinned),
         info_(describeCpuDevice(host_, unitCpus_)), target_(compilerTargetOf(info_)) {}
 
   ~CpuDriver() override {
@@ -429,13 +431,14 @@ public:
   std::unique_ptr<DeviceProgram> loadProgram(const compiler::Bitcode &module,
                                              const compiler::ProgramInfo &info, bool optimize,
                                              std::string &error) override {
-    CompilerServices *services = Platform::get().compiler(error);
-    if (services == nullptr)
+    KernelJit *compiler = jitCompiler_.get(error);
+    if (compiler == nullptr)
       return nullptr;
     PreparedProgram prepared;
-    if (!services->cpuJit().prepare(module, info, optimize, prepared, error))
+    if (!compiler->prepare(module, info, optimize, prepared, error))
       return nullptr;
-    return std::make_unique<CpuProgram>(std::move(prepared), info, info_.maxWorkGroupSize);
+    return std::make_unique<CpuProgram>(jitCompiler_, std::move(prepared), info,
+                                        info_.maxWorkGroupSize);
   }
 
   std::unique_ptr<DeviceProgram> loadSerializedProgram(std::span<const std::byte> bytes,
@@ -445,7 +448,8 @@ public:
     std::optional<PreparedProgram> prepared = parsePreparedProgram(bytes, info.kernels.size());
     if (!prepared || prepared->optimize != optimize)
       return nullptr;
-    return std::make_unique<CpuProgram>(std::move(*prepared), info, info_.maxWorkGroupSize);
+    return std::make_unique<CpuProgram>(jitCompiler_, std::move(*prepared), info,
+                                        info_.maxWorkGroupSize);
   }
 
   /// The processor's features, which the code generator targets, and the switches that change
@@ -485,7 +489,7 @@ public:
         return nullptr;
       cpus.push_back(unitCpus_[unit]);
     }
-    return std::make_unique<CpuDriver>(host_, std::move(cpus), true);
+    return std::make_unique<CpuDriver>(jitCompiler_, host_, std::move(cpus), true);
   }
 
   void submit(std::shared_ptr<Command> command) override {
@@ -543,6 +547,7 @@ private:
     return *pool_;
   }
 
+  CodeGeneratorHandle<KernelJit> jitCompiler_;
   HostCpu host_;
   std::vector<int> unitCpus_;
   bool pinned_;
@@ -555,14 +560,17 @@ private:
 
 } // namespace
 
-std::unique_ptr<DeviceDriver> createCpuDriver() {
+std::vector<std::unique_ptr<DeviceDriver>> createCpuDrivers(CompilerLoader &compiler) {
   HostCpu host = detectHostCpu();
   // One compute unit per worker; with KILN_CPU_THREADS above the CPU count, units share CPUs.
   std::vector<int> allowed = allowedCpus();
   std::vector<int> unitCpus(workerCount(host));
   for (size_t unit = 0; unit < unitCpus.size(); ++unit)
     unitCpus[unit] = allowed[unit % allowed.size()];
-  return std::make_unique<CpuDriver>(host, std::move(unitCpus), false);
+  std::vector<std::unique_ptr<DeviceDriver>> drivers;
+  drivers.push_back(std::make_unique<CpuDriver>(CodeGeneratorHandle<KernelJit>(compiler), host,
+                                                std::move(unitCpus), false));
+  return drivers;
 }
 
 } // namespace kiln::cpu

@@ -4,9 +4,15 @@
 #include "runtime/device_driver.hpp"
 
 #include <memory>
+#include <vector>
+
+namespace kiln {
+class CompilerLoader;
+}
 
 namespace kiln::cpu {
 
-std::unique_ptr<DeviceDriver> createCpuDriver();
+/// The host CPU as one device, its kernels compiled by the "cpu" code generator of `compiler`.
+std::vector<std::unique_ptr<DeviceDriver>> createCpuDrivers(CompilerLoader &compiler);
 
 } // namespace kiln::cpu

@@ -5,6 +5,7 @@
 // implementation (codegen/) lives in libkiln-compiler.so.
 #pragma once
 
+#include "compiler/code_generator.hpp"
 #include "compiler/frontend.hpp"
 #include "devices/cpu/work_group_abi.hpp"
 #include "devices/cpu/work_group_shape.hpp"
@@ -55,9 +56,12 @@ public:
                           std::string &error) = 0;
 };
 
-class KernelJit {
+/// The CPU device's code generator.
+class KernelJit : public compiler::CodeGenerator {
 public:
-  virtual ~KernelJit() = default;
+  /// What it registers under in the code generator list.
+  static constexpr std::string_view kKind = "cpu";
+
   /// Prepares every kernel of `module` (a linked executable), reading the vectorizer's settings
   /// from the environment. On failure (a kernel the CPU cannot run) returns false and sets
   /// `error`.

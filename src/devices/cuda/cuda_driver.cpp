@@ -1,6 +1,5 @@
 #include "devices/cuda/cuda_driver.hpp"
 
-#include "compiler/compiler_library.hpp"
 #include "compiler/printf_format.hpp"
 #include "devices/cuda/command_thread.hpp"
 #include "devices/cuda/cuda_device_info.hpp"
@@ -15,9 +14,9 @@
 #include "devices/cuda/ptx_compiler.hpp"
 #include "devices/cuda/stream_assignment.hpp"
 #include "runtime/command.hpp"
+#include "runtime/compiler_loader.hpp"
 #include "runtime/host_commands.hpp"
 #include "runtime/kiln_language.hpp"
-#include "runtime/platform.hpp"
 #include "runtime/printf_formatter.hpp"
 #include "runtime/queue.hpp"
 #include "runtime/work_group_grid.hpp"
@@ -101,9 +100,9 @@ const void *orderKeyOf(const Command &command) {
 
 class CudaDriver final : public DeviceDriver {
 public:
-  CudaDriver(std::shared_ptr<const CudaLibrary> cuda, int ordinal, CUdevice device,
-             CUcontext context)
-      : cuda_(std::move(cuda)), device_(device), context_(context),
+  CudaDriver(CodeGeneratorHandle<PtxCompiler> ptxCompiler, std::shared_ptr<const CudaLibrary> cuda,
+             int ordinal, CUdevice device, CUcontext context)
+      : ptxCompiler_(ptxCompiler), cuda_(std::move(cuda)), device_(device), context_(context),
         info_(describeGpu(*cuda_, device_, properties_)), target_(compilerTargetOf(info_)),
         residency_(*cuda_, ordinal, hasConcurrentManagedAccess(*cuda_, device)) {
     CurrentContext current(*cuda_, context_);
@@ -124,10 +123,10 @@ public:
   std::unique_ptr<DeviceProgram> loadProgram(const compiler::Bitcode &module,
                                              const compiler::ProgramInfo &info, bool optimize,
                                              std::string &error) override {
-    CompilerServices *services = Platform::get().compiler(error);
-    if (services == nullptr)
+    PtxCompiler *compiler = ptxCompiler_.get(error);
+    if (compiler == nullptr)
       return nullptr;
-    PtxResult ptx = services->ptxCompiler().compile(module, info, properties_.smVersion, optimize);
+    PtxResult ptx = compiler->compile(module, info, properties_.smVersion, optimize);
     if (!ptx.success) {
       error = ptx.error;
       return nullptr;
@@ -613,6 +612,7 @@ private:
   /// Waits until `stream` has done everything put on it.
   bool synchronize(CUstream stream) { return cuda_->streamSynchronize(stream) == CUDA_SUCCESS; }
 
+  CodeGeneratorHandle<PtxCompiler> ptxCompiler_;
   std::shared_ptr<const CudaLibrary> cuda_;
   CUdevice device_;
   CUcontext context_;
@@ -631,7 +631,7 @@ private:
 
 } // namespace
 
-std::vector<std::unique_ptr<DeviceDriver>> createCudaDrivers() {
+std::vector<std::unique_ptr<DeviceDriver>> createCudaDrivers(CompilerLoader &compiler) {
   std::vector<std::unique_ptr<DeviceDriver>> drivers;
   std::shared_ptr<const CudaLibrary> cuda = CudaLibrary::open();
   if (cuda == nullptr)
@@ -647,7 +647,8 @@ std::vector<std::unique_ptr<DeviceDriver>> createCudaDrivers() {
     if (cuda->deviceGet(&device, ordinal) != CUDA_SUCCESS ||
         cuda->primaryCtxRetain(&context, device) != CUDA_SUCCESS)
       continue;
-    drivers.push_back(std::make_unique<CudaDriver>(cuda, ordinal, device, context));
+    drivers.push_back(std::make_unique<CudaDriver>(CodeGeneratorHandle<PtxCompiler>(compiler), cuda,
+                                                   ordinal, device, context));
   }
   return drivers;
 }

@@ -9,9 +9,14 @@
 #include <memory>
 #include <vector>
 
+namespace kiln {
+class CompilerLoader;
+}
+
 namespace kiln::cuda {
 
-/// One driver per GPU the CUDA driver reports; none when there is no NVIDIA driver.
-std::vector<std::unique_ptr<DeviceDriver>> createCudaDrivers();
+/// One driver per GPU the CUDA driver reports, their programs compiled by the "cuda" code
+/// generator of `compiler`; none when there is no NVIDIA driver.
+std::vector<std::unique_ptr<DeviceDriver>> createCudaDrivers(CompilerLoader &compiler);
 
 } // namespace kiln::cuda

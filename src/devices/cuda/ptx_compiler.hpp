@@ -2,9 +2,11 @@
 // of LLVM types; the implementation (codegen/) lives in libkiln-compiler.so.
 #pragma once
 
+#include "compiler/code_generator.hpp"
 #include "compiler/frontend.hpp"
 
 #include <string>
+#include <string_view>
 
 namespace kiln::cuda {
 
@@ -15,9 +17,12 @@ struct PtxResult {
   std::string error;
 };
 
-class PtxCompiler {
+/// The GPU device's code generator.
+class PtxCompiler : public compiler::CodeGenerator {
 public:
-  virtual ~PtxCompiler() = default;
+  /// What it registers under in the code generator list.
+  static constexpr std::string_view kKind = "cuda";
+
   /// Compiles every kernel of `module` (a linked SPIR64 executable, as the front end makes for
   /// the GPU device) into one PTX module for `sm_<smVersion>` (e.g. 90 for an H100), each kernel
   /// an entry named cuda::entryName() with the launch ABI of launch_abi.hpp. Thread safe.
