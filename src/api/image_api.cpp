@@ -5,10 +5,10 @@
 #include "runtime/context.hpp"
 #include "runtime/device.hpp"
 #include "runtime/image_format.hpp"
+#include "runtime/image_storage.hpp"
 #include "runtime/memory.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 using namespace kiln;
 using namespace kiln::api;
@@ -75,72 +75,6 @@ bool readDimensions(const cl_image_desc &desc, ImageDescription &image) {
   default:
     return image.width != 0;
   }
-}
-
-/// The rows of one slice (2D arrays and 3D images) and the slices of the image.
-size_t rowsPerSlice(const ImageDescription &image) {
-  return image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY || image.type == CL_MEM_OBJECT_IMAGE3D
-             ? image.height
-             : 1;
-}
-size_t sliceCount(const ImageDescription &image) {
-  std::array<size_t, 3> extent = image.extent();
-  return image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? extent[1] : extent[2];
-}
-
-/// Fills the pitches of `image` from the application's (0: packed); false when a given pitch is
-/// too small or not a multiple of the element size.
-bool choosePitches(const cl_image_desc &desc, ImageDescription &image) {
-  size_t packedRow = image.width * image.elementSize;
-  image.rowPitch = desc.image_row_pitch != 0 ? desc.image_row_pitch : packedRow;
-  if (image.rowPitch < packedRow || image.rowPitch % image.elementSize != 0)
-    return false;
-  bool hasSlices = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
-                   image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY || image.type == CL_MEM_OBJECT_IMAGE3D;
-  if (!hasSlices)
-    return true; // the slice pitch of 1D and 2D images is ignored
-  size_t packedSlice = image.rowPitch * rowsPerSlice(image);
-  image.slicePitch = desc.image_slice_pitch != 0 ? desc.image_slice_pitch : packedSlice;
-  return image.slicePitch >= packedSlice && image.slicePitch % image.rowPitch == 0;
-}
-
-/// Bytes the image's elements span with its pitches.
-size_t storageSize(const ImageDescription &image) {
-  size_t slices = sliceCount(image);
-  if (image.slicePitch != 0)
-    return image.slicePitch * slices;
-  return image.rowPitch * image.extent()[1];
-}
-
-/// Copies a host image with the layout `from` into storage with the layout `to`.
-void copyImageElements(std::byte *to, const ImageDescription &toLayout, const std::byte *from,
-                       const ImageDescription &fromLayout) {
-  std::array<size_t, 3> extent = toLayout.extent();
-  size_t rowBytes = extent[0] * toLayout.elementSize;
-  for (size_t slice = 0; slice < extent[2]; ++slice)
-    for (size_t row = 0; row < extent[1]; ++row)
-      std::memcpy(to + slice * toLayout.regionSlicePitch() + row * toLayout.regionRowPitch(),
-                  from + slice * fromLayout.regionSlicePitch() + row * fromLayout.regionRowPitch(),
-                  rowBytes);
-}
-
-/// A CL_MEM_USE_HOST_PTR image: the application's memory, with its pitches. A context with a
-/// device that cannot address that memory (a GPU) keeps a copy laid out the same way, which
-/// maps copy back and forth (as for buffers).
-cl_mem useHostMemory(Context &context, cl_mem_flags flags, const ImageDescription &layout,
-                     void *hostPtr, std::vector<cl_mem_properties> properties, cl_int &error) {
-  size_t size = storageSize(layout);
-  AlignedStorage copy;
-  if (context.hasDeviceMemory()) {
-    copy = context.allocateStorage(size);
-    if (!copy) {
-      error = CL_MEM_OBJECT_ALLOCATION_FAILURE;
-      return nullptr;
-    }
-    std::memcpy(copy.get(), hostPtr, size);
-  }
-  return createObject<MemObject>(context, flags, layout, size, hostPtr, std::move(copy),
-                                 std::move(properties));
 }
 
 /// An image whose elements live in `buffer` (1D buffer images, cl_khr_image2d_from_buffer).
@@ -248,29 +182,14 @@ cl_mem createImage(cl_context context, const cl_mem_properties *properties, cl_m
     return nullptr;
   }
   ImageDescription hostLayout = image;
-  if (!choosePitches(*desc, hostLayout)) {
+  if (!setImagePitches(hostLayout, desc->image_row_pitch, desc->image_slice_pitch)) {
     error = CL_INVALID_IMAGE_DESCRIPTOR;
     return nullptr;
   }
   if (!(flags & (CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY | kernelReadAndWrite)))
     flags |= CL_MEM_READ_WRITE;
-
-  if (flags & CL_MEM_USE_HOST_PTR)
-    return useHostMemory(*owner, flags, hostLayout, hostPtr, std::move(propertyList), error);
-  ImageDescription packed = image;
-  cl_image_desc noPitches = *desc;
-  noPitches.image_row_pitch = noPitches.image_slice_pitch = 0;
-  choosePitches(noPitches, packed);
-  size_t size = storageSize(packed);
-  AlignedStorage storage = owner->allocateStorage(size, placementOf(flags));
-  if (!storage) {
-    error = CL_MEM_OBJECT_ALLOCATION_FAILURE;
-    return nullptr;
-  }
-  if (flags & CL_MEM_COPY_HOST_PTR)
-    copyImageElements(storage.get(), packed, static_cast<const std::byte *>(hostPtr), hostLayout);
-  return createObject<MemObject>(*owner, flags, packed, size, nullptr, std::move(storage),
-                                 std::move(propertyList));
+  return createImageObject(*owner, flags, image, hostPtr, hostLayout, std::move(propertyList),
+                           error);
 }
 
 /// The cl_image_desc of the OpenCL 1.1 entry points.
