@@ -63,7 +63,7 @@ protected:
   /// Gated: the commands wait for a user event that is set only after every object was
   /// released. The specification makes releasing objects (other than events) before setting
   /// such user events undefined behaviour, so the gated variant checks a Kiln guarantee
-  /// (runtime/object.hpp: in-flight commands hold their objects) and runs on Kiln only.
+  /// (runtime/objects/object.hpp: in-flight commands hold their objects) and runs on Kiln only.
   /// Ungated: the commands are merely still queued or running, which is fully specified.
   bool gated() const { return GetParam(); }
 

@@ -10,7 +10,7 @@
 #include "compiler/compiler_library.hpp"
 #include "compiler/frontend.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
-#include "runtime/extension_table.hpp"
+#include "runtime/objects/extension_table.hpp"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -100,7 +100,7 @@ bool writeFile(const std::string &path, const Bitcode &bytes) {
 }
 
 // A device like Kiln's: every OpenCL C version, and every extension and feature some Kiln device
-// offers (runtime/extension_table.hpp), images included.
+// offers (runtime/objects/extension_table.hpp), images included.
 void setDefaultTarget(TargetDescription &target) {
   for (auto [major, minor] : {std::pair{1, 0}, {1, 1}, {1, 2}, {2, 0}, {3, 0}})
     target.languageVersions.push_back(CL_MAKE_VERSION(major, minor, 0));

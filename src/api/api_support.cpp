@@ -1,7 +1,7 @@
 #include "api/api_support.hpp"
 
-#include "runtime/context.hpp"
-#include "runtime/event.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/event.hpp"
 
 namespace kiln::api {
 

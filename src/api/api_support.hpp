@@ -2,7 +2,7 @@
 // writing of clGet*Info results.
 #pragma once
 
-#include "runtime/object.hpp"
+#include "runtime/objects/object.hpp"
 
 #include <cstring>
 #include <new>

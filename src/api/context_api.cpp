@@ -1,9 +1,9 @@
 // Context entry points.
 #include "api/api_support.hpp"
 #include "api/device_selection.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
-#include "runtime/platform.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/platform.hpp"
 
 #include <algorithm>
 

@@ -1,10 +1,10 @@
 // Device entry points.
 #include "api/api_support.hpp"
 #include "api/device_selection.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
-#include "runtime/device_partition.hpp"
-#include "runtime/platform.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/device_partition.hpp"
+#include "runtime/objects/platform.hpp"
 
 #include <cstring>
 #include <memory>

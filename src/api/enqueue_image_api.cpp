@@ -3,12 +3,12 @@
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
 #include "api/memory_flags.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
-#include "runtime/image_format.hpp"
-#include "runtime/image_pixel.hpp"
-#include "runtime/memory.hpp"
-#include "runtime/queue.hpp"
+#include "runtime/images/image_format.hpp"
+#include "runtime/images/image_pixel.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/memory.hpp"
+#include "runtime/objects/queue.hpp"
 
 #include <array>
 

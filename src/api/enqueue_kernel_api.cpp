@@ -1,13 +1,13 @@
 // Commands that run code: NDRange kernels, tasks, native kernels.
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
-#include "runtime/kernel.hpp"
-#include "runtime/local_size.hpp"
-#include "runtime/memory.hpp"
-#include "runtime/program.hpp"
-#include "runtime/queue.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/kernel.hpp"
+#include "runtime/objects/memory.hpp"
+#include "runtime/objects/program.hpp"
+#include "runtime/objects/queue.hpp"
+#include "runtime/scheduling/local_size.hpp"
 
 #include <algorithm>
 #include <array>

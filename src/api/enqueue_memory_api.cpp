@@ -3,9 +3,9 @@
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
 #include "api/memory_flags.hpp"
-#include "runtime/context.hpp"
-#include "runtime/memory.hpp"
-#include "runtime/queue.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/memory.hpp"
+#include "runtime/objects/queue.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #include "api/enqueue_support.hpp"
 
 #include "api/api_support.hpp"
-#include "runtime/queue.hpp"
+#include "runtime/objects/queue.hpp"
 
 namespace kiln::api {
 

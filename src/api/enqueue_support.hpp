@@ -2,7 +2,7 @@
 // wait list, creating the command's event, handing the command to the queue, and blocking.
 #pragma once
 
-#include "runtime/command.hpp"
+#include "runtime/scheduling/command.hpp"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 // Markers, barriers and waits enqueued on a queue.
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
-#include "runtime/queue.hpp"
+#include "runtime/objects/queue.hpp"
 
 using namespace kiln;
 using namespace kiln::api;

@@ -1,8 +1,8 @@
 // Event entry points.
 #include "api/api_support.hpp"
-#include "runtime/context.hpp"
-#include "runtime/event.hpp"
-#include "runtime/queue.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/event.hpp"
+#include "runtime/objects/queue.hpp"
 
 using namespace kiln;
 using namespace kiln::api;

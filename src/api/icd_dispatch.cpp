@@ -1,7 +1,7 @@
 // The dispatch table the ICD loader calls through (cl_khr_icd), and the loader-facing entry
 // points: clIcdGetPlatformIDsKHR and clGetExtensionFunctionAddress(ForPlatform).
 #include "api/api_support.hpp"
-#include "runtime/platform.hpp"
+#include "runtime/objects/platform.hpp"
 
 #include <CL/cl_egl.h>
 #include <CL/cl_gl.h>

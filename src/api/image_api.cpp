@@ -2,11 +2,11 @@
 // buffers), clGetSupportedImageFormats and clGetImageInfo, with the specification's errors.
 #include "api/api_support.hpp"
 #include "api/memory_flags.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
-#include "runtime/image_format.hpp"
-#include "runtime/image_storage.hpp"
-#include "runtime/memory.hpp"
+#include "runtime/images/image_format.hpp"
+#include "runtime/images/image_storage.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/memory.hpp"
 
 #include <algorithm>
 

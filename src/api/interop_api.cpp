@@ -2,10 +2,10 @@
 // these extensions, but the ICD loader forwards every call it receives for a Kiln object here,
 // so each answers with the error the extension names for objects not made for sharing.
 #include "api/api_support.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
-#include "runtime/memory.hpp"
-#include "runtime/queue.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/memory.hpp"
+#include "runtime/objects/queue.hpp"
 
 #include <CL/cl_egl.h>
 #include <CL/cl_gl.h>

@@ -1,11 +1,11 @@
 // Kernel entry points.
 #include "api/api_support.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
-#include "runtime/kernel.hpp"
-#include "runtime/memory.hpp"
-#include "runtime/program.hpp"
-#include "runtime/sampler.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/kernel.hpp"
+#include "runtime/objects/memory.hpp"
+#include "runtime/objects/program.hpp"
+#include "runtime/objects/sampler.hpp"
 
 #include <algorithm>
 

@@ -3,9 +3,9 @@
 // case.
 #include "api/api_support.hpp"
 #include "api/memory_flags.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
-#include "runtime/memory.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/memory.hpp"
 
 #include <algorithm>
 #include <cstring>

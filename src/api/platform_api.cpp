@@ -1,8 +1,8 @@
 // Platform entry points.
 #include "api/api_support.hpp"
-#include "runtime/device.hpp"
-#include "runtime/event.hpp"
-#include "runtime/platform.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/event.hpp"
+#include "runtime/objects/platform.hpp"
 
 #include <cstring>
 #include <sstream>

@@ -3,10 +3,10 @@
 #include "compiler/build_options.hpp"
 #include "compiler/compiler_library.hpp"
 #include "compiler/program_binary.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
-#include "runtime/platform.hpp"
-#include "runtime/program.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/platform.hpp"
+#include "runtime/objects/program.hpp"
 
 #include <algorithm>
 

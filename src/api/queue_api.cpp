@@ -1,8 +1,8 @@
 // Command-queue entry points.
 #include "api/api_support.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
-#include "runtime/queue.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/queue.hpp"
 
 using namespace kiln;
 using namespace kiln::api;

@@ -1,9 +1,9 @@
 // Sampler entry points: creation (with and without properties), info, retain and release.
 // Samplers exist only in contexts with a device that supports images.
 #include "api/api_support.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
-#include "runtime/sampler.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/sampler.hpp"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // Shared virtual memory commands. No Kiln device supports SVM yet (CL_DEVICE_SVM_CAPABILITIES
 // is 0), so after the queue is checked each answers CL_INVALID_OPERATION.
 #include "api/api_support.hpp"
-#include "runtime/queue.hpp"
+#include "runtime/objects/queue.hpp"
 
 using namespace kiln;
 using namespace kiln::api;

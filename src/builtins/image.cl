@@ -1,7 +1,7 @@
 // Image functions (OpenCL C 3.0 section 6.15.15): reads with and without a sampler (nearest and
 // linear filtering, every addressing mode, normalized and unnormalized coordinates), writes,
 // and the image queries, for every image type and format Kiln's devices store. An image is a
-// descriptor in memory the device reads (KilnImage; runtime/image_kernel_descriptor.hpp
+// descriptor in memory the device reads (KilnImage; runtime/images/image_kernel_descriptor.hpp
 // describes the same layout) and a sampler its CLK_* bits: each code generator resolves the
 // accessors declared below (compiler/llvm/image_accessors.hpp). Everything else is ordinary
 // code, so image accesses vectorize with the rest of a kernel on the CPU; a GPU samples with
@@ -462,7 +462,7 @@ KILN_OUTLINE_STORE(uint4, storeUint)
 // Sampling with texture hardware
 
 /// The index of the sampler of CLK_* bits `sampler` among a GPU image's textures
-/// (runtime/image_kernel_descriptor.hpp computes the same).
+/// (runtime/images/image_kernel_descriptor.hpp computes the same).
 static uint samplerSlot(uint sampler) {
   return (sampler & 1) + 2 * ((sampler & 0xE) >> 1) + ((sampler & 0x30) == CLK_FILTER_LINEAR ? 10 : 0);
 }

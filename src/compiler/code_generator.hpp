@@ -5,7 +5,7 @@
 // with the kind it registers under), implements it in libkiln-compiler.so, and adds one row to
 // the code generator list (devices/code_generator_list.cpp), the compiler library's composition
 // root. The driver receives a handle to it when the platform creates it
-// (runtime/compiler_loader.hpp).
+// (runtime/objects/compiler_loader.hpp).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

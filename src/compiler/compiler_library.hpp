@@ -1,7 +1,7 @@
 // The compiler library, libkiln-compiler.so: Clang, LLVM and the devices' code generators. The
-// runtime loads it with dlopen on the first build (runtime/compiler_loader.hpp), so applications
-// that only enumerate platforms never pay for loading LLVM (or clash with another LLVM in their
-// process).
+// runtime loads it with dlopen on the first build (runtime/objects/compiler_loader.hpp), so
+// applications that only enumerate platforms never pay for loading LLVM (or clash with another LLVM
+// in their process).
 #pragma once
 
 #include <string_view>

@@ -2,7 +2,7 @@
 // library's composition root, beside the device list (device_list.cpp). The compiler names no
 // device; a device with a code generator of its own adds its row here.
 #include "compiler/code_generator.hpp"
-#include "devices/cpu/codegen/cpu_kernel_jit.hpp"
+#include "devices/cpu/codegen/jit/cpu_kernel_jit.hpp"
 #include "devices/cuda/codegen/ptx_compiler.hpp"
 
 namespace kiln::compiler {

@@ -3,8 +3,8 @@
 // as DeviceDriver; a new kind of device is a folder under devices/ and a row here. A device's
 // folder defines KILN_DEVICE_<KIND> for the targets that link it (its CMakeLists.txt), so a
 // build without it (no cuda.h, or a device only the tests link) has no row for it.
-#include "runtime/compiler_loader.hpp"
 #include "runtime/device_driver.hpp"
+#include "runtime/objects/compiler_loader.hpp"
 
 #include "devices/cpu/cpu_driver.hpp"
 #ifdef KILN_DEVICE_CUDA

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "compiler/frontend.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/memory.hpp"
+#include "runtime/objects/device_info.hpp"
+#include "runtime/objects/memory.hpp"
 
 #include <chrono>
 #include <cstddef>

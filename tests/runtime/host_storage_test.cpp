@@ -1,7 +1,7 @@
-// Memory objects' host storage (runtime/memory.hpp): aligned as asked (large objects to 2 MiB,
-// for huge pages), writable throughout, and followed by read slack of zeros that the CPU
+// Memory objects' host storage (runtime/objects/memory.hpp): aligned as asked (large objects to 2
+// MiB, for huge pages), writable throughout, and followed by read slack of zeros that the CPU
 // device's read-ahead of indices may read past a buffer's end.
-#include "runtime/memory.hpp"
+#include "runtime/objects/memory.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // The CPU device's copies larger than the last-level cache use non-temporal stores
-// (runtime/streaming_stores.hpp), and its large fills store the pattern from registers, with
-// ordinary or non-temporal stores (runtime/pattern_fill.hpp): every alignment of the target,
-// every pattern size, and sizes around the point where those paths start must give exactly
-// memcpy's and a repeated pattern's bytes, and touch nothing beside the range.
-#include "runtime/pattern_fill.hpp"
-#include "runtime/streaming_stores.hpp"
+// (runtime/scheduling/streaming_stores.hpp), and its large fills store the pattern from registers,
+// with ordinary or non-temporal stores (runtime/scheduling/pattern_fill.hpp): every alignment of
+// the target, every pattern size, and sizes around the point where those paths start must give
+// exactly memcpy's and a repeated pattern's bytes, and touch nothing beside the range.
+#include "runtime/scheduling/pattern_fill.hpp"
+#include "runtime/scheduling/streaming_stores.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,13 +4,13 @@
 // runtime's objects directly (linked in, not through the ICD loader) with the test-only stream
 // device (devices/stream/), a fresh one for each test.
 #include "devices/stream/stream_driver.hpp"
-#include "runtime/command.hpp"
-#include "runtime/context.hpp"
-#include "runtime/device.hpp"
 #include "runtime/device_driver.hpp"
-#include "runtime/event.hpp"
-#include "runtime/platform.hpp"
-#include "runtime/queue.hpp"
+#include "runtime/objects/context.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/event.hpp"
+#include "runtime/objects/platform.hpp"
+#include "runtime/objects/queue.hpp"
+#include "runtime/scheduling/command.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 //
 // After opaque type lowering an image or sampler value is a plain pointer. On every Kiln device
 // an image is the address of its descriptor in memory the device reads (struct KilnImage of the
-// builtin library, runtime/image_kernel_descriptor.hpp) and a sampler its CLK_* bits held in
+// builtin library, runtime/images/image_kernel_descriptor.hpp) and a sampler its CLK_* bits held in
 // the pointer. OpenCL C cannot say either, so the builtin library asks through declared
 // functions, and Clang asks for a program-scope sampler through
 // __translate_sampler_initializer; this step replaces their calls by what they mean. It also

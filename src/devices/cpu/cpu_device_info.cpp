@@ -1,8 +1,8 @@
 #include "devices/cpu/cpu_device_info.hpp"
 
 #include "devices/cpu/cpu_topology.hpp"
-#include "runtime/kiln_language.hpp"
-#include "runtime/platform.hpp"
+#include "runtime/objects/kiln_language.hpp"
+#include "runtime/objects/platform.hpp"
 #include "support/settings.hpp"
 
 #include <algorithm>

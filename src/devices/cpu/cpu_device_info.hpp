@@ -4,7 +4,7 @@
 
 #include "compiler/frontend.hpp"
 #include "devices/cpu/host_cpu.hpp"
-#include "runtime/device_info.hpp"
+#include "runtime/objects/device_info.hpp"
 
 #include <vector>
 

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "devices/cpu/thread_stack.hpp"
-#include "runtime/block_recycler.hpp"
+#include "runtime/scheduling/block_recycler.hpp"
 #include "support/adaptive_mutex.hpp"
 #include "support/cache_line.hpp"
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "devices/cuda/cuda_library.hpp"
-#include "runtime/command.hpp"
+#include "runtime/scheduling/command.hpp"
 
 #include <atomic>
 #include <condition_variable>

@@ -1,7 +1,7 @@
 #include "devices/cuda/cuda_device_info.hpp"
 
-#include "runtime/kiln_language.hpp"
-#include "runtime/platform.hpp"
+#include "runtime/objects/kiln_language.hpp"
+#include "runtime/objects/platform.hpp"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "devices/cuda/cuda_library.hpp"
-#include "runtime/device_info.hpp"
+#include "runtime/objects/device_info.hpp"
 
 namespace kiln::cuda {
 

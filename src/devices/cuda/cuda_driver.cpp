@@ -13,13 +13,13 @@
 #include "devices/cuda/managed_residency.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
 #include "devices/cuda/stream_assignment.hpp"
-#include "runtime/command.hpp"
-#include "runtime/compiler_loader.hpp"
-#include "runtime/host_commands.hpp"
-#include "runtime/kiln_language.hpp"
-#include "runtime/printf_formatter.hpp"
-#include "runtime/queue.hpp"
-#include "runtime/work_group_grid.hpp"
+#include "runtime/objects/compiler_loader.hpp"
+#include "runtime/objects/kiln_language.hpp"
+#include "runtime/objects/queue.hpp"
+#include "runtime/printf/printf_formatter.hpp"
+#include "runtime/scheduling/command.hpp"
+#include "runtime/scheduling/host_commands.hpp"
+#include "runtime/scheduling/work_group_grid.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 #include "devices/cuda/gpu_clock.hpp"
 
-#include "runtime/event.hpp"
+#include "runtime/objects/event.hpp"
 
 #include <cmath>
 

@@ -5,12 +5,12 @@
 // of the elements that is refreshed before each launch that may sample it, and a texture object
 // per sampler (the sampler's addressing and coordinate mode are part of a CUDA texture). Linear
 // filtering stays in software (gpu_image.cpp says why). The kernel gets a descriptor in managed
-// memory that names both (runtime/image_kernel_descriptor.hpp).
+// memory that names both (runtime/images/image_kernel_descriptor.hpp).
 #pragma once
 
 #include "devices/cuda/cuda_library.hpp"
-#include "runtime/image_kernel_descriptor.hpp"
-#include "runtime/memory.hpp"
+#include "runtime/images/image_kernel_descriptor.hpp"
+#include "runtime/objects/memory.hpp"
 
 #include <array>
 #include <memory>

@@ -1,8 +1,8 @@
 //===- stream_driver.cpp - A test-only device that keeps submission order --===//
 #include "devices/stream/stream_driver.hpp"
 
-#include "runtime/command.hpp"
-#include "runtime/host_commands.hpp"
+#include "runtime/scheduling/command.hpp"
+#include "runtime/scheduling/host_commands.hpp"
 
 #include <variant>
 

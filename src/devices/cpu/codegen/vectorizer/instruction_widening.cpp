@@ -2,7 +2,7 @@
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
 
 #include "compiler/llvm/codegen_error.hpp"
-#include "devices/cpu/codegen/fast_path_branch.hpp"
+#include "devices/cpu/codegen/ir_utilities/fast_path_branch.hpp"
 #include "devices/cpu/codegen/vectorizer/interleaved_access.hpp"
 
 #include "llvm/ADT/PostOrderIterator.h"

@@ -2,8 +2,8 @@
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 
 #include "compiler/llvm/codegen_error.hpp"
-#include "devices/cpu/codegen/computed_address.hpp"
-#include "devices/cpu/codegen/pass_pipelines.hpp"
+#include "devices/cpu/codegen/ir_utilities/computed_address.hpp"
+#include "devices/cpu/codegen/optimization/pass_pipelines.hpp"
 #include "devices/cpu/codegen/vectorizer/code_growth.hpp"
 #include "devices/cpu/codegen/vectorizer/control_linearization.hpp"
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"

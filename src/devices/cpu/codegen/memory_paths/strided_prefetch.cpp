@@ -1,0 +1,210 @@
+//===- strided_prefetch.cpp - Prefetching loads whose stride is known at run time only ===//
+#include "devices/cpu/codegen/memory_paths/strided_prefetch.hpp"
+
+#include "compiler/llvm/spir_address_spaces.hpp"
+#include "devices/cpu/codegen/memory_paths/address_chain.hpp"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/PatternMatch.h"
+
+#include <optional>
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace kiln::cpu {
+namespace {
+
+/// How many iterations ahead the lines are prefetched: enough misses in flight to keep memory
+/// busy. Against no prefetches, the grid-stride sum of the reduction benchmark (64 lanes of
+/// floats, 256 bytes an iteration, a 64 KiB stride) ran 0.99-1.03x as fast with them 8
+/// iterations ahead, 1.75-1.85x at 24, 1.56-1.69x at 32 and 1.80-1.90x at 48 on a Zen 4 (with
+/// locality 2).
+constexpr int64_t kIterationsAhead = 24;
+
+constexpr unsigned kLineBytes = 64;
+
+/// At most this many lines prefetched for one load, and this many loads per loop: enough for
+/// 64 lanes of doubles, without bloating loops that read many arrays.
+constexpr unsigned kMaxLinesPerLoad = 8;
+constexpr unsigned kMaxLoadsPerLoop = 4;
+
+/// Loops that run more instructions than this for each line they would prefetch get no
+/// prefetches (see waitsOnMemory).
+constexpr uint64_t kMaxInstructionsPerLine = 64;
+
+/// The address a plain or masked load of buffer memory reads, and how many bytes; none for
+/// any other instruction.
+std::optional<std::pair<Value *, uint64_t>> bufferRead(Instruction &instruction) {
+  const DataLayout &layout = instruction.getDataLayout();
+  if (auto *load = dyn_cast<LoadInst>(&instruction)) {
+    if (!load->isSimple() || !compiler::spir::isBufferAddressSpace(load->getPointerAddressSpace()))
+      return std::nullopt;
+    return std::pair{load->getPointerOperand(), layout.getTypeStoreSize(load->getType())};
+  }
+  if (auto *call = dyn_cast<IntrinsicInst>(&instruction);
+      call != nullptr && call->getIntrinsicID() == Intrinsic::masked_load) {
+    Value *pointer = call->getArgOperand(0);
+    if (!compiler::spir::isBufferAddressSpace(pointer->getType()->getPointerAddressSpace()))
+      return std::nullopt;
+    return std::pair{pointer, layout.getTypeStoreSize(call->getType()).getFixedValue()};
+  }
+  return std::nullopt;
+}
+
+/// How `address` follows from a phi of the loop's header (its counter, the chain's source).
+std::optional<AddressChain> counterAddressOf(Value *address, const Loop &loop) {
+  return addressChainOf(address, loop, [&](Instruction &instruction) {
+    return isa<PHINode>(instruction) && instruction.getParent() == loop.getHeader();
+  });
+}
+
+/// Whether `value` is `counter` itself, or `counter` narrowed, widened or masked: what a
+/// `uint` counter kept in a 64-bit register looks like.
+bool followsCounter(Value *value, const PHINode &counter) {
+  for (unsigned depth = 0; depth < 4; ++depth) {
+    if (value == &counter)
+      return true;
+    Value *source = nullptr;
+    if (!match(value, m_CombineOr(m_CombineOr(m_ZExt(m_Value(source)), m_SExt(m_Value(source))),
+                                  m_CombineOr(m_Trunc(m_Value(source)),
+                                              m_And(m_Value(source), m_ConstantInt())))))
+      return false;
+    value = source;
+  }
+  return false;
+}
+
+/// What `counter` adds each iteration, when that is loop-invariant but not a constant.
+Value *runTimeStep(const PHINode &counter, const Loop &loop) {
+  BasicBlock *latch = loop.getLoopLatch();
+  if (latch == nullptr)
+    return nullptr;
+  Value *next = counter.getIncomingValueForBlock(latch);
+  Value *left = nullptr, *right = nullptr;
+  if (!match(next, m_Add(m_Value(left), m_Value(right))))
+    return nullptr;
+  for (auto [step, rest] : {std::pair{left, right}, std::pair{right, left}})
+    if (loop.isLoopInvariant(step) && !isa<Constant>(step) && followsCounter(rest, counter))
+      return step;
+  return nullptr;
+}
+
+/// A load to prefetch for: the address it reads, how many bytes, and how that address follows
+/// the counter.
+struct StridedLoad {
+  Value *address = nullptr;
+  uint64_t bytes = 0;
+  AddressChain computed;
+  Value *step = nullptr;
+
+  PHINode *counter() const { return cast<PHINode>(computed.source); }
+};
+
+/// The lines prefetched for `load`.
+unsigned linesOf(const StridedLoad &load) {
+  return std::min<uint64_t>((load.bytes + kLineBytes - 1) / kLineBytes, kMaxLinesPerLoad);
+}
+
+/// The counter's value kIterationsAhead iterations ahead, computed at the top of the header.
+Value *counterAhead(const StridedLoad &load, const Loop &loop) {
+  // The distance is loop-invariant: computed once before the loop where it has a single way in.
+  BasicBlock *before = loop.getLoopPredecessor();
+  IRBuilder<> builder(before != nullptr ? before->getTerminator()
+                                        : &*loop.getHeader()->getFirstInsertionPt());
+  Value *distance = builder.CreateMul(
+      load.step, ConstantInt::get(load.step->getType(), kIterationsAhead), "stride.ahead");
+  if (before != nullptr)
+    builder.SetInsertPoint(loop.getHeader(), loop.getHeader()->getFirstInsertionPt());
+  return builder.CreateAdd(load.counter(), distance, "counter.ahead");
+}
+
+/// Emits, at the top of the loop's header, the prefetches of the lines `load` will read
+/// kIterationsAhead iterations later.
+void prefetchAhead(const StridedLoad &load, Value *aheadCounter, const Loop &loop) {
+  BasicBlock *header = loop.getHeader();
+  IRBuilder<> builder(header, std::next(cast<Instruction>(aheadCounter)->getIterator()));
+  Value *address = copyAddressChain(load.computed, load.address, aheadCounter, builder);
+  unsigned lines = linesOf(load);
+  for (unsigned line = 0; line < lines; ++line) {
+    Value *lineAddress = line == 0 ? address
+                                   : builder.CreateConstGEP1_64(builder.getInt8Ty(), address,
+                                                                int64_t{line} * kLineBytes);
+    // Into the caches short of the first level (prefetcht1 on x86): at 32 iterations ahead,
+    // prefetching into the first level (locality 3) or past the caches (0) made the reduction
+    // 0.7x as fast as without prefetches, locality 2 1.7x.
+    prefetchForReading(lineAddress, /*locality=*/2, builder);
+  }
+}
+
+/// The loads of `loop` to prefetch for, at most kMaxLoadsPerLoop.
+SmallVector<StridedLoad, kMaxLoadsPerLoop> stridedLoadsOf(const Loop &loop) {
+  SmallVector<StridedLoad, kMaxLoadsPerLoop> loads;
+  // The vectorizer reads an address with a plain load where every lane is active and a masked
+  // one elsewhere: one prefetch serves both.
+  SmallPtrSet<Value *, kMaxLoadsPerLoop> addresses;
+  for (BasicBlock *block : loop.blocks())
+    for (Instruction &instruction : *block) {
+      if (loads.size() == kMaxLoadsPerLoop)
+        return loads;
+      std::optional<std::pair<Value *, uint64_t>> read = bufferRead(instruction);
+      if (!read || addresses.contains(read->first))
+        continue;
+      std::optional<AddressChain> computed = counterAddressOf(read->first, loop);
+      if (!computed)
+        continue;
+      Value *step = runTimeStep(cast<PHINode>(*computed->source), loop);
+      if (step == nullptr)
+        continue;
+      loads.push_back(StridedLoad{read->first, read->second, std::move(*computed), step});
+      addresses.insert(read->first);
+    }
+  return loads;
+}
+
+/// Whether `loop` does little enough work per line that `loads` read for their misses to be
+/// what it waits on. (The suite's histogram, 64 per-lane increments of local counters for each
+/// line it reads, ran 0.86-1.01x as fast with prefetches; the reduction, a few instructions a
+/// line, 1.6-1.9x.)
+bool waitsOnMemory(const Loop &loop, ArrayRef<StridedLoad> loads) {
+  uint64_t lines = 0;
+  for (const StridedLoad &load : loads)
+    lines += linesOf(load);
+  uint64_t instructions = 0;
+  for (const BasicBlock *block : loop.blocks())
+    instructions += block->sizeWithoutDebug();
+  return lines != 0 && instructions <= kMaxInstructionsPerLine * lines;
+}
+
+} // namespace
+
+unsigned addStridedPrefetches(Function &function) {
+  DominatorTree dominators(function);
+  LoopInfo loops(dominators);
+  SmallVector<std::pair<Loop *, StridedLoad>, 8> found;
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost())
+      continue;
+    SmallVector<StridedLoad, kMaxLoadsPerLoop> loads = stridedLoadsOf(*loop);
+    if (waitsOnMemory(*loop, loads))
+      for (StridedLoad &load : loads)
+        found.push_back({loop, std::move(load)});
+  }
+  // One counter ahead per counter and step, however many loads follow it.
+  DenseMap<std::pair<PHINode *, Value *>, Value *> aheadCounters;
+  for (const auto &[loop, load] : found) {
+    Value *&ahead = aheadCounters[{load.counter(), load.step}];
+    if (ahead == nullptr)
+      ahead = counterAhead(load, *loop);
+    prefetchAhead(load, ahead, *loop);
+  }
+  return found.size();
+}
+
+} // namespace kiln::cpu

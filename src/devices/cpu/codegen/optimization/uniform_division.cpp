@@ -1,0 +1,89 @@
+//===- uniform_division.cpp - Division by a work-group-invariant divisor --===//
+#include "devices/cpu/codegen/optimization/uniform_division.hpp"
+
+#include "devices/cpu/codegen/ir_utilities/fast_path_branch.hpp"
+
+#include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
+
+using namespace llvm;
+
+namespace kiln::cpu {
+namespace {
+
+/// How deep to look through the arithmetic that computes a divisor from invariant values.
+constexpr unsigned kMaxInvariantDepth = 6;
+
+/// Whether `value` is the same for every work-item: a constant, a parameter, a value of the
+/// prologue, or plain arithmetic on those.
+bool isWorkGroupInvariant(const Value *value, const BasicBlock &prologue, unsigned depth = 0) {
+  if (isa<Constant>(value) || isa<Argument>(value))
+    return true;
+  const auto *instruction = dyn_cast<Instruction>(value);
+  if (instruction == nullptr)
+    return false;
+  if (instruction->getParent() == &prologue)
+    return true;
+  bool plainArithmetic = isa<BinaryOperator>(instruction) || isa<CastInst>(instruction) ||
+                         isa<SelectInst>(instruction) || isa<ICmpInst>(instruction) ||
+                         isa<FreezeInst>(instruction);
+  if (!plainArithmetic || depth == kMaxInvariantDepth)
+    return false;
+  return all_of(instruction->operands(), [&](const Use &operand) {
+    return isWorkGroupInvariant(operand.get(), prologue, depth + 1);
+  });
+}
+
+/// The divisor as one scalar: itself, or the value a vector divisor repeats in every lane.
+Value *scalarDivisor(const BinaryOperator &division) {
+  Value *divisor = division.getOperand(1);
+  return divisor->getType()->isVectorTy() ? getSplatValue(divisor) : divisor;
+}
+
+/// if (divisor is a power of two) shift or mask; else divide. The test is on the scalar divisor,
+/// so it is one branch for all lanes of a vectorized division too.
+void branchOnPowerOfTwo(BinaryOperator &division, Value *divisor) {
+  IRBuilder<> builder(&division);
+  Type *scalarType = divisor->getType();
+  Value *population = builder.CreateUnaryIntrinsic(Intrinsic::ctpop, divisor);
+  Value *isPowerOfTwo =
+      builder.CreateICmpEQ(population, ConstantInt::get(scalarType, 1), "divisor.is.pow2");
+  branchToFastPath(isPowerOfTwo, division, [&](IRBuilder<> &fast) -> Value * {
+    auto asOperand = [&](Value *scalar) {
+      auto *vectorType = dyn_cast<VectorType>(division.getType());
+      return vectorType ? fast.CreateVectorSplat(vectorType->getElementCount(), scalar) : scalar;
+    };
+    Value *dividend = division.getOperand(0);
+    if (division.getOpcode() == Instruction::UDiv) {
+      Value *shift = fast.CreateBinaryIntrinsic(Intrinsic::cttz, divisor, fast.getTrue());
+      return fast.CreateLShr(dividend, asOperand(shift), division.getName() + ".shift");
+    }
+    Value *mask = fast.CreateSub(divisor, ConstantInt::get(scalarType, 1));
+    return fast.CreateAnd(dividend, asOperand(mask), division.getName() + ".mask");
+  });
+}
+
+} // namespace
+
+unsigned specializePowerOfTwoDivisions(Function &function) {
+  const BasicBlock &prologue = function.getEntryBlock();
+  SmallVector<BinaryOperator *, 8> divisions;
+  for (BasicBlock &block : drop_begin(function))
+    for (Instruction &instruction : block) {
+      auto *division = dyn_cast<BinaryOperator>(&instruction);
+      if (division == nullptr || !division->getType()->isIntOrIntVectorTy() ||
+          (division->getOpcode() != Instruction::UDiv &&
+           division->getOpcode() != Instruction::URem))
+        continue;
+      Value *divisor = scalarDivisor(*division);
+      if (divisor != nullptr && !isa<Constant>(divisor) && isWorkGroupInvariant(divisor, prologue))
+        divisions.push_back(division);
+    }
+  for (BinaryOperator *division : divisions)
+    branchOnPowerOfTwo(*division, scalarDivisor(*division));
+  return static_cast<unsigned>(divisions.size());
+}
+
+} // namespace kiln::cpu

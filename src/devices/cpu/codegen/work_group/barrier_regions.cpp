@@ -1,0 +1,505 @@
+//===- barrier_regions.cpp - Work-item loops split at barriers -----------===//
+//
+// The steps, in order:
+//   1. Put every barrier call in a block of its own ("barrier block"), followed by a fresh,
+//      empty block where the region after it starts; turn every return into a branch to one
+//      exit block, which acts as a final barrier.
+//   2. Find the regions: the blocks reachable from each region start without entering a
+//      barrier block or the exit.
+//   3. Find the SSA values live across a barrier: their definition and some use are separated
+//      by a barrier on some path. Recompute after the barrier those that only the local id and
+//      the work-group's values give (work_item_rematerialization.hpp); demote the others to
+//      memory.
+//   4. Give every alloca (the private variables and the demoted values) one slot per
+//      work-item, laid out structure-of-arrays in WorkGroupParams::privateMemory.
+//   5. Clone each region into a loop nest over the work-group's work-items. A work-item that
+//      leaves the region records which barrier it reached; when the loop ends, a dispatcher
+//      starts the region after that barrier, or returns when every work-item has finished.
+//      Work-items that returned early are skipped by later regions, as GPUs treat them.
+//   6. Delete the original body.
+//
+//===----------------------------------------------------------------------===//
+#include "devices/cpu/codegen/work_group/barrier_regions.hpp"
+
+#include "devices/cpu/codegen/work_group/computation_copy.hpp"
+#include "devices/cpu/codegen/work_group/work_item_rematerialization.hpp"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace kiln::cpu {
+namespace {
+
+/// The "next region" of a work-item that has returned.
+constexpr uint32_t kFinished = ~0u;
+
+class WorkItemLoopBuilder {
+public:
+  WorkItemLoopBuilder(Function &function, const WorkItemLoopInputs &inputs)
+      : function_(function), inputs_(inputs), context_(function.getContext()),
+        i32_(Type::getInt32Ty(context_)), i64_(Type::getInt64Ty(context_)) {}
+
+  uint64_t run() {
+    for (BasicBlock &block : function_)
+      if (&block != inputs_.prologue)
+        originalBody_.push_back(&block);
+    isolateBarriers();
+    redirectReturns();
+    findRegions();
+    if (hasBarriers()) {
+      moveAllocaAddressesOutOfPrologue();
+      rematerializeWorkItemValues(originalBody_, inputs_.prologue, inputs_.localId,
+                                  [&](Instruction &value) { return isLiveAcrossBarrier(value); });
+    }
+    demoteValuesLiveAcrossBarriers();
+    uint64_t bytesPerItem = layOutPrivateStorage();
+    emitLoops();
+    eraseOriginalBody();
+    return bytesPerItem;
+  }
+
+private:
+  struct Region {
+    BasicBlock *start = nullptr;
+    SetVector<BasicBlock *> blocks;
+    SetVector<BasicBlock *> exits; // barrier blocks and the exit block it can reach
+  };
+
+  /// One work-item loop nest being emitted for a region.
+  struct RegionLoop {
+    BasicBlock *entry = nullptr; // resets the pending region, starts the loops
+    BasicBlock *itemHeader = nullptr;
+    BasicBlock *itemLatch = nullptr;
+    Value *id[3] = {nullptr, nullptr, nullptr};
+    Value *slotIndex = nullptr; // this iteration's SIMD group, numbered across the work-group
+    DenseMap<AllocaInst *, Value *> slotAddress; // this work-item's slot of each alloca
+  };
+
+  bool isBarrierLike(const BasicBlock *block) const { return regionAfter_.count(block) != 0; }
+  bool hasBarriers() const { return regions_.size() > 1; }
+
+  /// A fresh empty block on the only edge out of `from`: where a region starts.
+  BasicBlock *insertRegionStart(BasicBlock *from) {
+    BasicBlock *to = from->getSingleSuccessor();
+    BasicBlock *start = BasicBlock::Create(context_, "region.start", &function_, to);
+    BranchInst::Create(to, start);
+    from->getTerminator()->setSuccessor(0, start);
+    to->replacePhiUsesWith(from, start);
+    originalBody_.push_back(start);
+    return start;
+  }
+
+  void isolateBarriers() {
+    regions_.push_back({insertRegionStart(inputs_.prologue), {}, {}});
+    if (inputs_.barrier == nullptr)
+      return;
+    SmallVector<CallInst *, 8> calls;
+    for (User *user : inputs_.barrier->users())
+      if (auto *call = dyn_cast<CallInst>(user); call && call->getFunction() == &function_)
+        calls.push_back(call);
+    for (CallInst *call : calls) {
+      BasicBlock *block = call->getParent();
+      if (&block->front() != call) {
+        block = SplitBlock(block, call);
+        originalBody_.push_back(block);
+      }
+      originalBody_.push_back(SplitBlock(block, call->getNextNode()));
+      regionAfter_[block] = static_cast<uint32_t>(regions_.size());
+      regions_.push_back({insertRegionStart(block), {}, {}});
+    }
+  }
+
+  void redirectReturns() {
+    exit_ = BasicBlock::Create(context_, "work.item.exit", &function_);
+    new UnreachableInst(context_, exit_);
+    originalBody_.push_back(exit_);
+    regionAfter_[exit_] = kFinished;
+    SmallVector<ReturnInst *, 4> returns;
+    for (BasicBlock *block : originalBody_)
+      if (auto *ret = dyn_cast<ReturnInst>(block->getTerminator()))
+        returns.push_back(ret);
+    for (ReturnInst *ret : returns) {
+      BranchInst::Create(exit_, ret->getIterator());
+      ret->eraseFromParent();
+    }
+  }
+
+  void findRegions() {
+    for (Region &region : regions_) {
+      SmallVector<BasicBlock *, 16> worklist{region.start};
+      region.blocks.insert(region.start);
+      while (!worklist.empty()) {
+        BasicBlock *block = worklist.pop_back_val();
+        for (BasicBlock *successor : successors(block)) {
+          if (isBarrierLike(successor))
+            region.exits.insert(successor);
+          else if (region.blocks.insert(successor))
+            worklist.push_back(successor);
+        }
+      }
+    }
+  }
+
+  /// Whether `value` is an address into one of the prologue's allocas, or a vector of such
+  /// addresses, that the prologue computes (the vectorizer puts a constant offset into a private
+  /// array, such as a vector element's component, and its lanes' copies beside the array).
+  bool isPrologueAllocaAddress(const Value *value) const {
+    const auto *instruction = dyn_cast<Instruction>(value);
+    if (instruction == nullptr || instruction->getParent() != inputs_.prologue ||
+        !isa<GetElementPtrInst, CastInst, InsertElementInst, ShuffleVectorInst>(instruction))
+      return false;
+    return any_of(instruction->operands(), [&](const Use &operand) {
+      return isa<AllocaInst>(operand.get()) || isPrologueAllocaAddress(operand.get());
+    });
+  }
+
+  /// With barriers, each SIMD group's copy of an alloca is a slot of the private storage that
+  /// only the work-item loops know (step 4): an address the prologue computes from the alloca
+  /// would name its one stack copy, which every SIMD group would share. The body's uses get the
+  /// address computed where they are instead.
+  void moveAllocaAddressesOutOfPrologue() {
+    auto isAddress = [&](const Value *value) { return isPrologueAllocaAddress(value); };
+    for (BasicBlock *block : originalBody_)
+      for (Instruction &instruction : *block)
+        for (Use &operand : instruction.operands())
+          if (isAddress(operand.get()))
+            operand.set(copyComputation(operand.get(), insertionPointFor(operand), isAddress));
+  }
+
+  /// Whether some path from `value`'s definition to one of its uses crosses a barrier.
+  bool isLiveAcrossBarrier(Instruction &value) const {
+    BasicBlock *definition = value.getParent();
+    for (Use &use : value.uses()) {
+      auto *user = cast<Instruction>(use.getUser());
+      BasicBlock *useBlock =
+          isa<PHINode>(user) ? cast<PHINode>(user)->getIncomingBlock(use) : user->getParent();
+      if (useBlock == definition)
+        continue;
+      SmallVector<BasicBlock *, 16> worklist{useBlock};
+      SmallPtrSet<BasicBlock *, 16> visited{useBlock};
+      while (!worklist.empty()) {
+        BasicBlock *block = worklist.pop_back_val();
+        if (isBarrierLike(block))
+          return true;
+        for (BasicBlock *predecessor : predecessors(block))
+          if (predecessor != definition && visited.insert(predecessor).second)
+            worklist.push_back(predecessor);
+      }
+    }
+    return false;
+  }
+
+  void demoteValuesLiveAcrossBarriers() {
+    if (!hasBarriers())
+      return;
+    auto allocaPoint = std::optional<BasicBlock::iterator>(inputs_.prologue->begin());
+    // Demoting a PHI leaves a reload at the start of its block, which may itself be live
+    // across a barrier: repeat until no value is.
+    for (;;) {
+      SmallVector<Instruction *, 32> live;
+      for (BasicBlock *block : originalBody_)
+        for (Instruction &instruction : *block)
+          if (!instruction.use_empty() && !isa<AllocaInst>(instruction) &&
+              isLiveAcrossBarrier(instruction))
+            live.push_back(&instruction);
+      if (live.empty())
+        return;
+      for (Instruction *instruction : live) {
+        if (auto *phi = dyn_cast<PHINode>(instruction))
+          DemotePHIToStack(phi, allocaPoint);
+        else
+          DemoteRegToStack(*instruction, false, allocaPoint);
+      }
+    }
+  }
+
+  /// Structure-of-arrays slots for every alloca: work-item i's copy of alloca a lives at
+  /// privateMemory + offset(a) * itemCount + i * stride(a).
+  uint64_t layOutPrivateStorage() {
+    if (!hasBarriers())
+      return 0;
+    IRBuilder<> builder(inputs_.prologue, inputs_.prologue->begin());
+    next_ = builder.CreateAlloca(i32_, nullptr, "next.region");
+    const DataLayout &layout = function_.getDataLayout();
+    uint64_t total = 0;
+    for (Instruction &instruction : *inputs_.prologue) {
+      auto *alloca = dyn_cast<AllocaInst>(&instruction);
+      if (alloca == nullptr)
+        continue;
+      std::optional<TypeSize> size = alloca->getAllocationSize(layout);
+      uint64_t alignment = alloca->getAlign().value();
+      uint64_t stride = alignTo(size ? size->getFixedValue() : 0, alignment);
+      uint64_t offset = alignTo(total, alignment);
+      slots_.push_back({alloca, offset, stride});
+      total = offset + stride;
+    }
+    pending_ = builder.CreateAlloca(i32_, nullptr, "pending.region");
+    return total;
+  }
+
+  void emitLoops() {
+    BasicBlock *returnBlock = BasicBlock::Create(context_, "work.group.done", &function_);
+    ReturnInst::Create(context_, returnBlock);
+    BasicBlock *dispatch = returnBlock;
+    if (hasBarriers())
+      dispatch = BasicBlock::Create(context_, "dispatch", &function_);
+
+    std::vector<RegionLoop> loops(regions_.size());
+    for (uint32_t index = 0; index < regions_.size(); ++index)
+      loops[index] = emitRegionLoop(index, dispatch);
+
+    if (hasBarriers()) {
+      IRBuilder<> builder(dispatch);
+      Value *pending = builder.CreateLoad(i32_, pending_, "pending");
+      SwitchInst *choose = builder.CreateSwitch(pending, returnBlock, regions_.size() - 1);
+      for (uint32_t index = 1; index < regions_.size(); ++index)
+        choose->addCase(builder.getInt32(index), loops[index].entry);
+    }
+    inputs_.prologue->getTerminator()->setSuccessor(0, loops[0].entry);
+  }
+
+  /// One bottom-tested loop level (every local size is at least 1): returns the induction
+  /// variable; `body` is where the level's header falls through to.
+  struct LoopLevel {
+    BasicBlock *header;
+    PHINode *index;
+  };
+
+  /// Loop metadata asking unroll-and-jam to run `count` iterations of the loop at once.
+  MDNode *unrollAndJamRequest(unsigned count) {
+    Metadata *request[] = {
+        MDString::get(context_, "llvm.loop.unroll_and_jam.count"),
+        ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context_), count))};
+    Metadata *operands[] = {nullptr, MDNode::get(context_, request)};
+    MDNode *loopId = MDNode::getDistinct(context_, operands);
+    loopId->replaceOperandWith(0, loopId); // a loop id refers to itself
+    return loopId;
+  }
+
+  RegionLoop emitRegionLoop(uint32_t regionIndex, BasicBlock *after) {
+    Region &region = regions_[regionIndex];
+    RegionLoop loop;
+    std::string suffix = (Twine(".") + Twine(regionIndex)).str();
+    loop.entry = BasicBlock::Create(context_, "region" + suffix, &function_);
+    IRBuilder<> builder(loop.entry);
+    if (hasBarriers())
+      builder.CreateStore(builder.getInt32(kFinished), pending_);
+
+    // Loop headers z, y, x (x innermost: consecutive work-items are adjacent in memory).
+    LoopLevel levels[3];
+    BasicBlock *previous = loop.entry;
+    for (int dim = 2; dim >= 0; --dim) {
+      const char *axis[] = {"x", "y", "z"};
+      BasicBlock *header =
+          BasicBlock::Create(context_, Twine("item.") + axis[dim] + suffix, &function_);
+      builder.SetInsertPoint(previous);
+      builder.CreateBr(header);
+      builder.SetInsertPoint(header);
+      PHINode *index = builder.CreatePHI(i64_, 2, axis[dim]);
+      index->addIncoming(builder.getInt64(0), previous);
+      levels[dim] = {header, index};
+      loop.id[dim] = index;
+      previous = header;
+    }
+    loop.itemHeader = levels[0].header;
+    builder.SetInsertPoint(loop.itemHeader);
+    loop.slotIndex = builder.CreateAdd(
+        builder.CreateUDiv(loop.id[0], builder.getInt64(inputs_.simdWidth)),
+        builder.CreateMul(
+            groupsAlongX(),
+            builder.CreateAdd(loop.id[1], builder.CreateMul(inputs_.localSize[1], loop.id[2]))),
+        "simd.group.index");
+    for (const PrivateSlot &slot : slots_)
+      loop.slotAddress[slot.alloca] = slotAddress(builder, slot, loop.slotIndex);
+
+    // Latches, innermost first.
+    loop.itemLatch = BasicBlock::Create(context_, "item.next" + suffix, &function_);
+    BasicBlock *latch = loop.itemLatch;
+    for (int dim = 0; dim < 3; ++dim) {
+      BasicBlock *outerLatch =
+          dim < 2 ? BasicBlock::Create(context_, "item.next" + suffix, &function_) : nullptr;
+      builder.SetInsertPoint(latch);
+      Value *next =
+          builder.CreateAdd(levels[dim].index, builder.getInt64(dim == 0 ? inputs_.simdWidth : 1));
+      levels[dim].index->addIncoming(next, latch);
+      Value *more = builder.CreateICmpULT(next, inputs_.localSize[dim]);
+      BranchInst *branch =
+          builder.CreateCondBr(more, levels[dim].header, outerLatch ? outerLatch : after);
+      if (dim == 0 && inputs_.simdWidth == 1 && inputs_.interleave > 1)
+        branch->setMetadata(LLVMContext::MD_loop, unrollAndJamRequest(inputs_.interleave));
+      latch = outerLatch;
+    }
+
+    BasicBlock *clonedStart = cloneRegion(region, regionIndex, loop);
+    builder.SetInsertPoint(loop.itemHeader);
+    if (regionIndex == 0 || !hasBarriers()) {
+      builder.CreateBr(clonedStart);
+    } else {
+      // Only work-items waiting at this region's barrier run it; others (finished early)
+      // keep their state and are skipped.
+      Value *current = builder.CreateLoad(i32_, loop.slotAddress[next_], "item.region");
+      BasicBlock *skip = BasicBlock::Create(context_, "item.skip" + suffix, &function_);
+      builder.CreateCondBr(builder.CreateICmpEQ(current, builder.getInt32(regionIndex)),
+                           clonedStart, skip);
+      builder.SetInsertPoint(skip);
+      recordPending(builder, current);
+      builder.CreateBr(loop.itemLatch);
+    }
+    return loop;
+  }
+
+  /// pending = region, unless the work-item has finished.
+  void recordPending(IRBuilder<> &builder, Value *region) {
+    Value *finished = builder.CreateICmpEQ(region, builder.getInt32(kFinished));
+    Value *previous = builder.CreateLoad(i32_, pending_);
+    builder.CreateStore(builder.CreateSelect(finished, previous, region), pending_);
+  }
+
+  struct PrivateSlot {
+    AllocaInst *alloca;
+    uint64_t offset;
+    uint64_t stride;
+  };
+
+  /// SIMD groups per row of dimension 0, computed once in the prologue.
+  Value *groupsAlongX() {
+    if (groupsAlongX_ == nullptr) {
+      IRBuilder<> prologue(inputs_.prologue->getTerminator());
+      uint64_t width = inputs_.simdWidth;
+      groupsAlongX_ = prologue.CreateUDiv(
+          prologue.CreateAdd(inputs_.localSize[0], prologue.getInt64(width - 1)),
+          prologue.getInt64(width), "simd.groups.x");
+    }
+    return groupsAlongX_;
+  }
+
+  Value *slotAddress(IRBuilder<> &builder, const PrivateSlot &slot, Value *linearId) {
+    if (!slotBase_.count(slot.alloca)) {
+      IRBuilder<> prologue(inputs_.prologue->getTerminator());
+      Value *items = prologue.CreateMul(
+          groupsAlongX(), prologue.CreateMul(inputs_.localSize[1], inputs_.localSize[2]));
+      Value *offset = prologue.CreateMul(items, prologue.getInt64(slot.offset));
+      slotBase_[slot.alloca] = prologue.CreateGEP(prologue.getInt8Ty(), inputs_.privateMemory,
+                                                  offset, slot.alloca->getName() + ".slots");
+    }
+    Value *offset = builder.CreateMul(linearId, builder.getInt64(slot.stride));
+    return builder.CreateGEP(builder.getInt8Ty(), slotBase_[slot.alloca], offset,
+                             slot.alloca->getName() + ".item");
+  }
+
+  /// An exit of a cloned region: the work-item reached `target`'s barrier (or finished).
+  BasicBlock *exitStub(uint32_t regionIndex, BasicBlock *target, RegionLoop &loop) {
+    uint32_t nextRegion = regionAfter_.lookup(target);
+    BasicBlock *stub =
+        BasicBlock::Create(context_, Twine("item.reached.") + Twine(nextRegion), &function_);
+    IRBuilder<> builder(stub);
+    if (hasBarriers()) {
+      builder.CreateStore(builder.getInt32(nextRegion), loop.slotAddress[next_]);
+      recordPending(builder, builder.getInt32(nextRegion));
+    }
+    builder.CreateBr(loop.itemLatch);
+    return stub;
+  }
+
+  /// Copies `region` into the work-item loop; returns the copy of its start block.
+  BasicBlock *cloneRegion(Region &region, uint32_t regionIndex, RegionLoop &loop) {
+    ValueToValueMapTy map;
+    for (BasicBlock *exit : region.exits)
+      map[exit] = exitStub(regionIndex, exit, loop);
+    SmallPtrSet<BasicBlock *, 32> clones;
+    for (BasicBlock *block : region.blocks) {
+      BasicBlock *clone = CloneBasicBlock(block, map, Twine(".") + Twine(regionIndex), &function_);
+      map[block] = clone;
+      clones.insert(clone);
+    }
+    for (BasicBlock *clone : clones)
+      for (Instruction &instruction : *clone)
+        RemapInstruction(&instruction, map, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+    for (BasicBlock *clone : clones) {
+      for (PHINode &phi : clone->phis())
+        for (unsigned index = phi.getNumIncomingValues(); index-- > 0;)
+          if (!clones.count(phi.getIncomingBlock(index)))
+            phi.removeIncomingValue(index, /*DeletePHIIfEmpty=*/false);
+      replaceWorkItemUses(*clone, loop);
+    }
+    return cast<BasicBlock>(map[region.start]);
+  }
+
+  /// In a cloned block: local ids become the loop's indices, allocas this work-item's slots.
+  void replaceWorkItemUses(BasicBlock &clone, RegionLoop &loop) {
+    SmallVector<Instruction *, 8> dead;
+    for (Instruction &instruction : clone) {
+      if (auto *call = dyn_cast<CallInst>(&instruction);
+          call && inputs_.localId && call->getCalledFunction() == inputs_.localId) {
+        IRBuilder<> builder(call);
+        Value *dim = builder.CreateZExtOrTrunc(call->getArgOperand(0), i32_);
+        Value *id = builder.CreateSelect(
+            builder.CreateICmpEQ(dim, builder.getInt32(0)), loop.id[0],
+            builder.CreateSelect(builder.CreateICmpEQ(dim, builder.getInt32(1)), loop.id[1],
+                                 loop.id[2]));
+        call->replaceAllUsesWith(builder.CreateZExtOrTrunc(id, call->getType()));
+        dead.push_back(call);
+        continue;
+      }
+      if (auto *intrinsic = dyn_cast<IntrinsicInst>(&instruction);
+          intrinsic && intrinsic->isLifetimeStartOrEnd() && hasBarriers()) {
+        dead.push_back(intrinsic); // the slots outlive any one region
+        continue;
+      }
+      for (Use &operand : instruction.operands())
+        if (auto *alloca = dyn_cast<AllocaInst>(operand.get()))
+          if (Value *address = loop.slotAddress.lookup(alloca))
+            operand.set(address);
+    }
+    for (Instruction *instruction : dead)
+      instruction->eraseFromParent();
+  }
+
+  void eraseOriginalBody() {
+    for (BasicBlock *block : originalBody_)
+      block->dropAllReferences();
+    for (BasicBlock *block : originalBody_)
+      block->eraseFromParent();
+    // The allocas now only name slots; their stack copies are dead.
+    for (const PrivateSlot &slot : slots_)
+      if (slot.alloca->use_empty())
+        slot.alloca->eraseFromParent();
+  }
+
+  Function &function_;
+  const WorkItemLoopInputs &inputs_;
+  LLVMContext &context_;
+  Type *i32_;
+  Type *i64_;
+
+  std::vector<BasicBlock *> originalBody_;
+  std::vector<Region> regions_;
+  /// Barrier blocks (and the exit block) to the index of the region that follows them.
+  DenseMap<const BasicBlock *, uint32_t> regionAfter_;
+  BasicBlock *exit_ = nullptr;
+  std::vector<PrivateSlot> slots_;
+  DenseMap<AllocaInst *, Value *> slotBase_;
+  Value *groupsAlongX_ = nullptr;
+  AllocaInst *next_ = nullptr;
+  AllocaInst *pending_ = nullptr;
+};
+
+} // namespace
+
+uint64_t formWorkItemLoops(Function &function, const WorkItemLoopInputs &inputs) {
+  return WorkItemLoopBuilder(function, inputs).run();
+}
+
+} // namespace kiln::cpu

@@ -1,0 +1,426 @@
+//===- work_group_function.cpp - A kernel as a work-group function -------===//
+#include "devices/cpu/codegen/work_group/work_group_function.hpp"
+
+#include "compiler/llvm/codegen_error.hpp"
+#include "compiler/llvm/printf_lowering.hpp"
+#include "compiler/llvm/printf_reservation.hpp"
+#include "compiler/llvm/spir_address_spaces.hpp"
+#include "devices/cpu/codegen/optimization/pass_pipelines.hpp"
+#include "devices/cpu/codegen/preparation/address_space_queries.hpp"
+#include "devices/cpu/codegen/preparation/local_atomics.hpp"
+#include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
+#include "devices/cpu/codegen/work_group/barrier_regions.hpp"
+#include "devices/cpu/work_group_abi.hpp"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/ReplaceConstant.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <cstddef>
+
+using namespace llvm;
+
+namespace kiln::cpu {
+namespace {
+
+/// How many rounds of inlining a kernel may need; more means recursion, which OpenCL C forbids.
+constexpr unsigned kMaxInliningRounds = 64;
+
+/// Emits the prologue's reads of the launch and work-group parameters.
+class ParameterReader {
+public:
+  ParameterReader(IRBuilder<> &builder, Value *launch, Value *group)
+      : builder_(builder), launch_(launch), group_(group) {}
+
+  Value *pointerField(Value *base, size_t offset, const Twine &name) {
+    return builder_.CreateLoad(builder_.getPtrTy(), fieldAddress(base, offset), name);
+  }
+  Value *sizeField(Value *base, size_t offset, const Twine &name) {
+    return builder_.CreateLoad(builder_.getInt64Ty(), fieldAddress(base, offset), name);
+  }
+  Value *launchPointer(size_t offset, const Twine &name) {
+    return pointerField(launch_, offset, name);
+  }
+  Value *groupPointer(size_t offset, const Twine &name) {
+    return pointerField(group_, offset, name);
+  }
+  Value *launchSize(size_t offset, const Twine &name) { return sizeField(launch_, offset, name); }
+  Value *groupSize(size_t offset, const Twine &name) { return sizeField(group_, offset, name); }
+
+  /// Element `dim` of a uint64_t[3] field; `dim` may be any i32 value below 3.
+  Value *dimension(IRBuilder<> &at, Value *base, size_t offset, Value *dim, const Twine &name) {
+    Value *index = at.CreateZExt(dim, at.getInt64Ty());
+    Value *address = at.CreateGEP(at.getInt64Ty(), fieldAddress(at, base, offset), index);
+    return at.CreateLoad(at.getInt64Ty(), address, name);
+  }
+
+  Value *launch() const { return launch_; }
+  Value *group() const { return group_; }
+
+private:
+  Value *fieldAddress(Value *base, size_t offset) { return fieldAddress(builder_, base, offset); }
+  static Value *fieldAddress(IRBuilder<> &at, Value *base, size_t offset) {
+    return at.CreateConstInBoundsGEP1_64(at.getInt8Ty(), base, offset);
+  }
+
+  IRBuilder<> &builder_;
+  Value *launch_;
+  Value *group_;
+};
+
+/// Marks the prologue's reads of buffer arguments (isBufferArgument).
+constexpr const char *kBufferArgumentMark = "kiln.buffer_argument";
+
+/// The kernel's arguments, read from the argument block (layout: compiler::KernelArgInfo).
+Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &kernel,
+                                                const compiler::KernelInfo &info, Value *block,
+                                                Value *localMemory) {
+  if (kernel.arg_size() != info.args.size())
+    return compiler::codegenError("kernel '" + info.name + "' has " + Twine(kernel.arg_size()) +
+                                  " parameters but its metadata describes " +
+                                  Twine(info.args.size()));
+  SmallVector<Value *, 8> values;
+  for (Argument &parameter : kernel.args()) {
+    const compiler::KernelArgInfo &arg = info.args[parameter.getArgNo()];
+    Value *slot =
+        builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block, arg.blockOffset, arg.name);
+    Type *type = parameter.getType();
+    Value *value = nullptr;
+    switch (arg.kind) {
+    case compiler::ArgKind::GlobalPointer:
+    case compiler::ArgKind::ConstantPointer: {
+      auto *read = builder.CreateAlignedLoad(builder.getPtrTy(), slot, Align(1));
+      read->setMetadata(kBufferArgumentMark, MDNode::get(builder.getContext(), {}));
+      value = read;
+      break;
+    }
+    case compiler::ArgKind::Image:   // the address of its descriptor
+    case compiler::ArgKind::Sampler: // its CLK_* bits (image_accessors.hpp)
+      value = builder.CreateAlignedLoad(builder.getPtrTy(), slot, Align(1));
+      break;
+    case compiler::ArgKind::LocalPointer: {
+      Value *offset = builder.CreateAlignedLoad(builder.getInt64Ty(), slot, Align(1));
+      value = builder.CreateGEP(builder.getInt8Ty(), localMemory, offset);
+      break;
+    }
+    case compiler::ArgKind::Value:
+      // A struct passed by value arrives as a pointer to a private copy (byval); the inliner
+      // makes that copy, so the block itself is never written.
+      value = parameter.hasByValAttr() ? slot : builder.CreateAlignedLoad(type, slot, Align(1));
+      break;
+    default:
+      return compiler::codegenError("kernel '" + info.name +
+                                    "' has an argument of a kind the CPU device "
+                                    "does not support yet (pipe or queue)");
+    }
+    if (value->getType() != type)
+      value = builder.CreatePointerBitCastOrAddrSpaceCast(value, type);
+    values.push_back(value);
+  }
+  return values;
+}
+
+/// Inlines every call to a defined function, repeatedly, until only declarations are called.
+Error inlineEverything(Function &function) {
+  for (unsigned round = 0;; ++round) {
+    SmallVector<CallBase *, 16> calls;
+    for (Instruction &instruction : instructions(function))
+      if (auto *call = dyn_cast<CallBase>(&instruction))
+        if (Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration())
+          calls.push_back(call);
+    if (calls.empty())
+      return Error::success();
+    if (round == kMaxInliningRounds)
+      return compiler::codegenError("recursion is not supported (function '" +
+                                    calls.front()->getCalledFunction()->getName() + "')");
+    for (CallBase *call : calls) {
+      InlineFunctionInfo info;
+      InlineResult result = InlineFunction(*call, info);
+      if (!result.isSuccess())
+        return compiler::codegenError("cannot inline '" + call->getCalledFunction()->getName() +
+                                      "': " + result.getFailureReason());
+    }
+  }
+}
+
+/// Places the __local variables the function uses at the start of the work-group's local
+/// memory, in module order, each at its alignment; the front end reports the same layout's
+/// size as the kernel's static local memory.
+Error placeLocalVariables(Module &module, Function &function, IRBuilder<> &prologue,
+                          Value *localMemory, const compiler::KernelInfo &info) {
+  SmallVector<Constant *, 8> locals;
+  for (GlobalVariable &variable : module.globals())
+    if (variable.getAddressSpace() == compiler::spir::kLocalAddressSpace)
+      locals.push_back(&variable);
+  if (locals.empty())
+    return Error::success();
+  convertUsersOfConstantsToInstructions(locals, &function);
+
+  const DataLayout &layout = module.getDataLayout();
+  uint64_t offset = 0;
+  for (Constant *constant : locals) {
+    auto *variable = cast<GlobalVariable>(constant);
+    bool used = any_of(variable->users(), [&](User *user) {
+      auto *instruction = dyn_cast<Instruction>(user);
+      return instruction && instruction->getFunction() == &function;
+    });
+    if (!used)
+      continue;
+    Align alignment =
+        layout.getValueOrABITypeAlignment(variable->getAlign(), variable->getValueType());
+    offset = alignTo(offset, alignment);
+    Value *address = prologue.CreateConstInBoundsGEP1_64(prologue.getInt8Ty(), localMemory, offset,
+                                                         variable->getName());
+    address = prologue.CreateAddrSpaceCast(address, variable->getType());
+    variable->replaceUsesWithIf(address, [&](Use &use) {
+      auto *instruction = dyn_cast<Instruction>(use.getUser());
+      return instruction && instruction->getFunction() == &function;
+    });
+    offset += layout.getTypeAllocSize(variable->getValueType());
+  }
+  if (offset > info.staticLocalMemSize)
+    return compiler::codegenError("kernel '" + info.name + "' needs " + Twine(offset) +
+                                  " bytes of __local variables but the front end reported " +
+                                  Twine(info.staticLocalMemSize));
+  return Error::success();
+}
+
+/// Replaces the calls of the uniform work-item primitives (the same for every work-item of the
+/// group) by reads of the launch and work-group parameters.
+void replaceGroupPrimitives(Module &module, Function &function, ParameterReader &parameters) {
+  struct Field {
+    const char *name;
+    bool inLaunch;
+    size_t offset;
+  };
+  const Field fields[] = {
+      {"__kiln_group_id", false, offsetof(WorkGroupParams, groupId)},
+      {"__kiln_local_size", false, offsetof(WorkGroupParams, localSize)},
+      {"__kiln_enqueued_local_size", true, offsetof(LaunchParams, enqueuedLocalSize)},
+      {"__kiln_num_groups", true, offsetof(LaunchParams, numGroups)},
+      {"__kiln_global_size", true, offsetof(LaunchParams, globalSize)},
+      {"__kiln_global_offset", true, offsetof(LaunchParams, globalOffset)},
+  };
+  for (const Field &field : fields) {
+    Function *primitive = module.getFunction(field.name);
+    if (primitive == nullptr)
+      continue;
+    for (User *user : make_early_inc_range(primitive->users())) {
+      auto *call = dyn_cast<CallInst>(user);
+      if (call == nullptr || call->getFunction() != &function)
+        continue;
+      IRBuilder<> at(call);
+      Value *base = field.inLaunch ? parameters.launch() : parameters.group();
+      Value *dim = at.CreateZExtOrTrunc(call->getArgOperand(0), at.getInt32Ty());
+      Value *value = parameters.dimension(at, base, field.offset, dim, field.name);
+      call->replaceAllUsesWith(at.CreateZExtOrTrunc(value, call->getType()));
+      call->eraseFromParent();
+    }
+  }
+  if (Function *workDim = module.getFunction("__kiln_work_dim")) {
+    for (User *user : make_early_inc_range(workDim->users())) {
+      auto *call = dyn_cast<CallInst>(user);
+      if (call == nullptr || call->getFunction() != &function)
+        continue;
+      IRBuilder<> at(call);
+      Value *address = at.CreateConstInBoundsGEP1_64(at.getInt8Ty(), parameters.launch(),
+                                                     offsetof(LaunchParams, workDim));
+      call->replaceAllUsesWith(at.CreateLoad(at.getInt32Ty(), address, "work.dim"));
+      call->eraseFromParent();
+    }
+  }
+}
+
+/// Replaces the printf record reservations (compiler/llvm/printf_lowering.hpp) by reservations
+/// in the launch's printf buffer.
+void replacePrintfReservations(Module &module, Function &function, Value *launch) {
+  Function *primitive = module.getFunction(compiler::kPrintfAllocPrimitive);
+  if (primitive == nullptr)
+    return;
+  for (User *user : make_early_inc_range(primitive->users())) {
+    auto *call = dyn_cast<CallInst>(user);
+    if (call == nullptr || call->getFunction() != &function)
+      continue;
+    auto *pointer = PointerType::get(module.getContext(), 0);
+    Function *reserve =
+        compiler::printfReservationFunction(module, cast<PointerType>(call->getType()), pointer);
+    IRBuilder<> builder(call);
+    Value *buffer =
+        builder.CreateLoad(pointer,
+                           builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), launch,
+                                                              offsetof(LaunchParams, printfBuffer)),
+                           "printf.buffer");
+    CallInst *replacement =
+        builder.CreateCall(reserve, {buffer, call->getArgOperand(0)}, "printf.record");
+    call->replaceAllUsesWith(replacement);
+    call->eraseFromParent();
+  }
+}
+
+/// Replaces the calls of the work-item primitives that `shape` determines by constants: the
+/// local and enqueued sizes, and the global offset when it is zero. Calls with a dimension that
+/// is not a constant keep reading the parameters (replaceGroupPrimitives).
+void substituteShapeConstants(Module &module, Function &function, const WorkGroupShape &shape) {
+  auto substitute = [&](const char *name, auto valueOf) {
+    Function *primitive = module.getFunction(name);
+    if (primitive == nullptr)
+      return;
+    for (User *user : make_early_inc_range(primitive->users())) {
+      auto *call = dyn_cast<CallInst>(user);
+      auto *dim = call ? dyn_cast<ConstantInt>(call->getArgOperand(0)) : nullptr;
+      if (dim == nullptr || call->getFunction() != &function || dim->getZExtValue() >= 3)
+        continue;
+      call->replaceAllUsesWith(ConstantInt::get(call->getType(), valueOf(dim->getZExtValue())));
+      call->eraseFromParent();
+    }
+  };
+  substitute("__kiln_local_size", [&](uint64_t dim) { return shape.localSize[dim]; });
+  substitute("__kiln_enqueued_local_size",
+             [&](uint64_t dim) { return shape.enqueuedLocalSize[dim]; });
+  if (shape.zeroOffset)
+    substitute("__kiln_global_offset", [](uint64_t) { return uint64_t{0}; });
+}
+
+/// The steps after vectorization: work-item loops, then the primitives and the printf and
+/// address-space queries replaced by reads of the launch and work-group parameters. Returns the
+/// bytes of private storage per SIMD group.
+uint64_t finishWorkGroupFunction(Module &module, Function &function, const WorkGroupShape &shape,
+                                 unsigned simdWidth, unsigned interleave) {
+  // Again: vectorization asks for the local size to mask the lanes past the group's end.
+  substituteShapeConstants(module, function, shape);
+  makeLocalAtomicsPlain(function);
+  BasicBlock *prologue = &function.getEntryBlock();
+  Value *launch = function.getArg(0);
+  Value *group = function.getArg(1);
+  IRBuilder<> builder(prologue->getTerminator());
+  ParameterReader parameters(builder, launch, group);
+  WorkItemLoopInputs loops;
+  loops.prologue = prologue;
+  loops.privateMemory =
+      parameters.groupPointer(offsetof(WorkGroupParams, privateMemory), "private");
+  for (unsigned dim = 0; dim < 3; ++dim)
+    loops.localSize[dim] = builder.getInt64(shape.localSize[dim]);
+  loops.barrier = module.getFunction("__kiln_work_group_barrier");
+  loops.localId = module.getFunction("__kiln_local_id");
+  loops.simdWidth = simdWidth;
+  loops.interleave = interleave;
+  uint64_t privateBytes = formWorkItemLoops(function, loops);
+  replaceGroupPrimitives(module, function, parameters);
+  replacePrintfReservations(module, function, launch);
+  lowerAddressSpaceQueries(function, [&] {
+    builder.SetInsertPoint(prologue->getTerminator());
+    AddressSpaceRegions regions;
+    // Loaded again: the simplification deleted the first load where nothing used it.
+    regions.localMemory =
+        parameters.groupPointer(offsetof(WorkGroupParams, localMemory), "local.memory");
+    regions.localMemorySize =
+        parameters.launchSize(offsetof(LaunchParams, localMemorySize), "local.memory.size");
+    regions.privateMemory = loops.privateMemory;
+    regions.privateMemorySize =
+        parameters.launchSize(offsetof(LaunchParams, privateMemorySize), "private.memory.size");
+    regions.stackBase = parameters.groupPointer(offsetof(WorkGroupParams, stackBase), "stack");
+    regions.stackSize = parameters.groupSize(offsetof(WorkGroupParams, stackSize), "stack.size");
+    return regions;
+  });
+  return privateBytes;
+}
+
+} // namespace
+
+bool isBufferArgument(const Value *value) {
+  const auto *read = dyn_cast<LoadInst>(value);
+  return read != nullptr && read->getMetadata(kBufferArgumentMark) != nullptr;
+}
+
+std::string workGroupFunctionName(const std::string &kernelName) {
+  return "__kiln_wg_" + kernelName;
+}
+
+Expected<Function *> prepareWorkGroupFunction(Module &module, const compiler::KernelInfo &info,
+                                              TargetMachine &machine) {
+  Function *kernel = module.getFunction(info.name);
+  if (kernel == nullptr || kernel->isDeclaration())
+    return compiler::codegenError("the program has no kernel '" + info.name + "'");
+
+  LLVMContext &context = module.getContext();
+  Type *pointer = PointerType::get(context, 0);
+  auto *type = FunctionType::get(Type::getVoidTy(context), {pointer, pointer}, false);
+  Function *function = Function::Create(type, GlobalValue::ExternalLinkage,
+                                        workGroupFunctionName(info.name), module);
+  function->addFnAttr(Attribute::NoUnwind);
+  for (unsigned index : {0u, 1u}) {
+    function->addParamAttr(index, Attribute::NoAlias);
+    function->addParamAttr(index, Attribute::ReadOnly);
+  }
+  Value *launch = function->getArg(0);
+  Value *group = function->getArg(1);
+  launch->setName("launch");
+  group->setName("group");
+
+  BasicBlock *prologue = BasicBlock::Create(context, "prologue", function);
+  BasicBlock *body = BasicBlock::Create(context, "body", function);
+  IRBuilder<> builder(prologue);
+  ParameterReader parameters(builder, launch, group);
+  Value *argBlock = parameters.launchPointer(offsetof(LaunchParams, args), "args");
+  Value *localMemory = parameters.groupPointer(offsetof(WorkGroupParams, localMemory), "local");
+  Expected<SmallVector<Value *, 8>> arguments =
+      readArguments(builder, *kernel, info, argBlock, localMemory);
+  if (!arguments)
+    return arguments.takeError();
+  builder.CreateBr(body);
+
+  builder.SetInsertPoint(body);
+  CallInst *call = builder.CreateCall(kernel, *arguments);
+  call->setAttributes(kernel->getAttributes());
+  builder.CreateRetVoid();
+
+  if (Error error = inlineEverything(*function))
+    return error;
+  builder.SetInsertPoint(prologue->getTerminator());
+  if (Error error = placeLocalVariables(module, *function, builder, localMemory, info))
+    return error;
+  simplifyKernelBody(*function, machine);
+  // Where pointers come from is clearest now: the simplification has put the values the front
+  // end keeps in stack slots into registers, and has not yet merged the program's casts to the
+  // generic space with the code generator's own casts (only the full optimization does).
+  foldAddressSpaceQueries(*function);
+  markLocalAtomics(*function);
+  return function;
+}
+
+Expected<SpecializedWorkGroup> specializeWorkGroupFunction(Function &function,
+                                                           const WorkGroupShape &shape,
+                                                           TargetMachine &machine,
+                                                           unsigned simdWidth, bool mayInterleave) {
+  Module &module = *function.getParent();
+  substituteShapeConstants(module, function, shape);
+  SpecializedWorkGroup result;
+  result.function = &function;
+  if (simdWidth == 0 && shape.localSize[0] == 1) {
+    simdWidth = 1; // no work-items side by side along dimension 0
+    result.notVectorized = "the work-groups are one work-item wide along dimension 0";
+  }
+  if (simdWidth != 1) {
+    WorkItemVectorization vectorized =
+        vectorizeWorkItems(function, simdWidth, machine, shape.localSize[0], mayInterleave);
+    result.simdWidth = vectorized.width;
+    result.interleave = vectorized.interleave;
+    result.chainsSideBySide = vectorized.chainsSideBySide;
+    result.notVectorized = std::move(vectorized.notVectorized);
+    result.scalarInstructions = vectorized.scalarInstructions;
+    result.vectorInstructions = vectorized.vectorInstructions;
+  }
+  if (result.simdWidth > 1) {
+    if (shape.localSize[0] % result.simdWidth == 0)
+      assumeEveryLaneActive(function); // every SIMD group is full
+    else
+      separateFullSimdGroups(function);
+  }
+  result.privateBytesPerSimdGroup =
+      finishWorkGroupFunction(module, function, shape, result.simdWidth, result.interleave);
+  return result;
+}
+
+} // namespace kiln::cpu

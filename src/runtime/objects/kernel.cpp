@@ -1,0 +1,110 @@
+#include "runtime/objects/kernel.hpp"
+
+#include "runtime/objects/memory.hpp"
+#include "runtime/objects/program.hpp"
+
+#include <cstring>
+
+namespace kiln {
+
+Kernel::Kernel(Program &program, compiler::KernelInfo info,
+               std::map<const Device *, DeviceKernelCode> deviceKernels)
+    : program_(&program), info_(std::move(info)), deviceKernels_(std::move(deviceKernels)),
+      args_(info_.args.size()), argBlock_(info_.argBlockSize) {
+  program.kernelCreated();
+}
+
+Kernel::Kernel(const Kernel &other)
+    : Object(), RefCounted(), program_(other.program_), info_(other.info_),
+      deviceKernels_(other.deviceKernels_), args_(other.args_), argBlock_(other.argBlock_) {
+  program_->kernelCreated();
+}
+
+Kernel::~Kernel() = default;
+
+void Kernel::lastExternalReleased() {
+  program_->kernelReleased();
+}
+
+const DeviceKernel *Kernel::deviceKernel(const Device *device) const {
+  auto found = deviceKernels_.find(device);
+  return found == deviceKernels_.end() ? nullptr : found->second.kernel;
+}
+
+void Kernel::setValue(cl_uint index, const void *value, size_t size) {
+  const compiler::KernelArgInfo &arg = info_.args[index];
+  std::memcpy(argBlock_.data() + arg.blockOffset, value, size);
+  args_[index] = ArgState{true, {}, 0};
+}
+
+void Kernel::setMemObject(cl_uint index, MemObject *memory) {
+  args_[index] = ArgState{true, memory != nullptr ? memory->weakRef() : WeakRef<MemObject>(), 0};
+}
+
+void Kernel::setLocalSize(cl_uint index, size_t size) {
+  args_[index] = ArgState{true, {}, size};
+}
+
+bool Kernel::allArgsSet() const {
+  for (const ArgState &arg : args_)
+    if (!arg.isSet)
+      return false;
+  return true;
+}
+
+size_t Kernel::layOutLocalMemory(std::byte *block) const {
+  size_t total = info_.staticLocalMemSize;
+  for (size_t index = 0; index < args_.size(); ++index) {
+    if (info_.args[index].kind != compiler::ArgKind::LocalPointer)
+      continue;
+    total =
+        (total + kLocalArgumentAlignment - 1) / kLocalArgumentAlignment * kLocalArgumentAlignment;
+    if (block != nullptr) {
+      uint64_t offset = total;
+      std::memcpy(block + info_.args[index].blockOffset, &offset, sizeof offset);
+    }
+    total += args_[index].localSize;
+  }
+  return total;
+}
+
+cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
+  LaunchArgumentBlock &block = arguments.block;
+  LaunchMemObjects &memObjects = arguments.memObjects;
+  block.assign(argBlock_.begin(), argBlock_.end());
+  arguments.outputBufferBytes = 0;
+  arguments.bufferBytes = 0;
+  arguments.buffersHaveReadSlack = true;
+  memObjects.reserve(args_.size());
+  for (size_t index = 0; index < args_.size(); ++index) {
+    compiler::ArgKind kind = info_.args[index].kind;
+    bool isImage = kind == compiler::ArgKind::Image;
+    if (kind != compiler::ArgKind::GlobalPointer && kind != compiler::ArgKind::ConstantPointer &&
+        !isImage)
+      continue;
+    const WeakRef<MemObject> &named = args_[index].memory;
+    Ref<MemObject> memory = named.lock();
+    if (!named.isEmpty() && (!memory || !memory->isExternallyAlive()))
+      return CL_INVALID_KERNEL_ARGS;
+    // A buffer is its bytes; an image is its descriptor (image_kernel_descriptor.hpp).
+    const void *address = !memory   ? nullptr
+                          : isImage ? static_cast<const void *>(memory->kernelDescriptor())
+                                    : memory->data();
+    std::memcpy(block.data() + info_.args[index].blockOffset, &address, sizeof address);
+    if (!memory)
+      continue;
+    if (isImage) {
+      memObjects.push_back(std::move(memory));
+      continue;
+    }
+    if (info_.args[index].onlyWritten)
+      arguments.outputBufferBytes += memory->size();
+    arguments.bufferBytes += memory->size();
+    arguments.buffersHaveReadSlack = arguments.buffersHaveReadSlack && memory->hasReadSlack();
+    memObjects.push_back(std::move(memory));
+  }
+  arguments.localMemorySize = layOutLocalMemory(block.data());
+  return CL_SUCCESS;
+}
+
+} // namespace kiln

@@ -1,0 +1,116 @@
+// cl_kernel: one kernel function of a built program and its argument values.
+#pragma once
+
+#include "compiler/program_info.hpp"
+#include "runtime/objects/object.hpp"
+#include "runtime/objects/weak_ref.hpp"
+#include "runtime/scheduling/block_recycler.hpp"
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace kiln {
+
+class Device;
+class DeviceKernel;
+class DeviceProgram;
+class MemObject;
+class Program;
+
+/// Alignment of each __local argument inside a work-group's local memory: enough for any
+/// OpenCL C type (long16, double16).
+inline constexpr size_t kLocalArgumentAlignment = 128;
+
+/// A launch's copy of the arguments, and the buffers it holds: allocated per launch, so they
+/// come from the recycled blocks.
+using LaunchArgumentBlock = std::vector<std::byte, RecyclingAllocator<std::byte>>;
+using LaunchMemObjects = std::vector<Ref<MemObject>, RecyclingAllocator<Ref<MemObject>>>;
+
+/// What a launch takes from its kernel's arguments when it is enqueued.
+struct LaunchArguments {
+  /// The argument block: buffers replaced by their addresses and __local arguments by their
+  /// offsets into the work-group's local memory.
+  LaunchArgumentBlock block;
+  LaunchMemObjects memObjects;    // the buffers and images the arguments name
+  size_t localMemorySize = 0;     // per work-group: the kernel's own plus the arguments'
+  uint64_t outputBufferBytes = 0; // the size of the buffers it only writes (onlyWritten)
+  uint64_t bufferBytes = 0;       // the size of all the buffers it names
+  /// Every buffer it names has read slack (MemObject::hasReadSlack). The CPU device then lets
+  /// code read a little past any pointer argument's end, so a pointer argument that is not a
+  /// buffer (shared virtual memory, once a device supports it) must clear this unless its
+  /// allocation has the slack too.
+  bool buffersHaveReadSlack = true;
+};
+
+/// A kernel's code on one device, and the device program it lives in (kept alive with it).
+struct DeviceKernelCode {
+  std::shared_ptr<const DeviceProgram> program;
+  const DeviceKernel *kernel = nullptr;
+};
+
+class Kernel : public Object<_cl_kernel, ObjectKind::Kernel>, public RefCounted<Kernel> {
+public:
+  /// `deviceKernels` has the loaded kernel for every device the program was built for.
+  Kernel(Program &program, compiler::KernelInfo info,
+         std::map<const Device *, DeviceKernelCode> deviceKernels);
+  /// clCloneKernel: same function, same argument values.
+  explicit Kernel(const Kernel &other);
+  ~Kernel();
+
+  /// The application released the kernel: it no longer counts as attached to its program, even
+  /// while finished or pending commands still hold it.
+  void lastExternalReleased();
+
+  Program &program() const { return *program_; }
+  const compiler::KernelInfo &info() const { return info_; }
+  const std::string &name() const { return info_.name; }
+  cl_uint argCount() const { return static_cast<cl_uint>(info_.args.size()); }
+
+  /// Null when the program has no executable for `device`.
+  const DeviceKernel *deviceKernel(const Device *device) const;
+
+  /// clSetKernelArg, after validation: the bytes of a value argument, a buffer (null for a
+  /// NULL buffer), or the size of a __local argument.
+  void setValue(cl_uint index, const void *value, size_t size);
+  void setMemObject(cl_uint index, MemObject *memory);
+  void setLocalSize(cl_uint index, size_t size);
+
+  bool allArgsSet() const;
+  bool isArgSet(cl_uint index) const { return args_[index].isSet; }
+  size_t localSize(cl_uint index) const { return args_[index].localSize; }
+  /// The argument block with values in place; buffers and __local offsets are filled at launch.
+  const std::vector<std::byte> &argBlock() const { return argBlock_; }
+
+  /// Bytes of __local memory one work-group needs: the kernel's own plus the arguments'.
+  size_t localMemorySize() const { return layOutLocalMemory(nullptr); }
+
+  /// A launch's arguments as they stand (the launch holds the memory objects from now on). A
+  /// buffer the kernel may write is one that is neither behind a `const` pointer nor
+  /// CL_MEM_READ_ONLY. CL_INVALID_KERNEL_ARGS when a buffer argument has been released since it
+  /// was set.
+  cl_int launchArgs(LaunchArguments &arguments) const;
+
+private:
+  /// Places __local arguments after the kernel's own __local variables; writes their offsets
+  /// into `block` when given. Returns the total size.
+  size_t layOutLocalMemory(std::byte *block) const;
+
+  struct ArgState {
+    bool isSet = false;
+    /// Weak: as in every OpenCL implementation, setting a buffer argument does not keep the
+    /// buffer alive (applications release buffers while kernels still name them). Empty for a
+    /// NULL buffer.
+    WeakRef<MemObject> memory;
+    size_t localSize = 0;
+  };
+
+  Ref<Program> program_;
+  compiler::KernelInfo info_;
+  std::map<const Device *, DeviceKernelCode> deviceKernels_;
+  std::vector<ArgState> args_;
+  std::vector<std::byte> argBlock_;
+};
+
+} // namespace kiln

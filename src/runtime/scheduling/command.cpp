@@ -1,0 +1,54 @@
+#include "runtime/scheduling/command.hpp"
+
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/queue.hpp"
+
+namespace kiln {
+
+void Command::dependencyFinished(cl_int status, bool propagatesErrors) {
+  if (releaseDependency(status, propagatesErrors))
+    submit();
+}
+
+bool Command::releaseDependency(cl_int status, bool propagatesErrors) {
+  if (status < 0 && propagatesErrors)
+    dependencyFailed_.store(true, std::memory_order_relaxed);
+  return pending_.fetch_sub(1, std::memory_order_acq_rel) == 1;
+}
+
+void Command::submit() {
+  std::vector<std::shared_ptr<Command>> ready = submitOne();
+  while (!ready.empty()) {
+    std::shared_ptr<Command> next = std::move(ready.back());
+    ready.pop_back();
+    for (std::shared_ptr<Command> &more : next->submitOne())
+      ready.push_back(std::move(more));
+  }
+}
+
+std::vector<std::shared_ptr<Command>> Command::submitOne() {
+  if (dependencyFailed_.load(std::memory_order_relaxed)) {
+    // The specification's answer for a command whose wait list failed: it never runs. Its
+    // completion releases the commands that follow it.
+    complete(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    return {};
+  }
+  event_->setStatus(CL_SUBMITTED);
+  // The event outlives the driver's hold on this command (which may complete it at once).
+  Ref<Event> event = event_;
+  event->queue()->device().driver().submit(shared_from_this());
+  std::vector<std::shared_ptr<Command>> ready;
+  for (std::shared_ptr<Command> &successor : event->takeSubmissionDependents())
+    if (successor->releaseDependency(CL_COMPLETE, false))
+      ready.push_back(std::move(successor));
+  return ready;
+}
+
+void Command::complete(cl_int status) {
+  event_->setStatus(status);
+  // Only now may the objects the command used be destroyed (the specification deletes a
+  // released object once the commands using it have finished).
+  payload_ = NoOperation{};
+}
+
+} // namespace kiln
