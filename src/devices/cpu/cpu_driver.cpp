@@ -4,6 +4,7 @@
 #include "devices/cpu/cpu_topology.hpp"
 #include "devices/cpu/host_cpu.hpp"
 #include "devices/cpu/kernel_jit.hpp"
+#include "devices/cpu/launch_buffers.hpp"
 #include "devices/cpu/prepared_program_serialization.hpp"
 #include "devices/cpu/thread_pool.hpp"
 #include "devices/cpu/thread_stack.hpp"
@@ -238,10 +239,9 @@ static_assert(kStorageReadSlackBytes >= kBufferReadSlackBytes,
 /// slower with streaming stores. A buffer the kernel updates in place is no output: its reads
 /// have brought the lines to the cache already, and streaming them out only evicts them (the
 /// suite's fill update, 64 MiB updated in place, ran 0.8 times as fast on a 2-core Zen 4).
-bool shouldStreamStores(const HostCpu &host, const KernelLaunch &launch) {
+bool shouldStreamStores(const HostCpu &host, const LaunchBuffers &buffers) {
   uint64_t cache = host.lastLevelCacheBytes;
-  return cache != 0 && launch.arguments.outputBufferBytes > cache / 4 &&
-         launch.arguments.bufferBytes > cache;
+  return cache != 0 && buffers.outputBytes > cache / 4 && buffers.bytes > cache;
 }
 
 /// Whether a copy or fill streams past the caches: when it is larger than the last-level cache,
@@ -504,8 +504,9 @@ public:
       LaunchCode code;
       std::string error;
       WorkGroupShape common;
-      common.streamingStores = shouldStreamStores(host_, *launch);
-      common.buffersHaveReadSlack = launch->arguments.buffersHaveReadSlack;
+      LaunchBuffers buffers = launchBuffersOf(*launch);
+      common.streamingStores = shouldStreamStores(host_, buffers);
+      common.buffersHaveReadSlack = buffers.haveReadSlack;
       if (!code.find(static_cast<const CpuKernel &>(*launch->deviceKernel), launch->range, common,
                      error)) {
         // The kernel was prepared at build, so this is rare: out of memory, or an internal

@@ -487,8 +487,8 @@ private:
       params.numGroups[axis] = groups[axis];
     }
     params.workDim = launch.range.workDim;
-    for (const Ref<MemObject> &memory : launch.arguments.memObjects)
-      residency_.moveToDevice(memory->data(), memory->size(), stream);
+    for (const LaunchMemObject &named : launch.arguments.memObjects)
+      residency_.moveToDevice(named.memory->data(), named.memory->size(), stream);
     if (cl_int status = prepareImages(launch, stream); status != CL_COMPLETE)
       return status;
     // The entry's argument block parameter is at least 8 bytes.
@@ -525,12 +525,12 @@ private:
       // The runtime's block names the image by its host descriptor.
       auto named =
           std::find_if(launch.arguments.memObjects.begin(), launch.arguments.memObjects.end(),
-                       [&](const Ref<MemObject> &memory) {
-                         return memory->kernelDescriptor() == hostDescriptor;
+                       [&](const LaunchMemObject &memory) {
+                         return memory.memory->kernelDescriptor() == hostDescriptor;
                        });
       if (named == launch.arguments.memObjects.end())
         continue;
-      std::shared_ptr<GpuImage> image = imageOf(**named);
+      std::shared_ptr<GpuImage> image = imageOf(*named->memory);
       if (image == nullptr)
         return CL_MEM_OBJECT_ALLOCATION_FAILURE;
       const ImageKernelDescriptor *descriptor = image->kernelDescriptor();

@@ -72,9 +72,6 @@ cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
   LaunchArgumentBlock &block = arguments.block;
   LaunchMemObjects &memObjects = arguments.memObjects;
   block.assign(argBlock_.begin(), argBlock_.end());
-  arguments.outputBufferBytes = 0;
-  arguments.bufferBytes = 0;
-  arguments.buffersHaveReadSlack = true;
   memObjects.reserve(args_.size());
   for (size_t index = 0; index < args_.size(); ++index) {
     compiler::ArgKind kind = info_.args[index].kind;
@@ -91,17 +88,8 @@ cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
                           : isImage ? static_cast<const void *>(memory->kernelDescriptor())
                                     : memory->data();
     std::memcpy(block.data() + info_.args[index].blockOffset, &address, sizeof address);
-    if (!memory)
-      continue;
-    if (isImage) {
-      memObjects.push_back(std::move(memory));
-      continue;
-    }
-    if (info_.args[index].onlyWritten)
-      arguments.outputBufferBytes += memory->size();
-    arguments.bufferBytes += memory->size();
-    arguments.buffersHaveReadSlack = arguments.buffersHaveReadSlack && memory->hasReadSlack();
-    memObjects.push_back(std::move(memory));
+    if (memory)
+      memObjects.push_back({std::move(memory), static_cast<uint32_t>(index)});
   }
   arguments.localMemorySize = layOutLocalMemory(block.data());
   return CL_SUCCESS;

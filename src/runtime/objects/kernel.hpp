@@ -23,25 +23,29 @@ class Program;
 /// OpenCL C type (long16, double16).
 inline constexpr size_t kLocalArgumentAlignment = 128;
 
-/// A launch's copy of the arguments, and the buffers it holds: allocated per launch, so they
-/// come from the recycled blocks.
-using LaunchArgumentBlock = std::vector<std::byte, RecyclingAllocator<std::byte>>;
-using LaunchMemObjects = std::vector<Ref<MemObject>, RecyclingAllocator<Ref<MemObject>>>;
+/// A memory object a launch's arguments name (a buffer or an image), and the argument that
+/// names it.
+struct LaunchMemObject {
+  Ref<MemObject> memory;
+  uint32_t argument = 0; // its index in compiler::KernelInfo::args
+};
 
-/// What a launch takes from its kernel's arguments when it is enqueued.
+/// A launch's copy of the arguments, and the memory objects it holds: allocated per launch, so
+/// they come from the recycled blocks.
+using LaunchArgumentBlock = std::vector<std::byte, RecyclingAllocator<std::byte>>;
+using LaunchMemObjects = std::vector<LaunchMemObject, RecyclingAllocator<LaunchMemObject>>;
+
+/// What a launch takes from its kernel's arguments when it is enqueued: what every device
+/// needs to run it. (What a device derives from these for its own purposes, it derives itself.)
 struct LaunchArguments {
-  /// The argument block: buffers replaced by their addresses and __local arguments by their
-  /// offsets into the work-group's local memory.
+  /// The argument block: buffers replaced by their addresses, images by their descriptors' and
+  /// __local arguments by their offsets into the work-group's local memory.
   LaunchArgumentBlock block;
-  LaunchMemObjects memObjects;    // the buffers and images the arguments name
-  size_t localMemorySize = 0;     // per work-group: the kernel's own plus the arguments'
-  uint64_t outputBufferBytes = 0; // the size of the buffers it only writes (onlyWritten)
-  uint64_t bufferBytes = 0;       // the size of all the buffers it names
-  /// Every buffer it names has read slack (MemObject::hasReadSlack). The CPU device then lets
-  /// code read a little past any pointer argument's end, so a pointer argument that is not a
-  /// buffer (shared virtual memory, once a device supports it) must clear this unless its
-  /// allocation has the slack too.
-  bool buffersHaveReadSlack = true;
+  /// The buffers and images the arguments name, in argument order, each with its argument (a
+  /// NULL buffer names none): a device that gives images descriptors of its own finds their
+  /// slots in the block through these.
+  LaunchMemObjects memObjects;
+  size_t localMemorySize = 0; // per work-group: the kernel's own plus the arguments'
 };
 
 /// A kernel's code on one device, and the device program it lives in (kept alive with it).
