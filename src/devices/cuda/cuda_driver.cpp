@@ -517,25 +517,18 @@ private:
   /// Gives each image argument of `launch` the GPU's descriptor in place of the host's, and puts
   /// the refresh of the textures of those a kernel may sample (read_only ones) on the stream.
   cl_int prepareImages(KernelLaunch &launch, CUstream stream) {
-    const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
-    for (const GpuKernel::ImageArgument &arg : kernel.imageArguments()) {
-      std::byte *slot = launch.arguments.block.data() + arg.blockOffset;
-      const void *hostDescriptor = nullptr;
-      std::memcpy(&hostDescriptor, slot, sizeof hostDescriptor);
-      // The runtime's block names the image by its host descriptor.
-      auto named =
-          std::find_if(launch.arguments.memObjects.begin(), launch.arguments.memObjects.end(),
-                       [&](const LaunchMemObject &memory) {
-                         return memory.memory->kernelDescriptor() == hostDescriptor;
-                       });
-      if (named == launch.arguments.memObjects.end())
+    const std::vector<compiler::KernelArgInfo> &args = launch.kernel->info().args;
+    for (const LaunchMemObject &named : launch.arguments.memObjects) {
+      const compiler::KernelArgInfo &arg = args[named.argument];
+      if (arg.kind != compiler::ArgKind::Image)
         continue;
-      std::shared_ptr<GpuImage> image = imageOf(*named->memory);
+      std::shared_ptr<GpuImage> image = imageOf(*named.memory);
       if (image == nullptr)
         return CL_MEM_OBJECT_ALLOCATION_FAILURE;
       const ImageKernelDescriptor *descriptor = image->kernelDescriptor();
-      std::memcpy(slot, &descriptor, sizeof descriptor);
-      if (arg.sampled && !image->refreshTextures(stream))
+      std::memcpy(launch.arguments.block.data() + arg.blockOffset, &descriptor, sizeof descriptor);
+      bool sampled = arg.accessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY;
+      if (sampled && !image->refreshTextures(stream))
         return CL_OUT_OF_RESOURCES;
     }
     return CL_COMPLETE;

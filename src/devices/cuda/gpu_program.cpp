@@ -18,12 +18,7 @@ int functionAttribute(const CudaLibrary &cuda, CUfunction function,
 GpuKernel::GpuKernel(CUfunction function, DeviceKernelInfo info, const compiler::KernelInfo &kernel,
                      const std::vector<compiler::PrintfCallSite> *printfCalls)
     : function_(function), info_(info), staticLocalBytes_(kernel.staticLocalMemSize),
-      printfCalls_(printfCalls) {
-  for (const compiler::KernelArgInfo &arg : kernel.args)
-    if (arg.kind == compiler::ArgKind::Image)
-      imageArguments_.push_back(
-          {arg.blockOffset, arg.accessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY});
-}
+      printfCalls_(printfCalls) {}
 
 GpuProgram::GpuProgram(std::shared_ptr<const CudaLibrary> cuda, CUcontext context, CUmodule module,
                        std::string ptx)

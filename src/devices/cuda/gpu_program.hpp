@@ -31,13 +31,6 @@ private:
 
 class GpuKernel final : public DeviceKernel {
 public:
-  /// An image argument: where its descriptor's address is in the argument block, and whether
-  /// the kernel may sample it (read_only).
-  struct ImageArgument {
-    uint32_t blockOffset;
-    bool sampled;
-  };
-
   GpuKernel(CUfunction function, DeviceKernelInfo info, const compiler::KernelInfo &kernel,
             const std::vector<compiler::PrintfCallSite> *printfCalls);
   DeviceKernelInfo info() const override { return info_; }
@@ -46,15 +39,12 @@ public:
   uint64_t staticLocalBytes() const { return staticLocalBytes_; }
   /// The program's printf calls when this kernel may call printf, else null.
   const std::vector<compiler::PrintfCallSite> *printfCalls() const { return printfCalls_; }
-  /// The image arguments, found once here so that launches without images pass them by.
-  const std::vector<ImageArgument> &imageArguments() const { return imageArguments_; }
 
 private:
   CUfunction function_;
   DeviceKernelInfo info_;
   uint64_t staticLocalBytes_;
   const std::vector<compiler::PrintfCallSite> *printfCalls_;
-  std::vector<ImageArgument> imageArguments_;
 };
 
 class GpuProgram final : public DeviceProgram {
