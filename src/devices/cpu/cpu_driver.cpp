@@ -13,7 +13,7 @@
 #include "runtime/objects/kernel.hpp"
 #include "runtime/objects/kiln_language.hpp"
 #include "runtime/objects/memory.hpp"
-#include "runtime/printf/printf_formatter.hpp"
+#include "runtime/printf/printf_output.hpp"
 #include "runtime/scheduling/command.hpp"
 #include "runtime/scheduling/host_commands.hpp"
 #include "runtime/scheduling/work_group_grid.hpp"
@@ -23,7 +23,6 @@
 #include <immintrin.h>
 #endif
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -161,36 +160,6 @@ struct WorkerScratch {
   }
 };
 
-/// The printf buffer of one launch of a kernel that calls printf.
-class PrintfOutput {
-public:
-  /// A buffer of `capacity` bytes, or none when that much memory is not available (every
-  /// printf then returns -1).
-  explicit PrintfOutput(size_t capacity) : storage_(allocateAligned(capacity, alignof(uint64_t))) {
-    buffer_.data = storage_.get();
-    buffer_.capacity = storage_ ? capacity : 0;
-    buffer_.used.store(0, std::memory_order_relaxed);
-  }
-
-  PrintfBuffer *buffer() { return &buffer_; }
-
-  /// Writes the text of the records to the application's stdout, in one piece so that no other
-  /// output comes in between. (The launch has finished: every record is complete.)
-  void write(std::span<const compiler::PrintfCallSite> callSites) {
-    std::span<const std::byte> records(storage_.get(),
-                                       buffer_.used.load(std::memory_order_acquire));
-    std::string text = formatPrintfRecords(records, callSites);
-    if (text.empty())
-      return;
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-  }
-
-private:
-  AlignedStorage storage_;
-  PrintfBuffer buffer_;
-};
-
 /// The work-group functions of one launch: a work-group's index in `byEdges` has bit `dim` set
 /// when the group is the last, narrower one of dimension `dim` (non-uniform work-groups).
 struct LaunchCode {
@@ -286,7 +255,9 @@ public:
         launch_(std::get<KernelLaunch>(command_->payload())),
         deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)), code_(code) {
     if (deviceKernel_.printfCalls() != nullptr) {
-      printf_ = std::make_unique<PrintfOutput>(printfBufferSize);
+      printf_.emplace(allocateAligned(PrintfOutput::storageSize(printfBufferSize),
+                                      PrintfOutput::kStorageAlignment),
+                      printfBufferSize);
       params_.printfBuffer = printf_->buffer();
     }
     const NDRange &range = launch_.range;
@@ -354,7 +325,7 @@ private:
   KernelLaunch &launch_;
   const CpuKernel &deviceKernel_;
   LaunchCode code_;
-  std::unique_ptr<PrintfOutput> printf_; // for kernels that call printf
+  std::optional<PrintfOutput> printf_; // for kernels that call printf
   LaunchParams params_{};
   std::atomic<bool> started_{false};
   std::atomic<bool> failed_{false};

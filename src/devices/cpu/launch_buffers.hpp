@@ -4,7 +4,7 @@
 // themselves; these sums matter to the CPU device alone.
 #pragma once
 
-#include "runtime/command.hpp"
+#include "runtime/scheduling/command.hpp"
 
 #include <cstdint>
 

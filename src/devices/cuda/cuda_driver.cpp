@@ -1,6 +1,5 @@
 #include "devices/cuda/cuda_driver.hpp"
 
-#include "compiler/printf_format.hpp"
 #include "devices/cuda/command_thread.hpp"
 #include "devices/cuda/cuda_device_info.hpp"
 #include "devices/cuda/cuda_library.hpp"
@@ -16,17 +15,15 @@
 #include "runtime/objects/compiler_loader.hpp"
 #include "runtime/objects/kiln_language.hpp"
 #include "runtime/objects/queue.hpp"
-#include "runtime/printf/printf_formatter.hpp"
+#include "runtime/printf/printf_output.hpp"
 #include "runtime/scheduling/command.hpp"
 #include "runtime/scheduling/host_commands.hpp"
 #include "runtime/scheduling/work_group_grid.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <cstring>
 #include <mutex>
-#include <new>
 #include <utility>
 
 namespace kiln::cuda {
@@ -463,13 +460,15 @@ private:
   /// Runs a launch whose kernel calls printf, and prints its records.
   cl_int runWithPrintf(KernelLaunch &launch, CUstream stream) {
     const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
-    AlignedStorage printfStorage = allocatePrintfBuffer();
-    cl_int status = start(launch, reinterpret_cast<uint64_t>(printfStorage.get()), stream);
+    size_t capacity = info_.printfBufferSize;
+    PrintfOutput output(
+        allocateSharedMemory(PrintfOutput::storageSize(capacity), MemoryPlacement::Device),
+        capacity);
+    cl_int status = start(launch, reinterpret_cast<uint64_t>(output.buffer()), stream);
     if (status == CL_COMPLETE && !synchronize(stream))
       status = CL_OUT_OF_RESOURCES;
-    if (printfStorage != nullptr && status == CL_COMPLETE)
-      writePrintfOutput(*reinterpret_cast<compiler::PrintfBuffer *>(printfStorage.get()),
-                        *kernel.printfCalls());
+    if (status == CL_COMPLETE)
+      output.write(*kernel.printfCalls());
     return status;
   }
 
@@ -538,32 +537,6 @@ private:
   std::shared_ptr<GpuImage> imageOf(MemObject &memory) {
     return std::static_pointer_cast<GpuImage>(memory.deviceState(
         this, [&] { return std::shared_ptr<void>(GpuImage::create(cuda_, context_, memory)); }));
-  }
-
-  /// A compiler::PrintfBuffer followed by its records' bytes, in managed memory; null when the
-  /// memory is not available (every printf then returns -1).
-  AlignedStorage allocatePrintfBuffer() {
-    size_t header = sizeof(compiler::PrintfBuffer);
-    AlignedStorage storage =
-        allocateSharedMemory(header + info_.printfBufferSize, MemoryPlacement::Device);
-    if (storage == nullptr)
-      return storage;
-    auto *buffer = new (storage.get()) compiler::PrintfBuffer;
-    buffer->data = storage.get() + header;
-    buffer->capacity = info_.printfBufferSize;
-    buffer->used.store(0, std::memory_order_relaxed);
-    return storage;
-  }
-
-  /// Writes the records' text to the application's stdout in one piece, as the CPU device does.
-  static void writePrintfOutput(const compiler::PrintfBuffer &buffer,
-                                std::span<const compiler::PrintfCallSite> callSites) {
-    std::string text =
-        formatPrintfRecords({buffer.data, buffer.used.load(std::memory_order_acquire)}, callSites);
-    if (text.empty())
-      return;
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
   }
 
   /// Puts a copy on the stream, for the GPU's copy engines (managed pages stay where they are).
