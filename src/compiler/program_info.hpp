@@ -39,17 +39,8 @@ struct KernelArgInfo {
   /// samplers, pipes and queues the size of their handle (8); 0 for LocalPointer, whose size is
   /// the number of bytes to allocate.
   uint32_t valueSize = 0;
-  /// Where the argument lives in the kernel's argument block (see devices/cpu/work_group_abi.hpp).
-  ///
-  /// The block holds the arguments in declaration order, each at the next offset that is a
-  /// multiple of its alignment:
-  ///  - Value: the bytes of the value as the device lays out its type (blockSize == valueSize),
-  ///    aligned to the type's ABI alignment (a byval struct: at least its byval alignment).
-  ///  - GlobalPointer, ConstantPointer: the buffer's device address, 8 bytes, aligned to 8.
-  ///  - LocalPointer: a 64-bit byte offset into WorkGroupParams::localMemory, aligned to 8.
-  ///  - Image, Sampler, Pipe, Queue: an 8-byte value of the device's choosing, aligned to 8.
-  /// KernelInfo::argBlockSize is the end of the last argument rounded up to 8, and
-  /// argBlockAlignment the largest alignment of any argument (at least 8).
+  /// Where the argument lives in the kernel's argument block, and its bytes there (layout:
+  /// compiler/argument_block.hpp).
   uint32_t blockOffset = 0;
   uint32_t blockSize = 0;
   /// For GlobalPointer arguments: the kernel stores through it and never reads through it (its
@@ -69,7 +60,7 @@ struct KernelInfo {
   /// Bytes of the __local variables the kernel uses, itself or through the functions (kernels
   /// included) it calls: each variable at the next multiple of its alignment, in module order.
   uint64_t staticLocalMemSize = 0;
-  uint32_t argBlockSize = 0; // bytes of the argument block
+  uint32_t argBlockSize = 0; // bytes of the argument block (compiler/argument_block.hpp)
   uint32_t argBlockAlignment = 8;
   /// Whether the kernel may call printf (it then needs a printf buffer when it runs).
   bool usesPrintf = false;

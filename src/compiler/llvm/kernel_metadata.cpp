@@ -1,5 +1,6 @@
 #include "compiler/llvm/kernel_metadata.hpp"
 
+#include "compiler/argument_block.hpp"
 #include "compiler/llvm/pointer_argument_access.hpp"
 #include "compiler/llvm/printf_lowering.hpp"
 
@@ -27,10 +28,6 @@ bool moduleFlagSet(const llvm::Module &module, llvm::StringRef name) {
 
 // The address spaces of Clang's SPIR target, as !kernel_arg_addr_space numbers them.
 enum SpirAddressSpace : unsigned { kPrivate = 0, kGlobal = 1, kConstant = 2, kLocal = 3 };
-
-// Pointers, __local offsets, and image/sampler/pipe/queue handles occupy 8 bytes of the
-// argument block.
-constexpr uint32_t kHandleSize = 8;
 
 std::optional<llvm::StringRef> stringOperand(const llvm::MDNode *node, unsigned index) {
   if (!node || index >= node->getNumOperands())
@@ -171,23 +168,18 @@ uint32_t describeArg(const llvm::Argument &arg, const ArgMetadata &md, const llv
   }
   // Handles: clSetKernelArg takes a cl_mem / cl_sampler / cl_command_queue; a __local argument
   // takes only a size (any), so it has no fixed value size.
-  info.valueSize = info.kind == ArgKind::LocalPointer ? 0 : kHandleSize;
-  info.blockSize = kHandleSize;
-  return kHandleSize;
+  info.valueSize = info.kind == ArgKind::LocalPointer ? 0 : kArgumentSlotSize;
+  info.blockSize = kArgumentSlotSize;
+  return kArgumentSlotAlignment;
 }
 
-/// Places the arguments one after the other, each at a multiple of its alignment.
+/// Places the arguments in the block (compiler/argument_block.hpp).
 void layoutArgBlock(KernelInfo &kernel, const std::vector<uint32_t> &alignments) {
-  uint64_t offset = 0;
-  uint32_t maxAlign = 8;
-  for (size_t i = 0; i < kernel.args.size(); ++i) {
-    offset = llvm::alignTo(offset, alignments[i]);
-    kernel.args[i].blockOffset = uint32_t(offset);
-    offset += kernel.args[i].blockSize;
-    maxAlign = std::max(maxAlign, alignments[i]);
-  }
-  kernel.argBlockSize = uint32_t(llvm::alignTo(offset, 8));
-  kernel.argBlockAlignment = maxAlign;
+  ArgumentBlockLayout layout;
+  for (size_t i = 0; i < kernel.args.size(); ++i)
+    kernel.args[i].blockOffset = layout.place(kernel.args[i].blockSize, alignments[i]);
+  kernel.argBlockSize = layout.size();
+  kernel.argBlockAlignment = layout.alignment();
 }
 
 std::optional<std::array<size_t, 3>> sizeTriple(const llvm::Function &kernel,

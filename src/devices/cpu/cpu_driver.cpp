@@ -32,9 +32,6 @@
 namespace kiln::cpu {
 namespace {
 
-static_assert(kLocalMemoryAlignment == kLocalArgumentAlignment,
-              "the runtime and the CPU work-group ABI must agree on __local alignment");
-
 class CpuProgram;
 
 class CpuKernel final : public DeviceKernel {

@@ -3,6 +3,7 @@
 // structures; the runtime (cpu_device.cpp) fills them. Change both together.
 #pragma once
 
+#include "compiler/argument_block.hpp"
 #include "compiler/printf_format.hpp"
 
 #include <atomic>
@@ -16,7 +17,7 @@ using compiler::PrintfBuffer;
 /// The same for every work-group of one NDRange.
 struct LaunchParams {
   /// The kernel's argument block: values as is, buffers as addresses, __local arguments as
-  /// byte offsets into WorkGroupParams::localMemory (layout from compiler::KernelArgInfo).
+  /// byte offsets into WorkGroupParams::localMemory (layout: compiler/argument_block.hpp).
   const std::byte *args;
   uint64_t globalOffset[3];
   uint64_t globalSize[3];
@@ -53,5 +54,7 @@ using WorkGroupFunction = void (*)(const LaunchParams *launch, const WorkGroupPa
 
 /// Alignment the runtime guarantees for localMemory, privateMemory and each __local argument.
 inline constexpr size_t kLocalMemoryAlignment = 128;
+static_assert(kLocalMemoryAlignment >= compiler::kLocalArgumentAlignment,
+              "__local arguments are at multiples of their alignment from localMemory");
 
 } // namespace kiln::cpu

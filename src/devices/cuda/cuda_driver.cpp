@@ -490,8 +490,7 @@ private:
       residency_.moveToDevice(named.memory->data(), named.memory->size(), stream);
     if (cl_int status = prepareImages(launch, stream); status != CL_COMPLETE)
       return status;
-    // The entry's argument block parameter is at least 8 bytes.
-    std::array<std::byte, 8> noArguments{};
+    std::array<std::byte, kMinimumBlockSize> noArguments{};
     void *block = launch.arguments.block.size() >= noArguments.size()
                       ? launch.arguments.block.data()
                       : noArguments.data();

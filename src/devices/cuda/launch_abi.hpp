@@ -1,10 +1,8 @@
 // The contract between the CUDA code generator and the CUDA runtime: how a kernel compiled to
 // PTX is launched. Each OpenCL kernel becomes one PTX entry taking two parameters, both passed
-// by value: the kernel's argument block (layout: compiler::KernelArgInfo; a __local argument's
-// offset counts from the start of the work-group's local memory, whose first
-// KernelInfo::staticLocalMemSize bytes are the kernel's own __local variables, static shared
-// memory here, and the rest the launch's dynamic shared memory) and a LaunchParams. Change the
-// generator (codegen/kernel_entry.cpp) and the runtime together.
+// by value: the kernel's argument block (layout: compiler/argument_block.hpp, which also says
+// how this device maps the work-group's local memory to static and dynamic shared memory) and
+// a LaunchParams. Change the generator (codegen/kernel_entry.cpp) and the runtime together.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +27,10 @@ struct LaunchParams {
   uint32_t reserved;
 };
 static_assert(sizeof(LaunchParams) == 136);
+
+/// Bytes the entry's argument-block parameter has at least, also for a kernel without
+/// arguments (the runtime then passes zeros).
+inline constexpr uint32_t kMinimumBlockSize = 8;
 
 /// The PTX entry of the OpenCL kernel `kernelName`.
 inline std::string entryName(std::string_view kernelName) {

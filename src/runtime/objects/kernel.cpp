@@ -1,5 +1,6 @@
 #include "runtime/objects/kernel.hpp"
 
+#include "compiler/argument_block.hpp"
 #include "runtime/objects/memory.hpp"
 #include "runtime/objects/program.hpp"
 
@@ -53,19 +54,15 @@ bool Kernel::allArgsSet() const {
 }
 
 size_t Kernel::layOutLocalMemory(std::byte *block) const {
-  size_t total = info_.staticLocalMemSize;
+  compiler::LocalMemoryLayout layout(info_.staticLocalMemSize);
   for (size_t index = 0; index < args_.size(); ++index) {
     if (info_.args[index].kind != compiler::ArgKind::LocalPointer)
       continue;
-    total =
-        (total + kLocalArgumentAlignment - 1) / kLocalArgumentAlignment * kLocalArgumentAlignment;
-    if (block != nullptr) {
-      uint64_t offset = total;
+    uint64_t offset = layout.place(args_[index].localSize);
+    if (block != nullptr)
       std::memcpy(block + info_.args[index].blockOffset, &offset, sizeof offset);
-    }
-    total += args_[index].localSize;
   }
-  return total;
+  return layout.size();
 }
 
 cl_int Kernel::launchArgs(LaunchArguments &arguments) const {

@@ -19,10 +19,6 @@ class DeviceProgram;
 class MemObject;
 class Program;
 
-/// Alignment of each __local argument inside a work-group's local memory: enough for any
-/// OpenCL C type (long16, double16).
-inline constexpr size_t kLocalArgumentAlignment = 128;
-
 /// A memory object a launch's arguments name (a buffer or an image), and the argument that
 /// names it.
 struct LaunchMemObject {
@@ -84,7 +80,8 @@ public:
   bool allArgsSet() const;
   bool isArgSet(cl_uint index) const { return args_[index].isSet; }
   size_t localSize(cl_uint index) const { return args_[index].localSize; }
-  /// The argument block with values in place; buffers and __local offsets are filled at launch.
+  /// The argument block (compiler/argument_block.hpp) with values in place; buffers, images and
+  /// __local offsets are filled at launch.
   const std::vector<std::byte> &argBlock() const { return argBlock_; }
 
   /// Bytes of __local memory one work-group needs: the kernel's own plus the arguments'.
@@ -97,8 +94,9 @@ public:
   cl_int launchArgs(LaunchArguments &arguments) const;
 
 private:
-  /// Places __local arguments after the kernel's own __local variables; writes their offsets
-  /// into `block` when given. Returns the total size.
+  /// Places __local arguments after the kernel's own __local variables
+  /// (compiler/argument_block.hpp); writes their offsets into `block` when given. Returns the
+  /// total size.
   size_t layOutLocalMemory(std::byte *block) const;
 
   struct ArgState {

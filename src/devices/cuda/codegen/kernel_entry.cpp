@@ -1,6 +1,7 @@
 //===- kernel_entry.cpp - PTX entries and the work-item primitives -------===//
 #include "devices/cuda/codegen/kernel_entry.hpp"
 
+#include "compiler/argument_block.hpp"
 #include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/kernel_inlining.hpp"
 #include "compiler/llvm/printf_lowering.hpp"
@@ -32,7 +33,12 @@ GlobalVariable &dynamicSharedMemory(Module &module) {
   return *variable;
 }
 
-/// The kernel's arguments, read from the argument block (layout: compiler::KernelArgInfo).
+/// What the reads of the argument block's slots assume of their addresses: the block is a
+/// kernel parameter aligned to at least this (compiler/argument_block.hpp, where the devices
+/// differ), and the slots are at multiples of it.
+constexpr Align kSlotReadAlignment = Align::Constant<compiler::kArgumentSlotAlignment>();
+
+/// The kernel's arguments, read from the argument block (layout: compiler/argument_block.hpp).
 Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &kernel,
                                                 const compiler::KernelInfo &info, Value *block,
                                                 Value *sharedMemory) {
@@ -51,14 +57,14 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
     case compiler::ArgKind::ConstantPointer:
     case compiler::ArgKind::Image:
     case compiler::ArgKind::Sampler:
-      values.push_back(builder.CreateAlignedLoad(type, slot, Align(8)));
+      values.push_back(builder.CreateAlignedLoad(type, slot, kSlotReadAlignment));
       break;
     case compiler::ArgKind::LocalPointer: {
       // The runtime places __local arguments after the kernel's own __local variables, which
-      // are static shared memory here: the dynamic memory starts where they end.
-      Value *offset =
-          builder.CreateSub(builder.CreateAlignedLoad(builder.getInt64Ty(), slot, Align(8)),
-                            builder.getInt64(info.staticLocalMemSize));
+      // are static shared memory here: the dynamic memory holds the rest of the local memory.
+      Value *offset = builder.CreateSub(
+          builder.CreateAlignedLoad(builder.getInt64Ty(), slot, kSlotReadAlignment),
+          builder.getInt64(info.staticLocalMemSize));
       Value *address = builder.CreateGEP(builder.getInt8Ty(), sharedMemory, offset);
       values.push_back(builder.CreatePointerBitCastOrAddrSpaceCast(address, type));
       break;
@@ -82,7 +88,7 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
 Error addEntry(Module &module, Function &kernel, const compiler::KernelInfo &info) {
   LLVMContext &context = module.getContext();
   Type *byte = Type::getInt8Ty(context);
-  Type *blockType = ArrayType::get(byte, std::max<uint32_t>(info.argBlockSize, 8));
+  Type *blockType = ArrayType::get(byte, std::max<uint32_t>(info.argBlockSize, kMinimumBlockSize));
   Type *launchType = ArrayType::get(byte, sizeof(LaunchParams));
   PointerType *pointer = PointerType::get(context, 0);
   auto *type = FunctionType::get(Type::getVoidTy(context), {pointer, pointer}, false);
@@ -90,8 +96,9 @@ Error addEntry(Module &module, Function &kernel, const compiler::KernelInfo &inf
       Function::Create(type, GlobalValue::ExternalLinkage, entryName(info.name), module);
   entry->setCallingConv(CallingConv::PTX_Kernel);
   entry->addParamAttr(0, Attribute::getWithByValType(context, blockType));
-  entry->addParamAttr(0, Attribute::getWithAlignment(
-                             context, Align(std::max<uint32_t>(info.argBlockAlignment, 8))));
+  entry->addParamAttr(
+      0, Attribute::getWithAlignment(
+             context, Align(std::max(info.argBlockAlignment, compiler::kArgumentSlotAlignment))));
   entry->addParamAttr(1, Attribute::getWithByValType(context, launchType));
   entry->addParamAttr(1, Attribute::getWithAlignment(context, Align(8)));
   entry->getArg(0)->setName("args");

@@ -73,7 +73,12 @@ private:
 /// Marks the prologue's reads of buffer arguments (isBufferArgument).
 constexpr const char *kBufferArgumentMark = "kiln.buffer_argument";
 
-/// The kernel's arguments, read from the argument block (layout: compiler::KernelArgInfo).
+/// What the reads of the argument block assume of their addresses: nothing. The block is the
+/// runtime's copy, aligned to a cache line, and an argument's alignment may be more than that
+/// (compiler/argument_block.hpp, where the devices differ).
+constexpr Align kArgumentReadAlignment = Align::Constant<1>();
+
+/// The kernel's arguments, read from the argument block (layout: compiler/argument_block.hpp).
 Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &kernel,
                                                 const compiler::KernelInfo &info, Value *block,
                                                 Value *localMemory) {
@@ -91,24 +96,27 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
     switch (arg.kind) {
     case compiler::ArgKind::GlobalPointer:
     case compiler::ArgKind::ConstantPointer: {
-      auto *read = builder.CreateAlignedLoad(builder.getPtrTy(), slot, Align(1));
+      auto *read = builder.CreateAlignedLoad(builder.getPtrTy(), slot, kArgumentReadAlignment);
       read->setMetadata(kBufferArgumentMark, MDNode::get(builder.getContext(), {}));
       value = read;
       break;
     }
     case compiler::ArgKind::Image:   // the address of its descriptor
     case compiler::ArgKind::Sampler: // its CLK_* bits (image_accessors.hpp)
-      value = builder.CreateAlignedLoad(builder.getPtrTy(), slot, Align(1));
+      value = builder.CreateAlignedLoad(builder.getPtrTy(), slot, kArgumentReadAlignment);
       break;
     case compiler::ArgKind::LocalPointer: {
-      Value *offset = builder.CreateAlignedLoad(builder.getInt64Ty(), slot, Align(1));
+      // An offset from the start of the whole local memory, the kernel's own variables included.
+      Value *offset = builder.CreateAlignedLoad(builder.getInt64Ty(), slot, kArgumentReadAlignment);
       value = builder.CreateGEP(builder.getInt8Ty(), localMemory, offset);
       break;
     }
     case compiler::ArgKind::Value:
       // A struct passed by value arrives as a pointer to a private copy (byval); the inliner
       // makes that copy, so the block itself is never written.
-      value = parameter.hasByValAttr() ? slot : builder.CreateAlignedLoad(type, slot, Align(1));
+      value = parameter.hasByValAttr()
+                  ? slot
+                  : builder.CreateAlignedLoad(type, slot, kArgumentReadAlignment);
       break;
     default:
       return compiler::codegenError("kernel '" + info.name +
