@@ -35,9 +35,11 @@
 //    the slot's offset.
 //  - The GPU device passes the block by value, as a kernel parameter of argBlockAlignment (at
 //    least kArgumentSlotAlignment), so it reads slots at that alignment. It keeps the kernel's
-//    own __local variables apart, in static shared memory, and the rest of the local memory,
-//    from staticLocalMemSize on, in the launch's dynamic shared memory: a __local argument is at
-//    the dynamic memory's base plus the slot's offset less staticLocalMemSize.
+//    own __local variables apart, in static shared memory, and only the arguments' part of the
+//    local memory, from localArgumentsBegin(), in the launch's dynamic shared memory
+//    (localArgumentBytes() of it): a __local argument is at the dynamic memory's base plus the
+//    slot's offset less localArgumentsBegin(). That base is aligned to 16 bytes, which is as
+//    far as the offsets' alignment carries there (its widest access is 16 bytes).
 #pragma once
 
 #include <algorithm>
@@ -81,6 +83,12 @@ private:
   uint32_t alignment_ = kArgumentSlotAlignment;
 };
 
+/// Where the __local arguments begin in a work-group's local memory, after the kernel's own
+/// variables (`staticLocalMemSize` bytes): the first argument's offset.
+constexpr uint64_t localArgumentsBegin(uint64_t staticLocalMemSize) {
+  return alignArgumentOffset(staticLocalMemSize, kLocalArgumentAlignment);
+}
+
 /// Places the __local arguments of one launch in a work-group's local memory.
 class LocalMemoryLayout {
 public:
@@ -97,5 +105,12 @@ public:
 private:
   uint64_t end_;
 };
+
+/// Bytes of the arguments' part of a work-group's local memory of `localMemorySize` bytes, from
+/// localArgumentsBegin(): none when the kernel has no __local argument.
+constexpr uint64_t localArgumentBytes(uint64_t localMemorySize, uint64_t staticLocalMemSize) {
+  uint64_t begin = localArgumentsBegin(staticLocalMemSize);
+  return localMemorySize > begin ? localMemorySize - begin : 0;
+}
 
 } // namespace kiln::compiler

@@ -1,5 +1,6 @@
 #include "devices/cuda/cuda_driver.hpp"
 
+#include "compiler/argument_block.hpp"
 #include "devices/cuda/command_thread.hpp"
 #include "devices/cuda/cuda_device_info.hpp"
 #include "devices/cuda/cuda_library.hpp"
@@ -494,7 +495,8 @@ private:
     void *block = launch.arguments.block.size() >= noArguments.size()
                       ? launch.arguments.block.data()
                       : noArguments.data();
-    size_t dynamicShared = launch.arguments.localMemorySize - kernel.staticLocalBytes();
+    uint64_t dynamicShared =
+        compiler::localArgumentBytes(launch.arguments.localMemorySize, kernel.staticLocalBytes());
     params.printfBuffer = printfBuffer;
     // A CUDA launch has one block shape: one launch per kind of work-group.
     for (const WorkGroupKind &kind : workGroupKinds(launch.range)) {

@@ -60,11 +60,11 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
       values.push_back(builder.CreateAlignedLoad(type, slot, kSlotReadAlignment));
       break;
     case compiler::ArgKind::LocalPointer: {
-      // The runtime places __local arguments after the kernel's own __local variables, which
-      // are static shared memory here: the dynamic memory holds the rest of the local memory.
+      // The kernel's own __local variables are static shared memory here; the dynamic memory
+      // holds the arguments' part of the local memory.
       Value *offset = builder.CreateSub(
           builder.CreateAlignedLoad(builder.getInt64Ty(), slot, kSlotReadAlignment),
-          builder.getInt64(info.staticLocalMemSize));
+          builder.getInt64(compiler::localArgumentsBegin(info.staticLocalMemSize)));
       Value *address = builder.CreateGEP(builder.getInt8Ty(), sharedMemory, offset);
       values.push_back(builder.CreatePointerBitCastOrAddrSpaceCast(address, type));
       break;
