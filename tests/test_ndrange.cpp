@@ -543,6 +543,36 @@ TEST_F(NDRangeTest, LocalArgumentsAndLocalVariablesDoNotOverlap) {
             32 * sizeof(int) + 32 * sizeof(short));
 }
 
+TEST_F(NDRangeTest, WideLocalArgumentAfterASmallLocalVariableIsAligned) {
+  // The kernel's own __local variables take 4 bytes: a float4 __local argument after them must
+  // still be 16-byte aligned (on a GPU a misaligned shared-memory vector access faults).
+  Kernel kernel = buildKernel(R"(
+    kernel void mix(global float4 *data, local float4 *scratch) {
+      local int counter;
+      if (get_local_id(0) == 0)
+        counter = 3;
+      scratch[get_local_id(0)] = data[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      data[get_global_id(0)] = scratch[get_local_size(0) - 1 - get_local_id(0)] * (float)counter;
+    })",
+                              "mix");
+  ASSERT_NE(nullptr, kernel.get());
+  const size_t local = 64, global = 256;
+  std::vector<cl_float4> input(global);
+  for (size_t index = 0; index < global; ++index)
+    for (int component = 0; component < 4; ++component)
+      input[index].s[component] = static_cast<float>(index * 4 + component);
+  Mem data = bufferWith(input);
+  ASSERT_TRUE(setArgs(kernel, data, LocalSize{local * sizeof(cl_float4)}));
+  ASSERT_TRUE(run1D(kernel, global, local));
+  std::vector<cl_float4> output = read<cl_float4>(data, global);
+  for (size_t index = 0; index < global; ++index) {
+    size_t group = index / local, mirrored = group * local + (local - 1 - index % local);
+    for (int component = 0; component < 4; ++component)
+      ASSERT_EQ(3.0f * input[mirrored].s[component], output[index].s[component]) << index;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
