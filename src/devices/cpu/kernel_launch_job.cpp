@@ -1,0 +1,125 @@
+//===- kernel_launch_job.cpp - An NDRange run by the CPU device's workers --===//
+#include "devices/cpu/kernel_launch_job.hpp"
+
+#include "runtime/objects/kernel.hpp"
+#include "runtime/scheduling/work_group_grid.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+#include <algorithm>
+
+namespace kiln::cpu {
+namespace {
+
+/// Makes the non-temporal stores of the work-groups this thread ran visible to the others
+/// before their completion is reported: they are not ordered with later stores.
+void fenceStreamingStores() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_sfence();
+#endif
+}
+
+} // namespace
+
+static_assert(kStorageReadSlackBytes >= kBufferReadSlackBytes,
+              "buffers have the read slack work-group functions may use");
+
+bool LaunchCode::find(const CpuKernel &kernel, const NDRange &range, const WorkGroupShape &common,
+                      std::string &error) {
+  streamingStores = common.streamingStores;
+  for (const WorkGroupKind &kind : workGroupKinds(range)) {
+    WorkGroupShape shape = common;
+    shape.zeroOffset = true;
+    for (unsigned dim = 0; dim < 3; ++dim) {
+      shape.enqueuedLocalSize[dim] = range.local[dim];
+      shape.localSize[dim] = kind.localSize[dim];
+      shape.zeroOffset = shape.zeroOffset && range.offset[dim] == 0;
+    }
+    const WorkGroupCode *code = kernel.code(shape, error);
+    if (code == nullptr)
+      return false;
+    byEdges[kind.edges] = code;
+    uint64_t simdGroupsAlongX = (shape.localSize[0] + code->simdWidth - 1) / code->simdWidth;
+    privateMemorySize =
+        std::max(privateMemorySize, simdGroupsAlongX * shape.localSize[1] * shape.localSize[2] *
+                                        code->privateBytesPerSimdGroup);
+  }
+  return true;
+}
+
+bool shouldStreamStores(const HostCpu &host, const LaunchBuffers &buffers) {
+  uint64_t cache = host.lastLevelCacheBytes;
+  return cache != 0 && buffers.outputBytes > cache / 4 && buffers.bytes > cache;
+}
+
+KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
+                                 std::vector<WorkerScratch> &scratch, const LaunchCode &code,
+                                 size_t groupCount, size_t chunkSize, size_t printfBufferSize)
+    : ParallelJob(groupCount, chunkSize), command_(std::move(command)), scratch_(scratch),
+      launch_(std::get<KernelLaunch>(command_->payload())),
+      deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)), code_(code) {
+  if (deviceKernel_.printfCalls() != nullptr) {
+    printf_.emplace(allocateAligned(PrintfOutput::storageSize(printfBufferSize),
+                                    PrintfOutput::kStorageAlignment),
+                    printfBufferSize);
+    params_.printfBuffer = printf_->buffer();
+  }
+  const NDRange &range = launch_.range;
+  params_.args = launch_.arguments.block.data();
+  params_.workDim = range.workDim;
+  std::array<uint64_t, 3> groups = workGroupCounts(range);
+  for (int dim = 0; dim < 3; ++dim) {
+    params_.globalOffset[dim] = range.offset[dim];
+    params_.globalSize[dim] = range.global[dim];
+    params_.enqueuedLocalSize[dim] = range.local[dim];
+    params_.numGroups[dim] = groups[dim];
+  }
+  params_.localMemorySize = launch_.arguments.localMemorySize;
+  params_.privateMemorySize = code_.privateMemorySize;
+}
+
+void KernelLaunchJob::run(size_t begin, size_t end, unsigned worker) {
+  if (!started_.exchange(true))
+    command_->markRunning();
+  WorkerScratch &scratch = scratch_[worker];
+  if (!WorkerScratch::reserve(scratch.localMemory, scratch.localCapacity,
+                              std::max<size_t>(params_.localMemorySize, 1)) ||
+      !WorkerScratch::reserve(scratch.privateMemory, scratch.privateCapacity,
+                              std::max<size_t>(params_.privateMemorySize, 1))) {
+    failed_.store(true);
+    return;
+  }
+  const ThreadStack &stack = scratch.stack.current();
+  WorkGroupParams group{};
+  group.localMemory = scratch.localMemory.get();
+  group.privateMemory = scratch.privateMemory.get();
+  group.stackBase = stack.base;
+  group.stackSize = stack.size;
+  for (size_t linear = begin; linear < end; ++linear) {
+    size_t rest = linear;
+    unsigned edges = 0;
+    for (int dim = 0; dim < 3; ++dim) {
+      group.groupId[dim] = rest % params_.numGroups[dim];
+      rest /= params_.numGroups[dim];
+      uint64_t first = group.groupId[dim] * params_.enqueuedLocalSize[dim];
+      group.localSize[dim] =
+          std::min(params_.enqueuedLocalSize[dim], params_.globalSize[dim] - first);
+      if (group.localSize[dim] != params_.enqueuedLocalSize[dim])
+        edges |= 1u << dim;
+    }
+    code_.byEdges[edges]->function(&params_, &group);
+  }
+  if (code_.streamingStores)
+    fenceStreamingStores();
+}
+
+void KernelLaunchJob::finished() {
+  // The output is flushed when the command completes, as the specification requires.
+  if (printf_)
+    printf_->write(*deviceKernel_.printfCalls());
+  printf_.reset();
+  command_->complete(failed_.load() ? CL_OUT_OF_RESOURCES : CL_COMPLETE);
+}
+
+} // namespace kiln::cpu

@@ -1,0 +1,99 @@
+//===- kernel_launch_job.hpp - An NDRange run by the CPU device's workers --===//
+//
+// A kernel launch becomes one job of the thread pool, whose items are the NDRange's work-groups:
+// each worker runs chunks of them with scratch memory it keeps from one work-group to the next,
+// calling the work-group function of each group's shape (the narrower last groups of a
+// non-uniform NDRange have their own).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "devices/cpu/cpu_program.hpp"
+#include "devices/cpu/host_cpu.hpp"
+#include "devices/cpu/launch_buffers.hpp"
+#include "devices/cpu/thread_pool.hpp"
+#include "devices/cpu/thread_stack.hpp"
+#include "devices/cpu/waiter_tag.hpp"
+#include "runtime/printf/printf_output.hpp"
+#include "runtime/scheduling/command.hpp"
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace kiln::cpu {
+
+/// Memory a worker reuses from one work-group to the next.
+struct WorkerScratch {
+  AlignedStorage localMemory;
+  size_t localCapacity = 0;
+  AlignedStorage privateMemory;
+  size_t privateCapacity = 0;
+  /// The stack of the thread running this scratch's work-groups (a worker, or the waiting one).
+  RememberedThreadStack stack;
+
+  /// Grows `storage` to at least `size` bytes; false when out of memory.
+  static bool reserve(AlignedStorage &storage, size_t &capacity, size_t size) {
+    if (size <= capacity)
+      return true;
+    storage = allocateAligned(size, kLocalMemoryAlignment);
+    capacity = storage ? size : 0;
+    return storage != nullptr;
+  }
+};
+
+/// The work-group functions of one launch: a work-group's index in `byEdges` has bit `dim` set
+/// when the group is the last, narrower one of dimension `dim` (non-uniform work-groups).
+struct LaunchCode {
+  std::array<const WorkGroupCode *, 8> byEdges{};
+  /// Bytes of WorkGroupParams::privateMemory the largest of them needs.
+  uint64_t privateMemorySize = 0;
+  /// They may use non-temporal stores (streaming_stores.hpp): the workers must fence them.
+  bool streamingStores = false;
+
+  /// Finds (or compiles) the functions the launch of `range` needs, of the shapes `common` says
+  /// everything of but the sizes and offset. False, with `error` set, when one cannot be
+  /// compiled.
+  bool find(const CpuKernel &kernel, const NDRange &range, const WorkGroupShape &common,
+            std::string &error);
+};
+
+/// Whether a launch's stores stream past the caches. Only when its output, the buffers it
+/// writes without reading them, is large, a quarter of the last-level cache (where glibc's
+/// memcpy starts to use non-temporal stores: the cache is shared with other cores, and other
+/// data of the application is in it too), and its buffers together do not fit in that cache: a
+/// kernel launched again and again over data that fits (the steps of a bitonic sort over 16 MiB)
+/// finds it in the cache the next time, unless its stores sent it to memory; it ran 2.3 times
+/// slower with streaming stores. A buffer the kernel updates in place is no output: its reads
+/// have brought the lines to the cache already, and streaming them out only evicts them (the
+/// suite's fill update, 64 MiB updated in place, ran 0.8 times as fast on a 2-core Zen 4).
+bool shouldStreamStores(const HostCpu &host, const LaunchBuffers &buffers);
+
+/// An NDRange: one item per work-group.
+class KernelLaunchJob final : public ParallelJob {
+public:
+  KernelLaunchJob(std::shared_ptr<Command> command, std::vector<WorkerScratch> &scratch,
+                  const LaunchCode &code, size_t groupCount, size_t chunkSize,
+                  size_t printfBufferSize);
+
+  void run(size_t begin, size_t end, unsigned worker) override;
+
+  const void *waiterTag() const override { return waiterTagOf(*command_); }
+
+  void finished() override;
+
+private:
+  std::shared_ptr<Command> command_;
+  std::vector<WorkerScratch> &scratch_;
+  KernelLaunch &launch_;
+  const CpuKernel &deviceKernel_;
+  LaunchCode code_;
+  std::optional<PrintfOutput> printf_; // for kernels that call printf
+  LaunchParams params_{};
+  std::atomic<bool> started_{false};
+  std::atomic<bool> failed_{false};
+};
+
+} // namespace kiln::cpu
