@@ -1,49 +1,25 @@
 //===- cpu_kernel_jit.cpp - Work-group functions compiled with ORC -------===//
 #include "devices/cpu/codegen/jit/cpu_kernel_jit.hpp"
-#include "devices/cpu/codegen/optimization/chain_interleaving.hpp"
 
 #include "compiler/llvm/fatal_error_guard.hpp"
-#include "compiler/llvm/image_accessors.hpp"
-#include "compiler/llvm/opaque_type_lowering.hpp"
 #include "compiler/llvm/quiet_diagnostics.hpp"
 #include "devices/cpu/codegen/jit/host_symbols.h"
+#include "devices/cpu/codegen/jit/program_modules.hpp"
 #include "devices/cpu/codegen/jit/specialization_cache.hpp"
-#include "devices/cpu/codegen/memory_paths/contiguous_gather_fast_path.hpp"
-#include "devices/cpu/codegen/memory_paths/full_mask_fast_path.hpp"
-#include "devices/cpu/codegen/memory_paths/indirect_prefetch.hpp"
-#include "devices/cpu/codegen/memory_paths/streaming_stores.hpp"
-#include "devices/cpu/codegen/memory_paths/strided_prefetch.hpp"
-#include "devices/cpu/codegen/optimization/data_bounded_loops.hpp"
-#include "devices/cpu/codegen/optimization/pass_pipelines.hpp"
-#include "devices/cpu/codegen/optimization/uniform_division.hpp"
-#include "devices/cpu/codegen/preparation/division_guard.hpp"
-#include "devices/cpu/codegen/preparation/module_preparation.hpp"
-#include "devices/cpu/codegen/work_group/work_group_function.hpp"
+#include "devices/cpu/codegen/jit/vectorization_report.hpp"
+#include "devices/cpu/codegen/pipeline.hpp"
+#include "support/settings.hpp"
 
-#include "compiler/llvm/codegen_error.hpp"
-#include "compiler/llvm/spir_address_spaces.hpp"
-#include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
-#include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/Analysis/TargetTransformInfo.h"
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/ObjectCache.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/IR/Verifier.h"
-#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Host.h"
 
-#include "support/settings.hpp"
-#include "llvm/Support/MathExtras.h"
-
-#include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string_view>
@@ -65,105 +41,11 @@ void initializeNativeTarget() {
   });
 }
 
-/// The work-item vectorizer's switches, read from the environment at each build:
-/// KILN_VECTORIZE=0 keeps every kernel scalar, KILN_SIMD_WIDTH=N (2 to 64, a power of two)
-/// chooses the lanes of every SIMD group, KILN_VECTORIZE_REPORT prints what happened to each
-/// kernel.
-struct VectorizerSettings {
-  bool enabled = true;
-  unsigned width = 0; // 0: the target's choice
-  bool report = false;
-
-  static VectorizerSettings fromEnvironment() {
-    VectorizerSettings settings;
-    settings.enabled = settingEnabled(Setting::Vectorize, true);
-    if (std::optional<std::string_view> width = settingValue(Setting::SimdWidth)) {
-      unsigned value =
-          static_cast<unsigned>(std::strtoul(std::string(*width).c_str(), nullptr, 10));
-      if (value >= 2 && value <= 64 && isPowerOf2_32(value))
-        settings.width = value;
-    }
-    settings.report = settingValue(Setting::VectorizeReport).has_value();
-    return settings;
-  }
-};
-
 /// The host as the JIT's target, at the optimization level of the program.
 Expected<std::unique_ptr<TargetMachine>> hostMachine(orc::JITTargetMachineBuilder &builder,
                                                      bool optimize) {
   builder.setCodeGenOptLevel(optimize ? CodeGenOptLevel::Aggressive : CodeGenOptLevel::None);
   return builder.createTargetMachine();
-}
-
-Expected<std::unique_ptr<Module>> parseModule(const compiler::Bitcode &bitcode,
-                                              LLVMContext &context) {
-  MemoryBufferRef buffer(StringRef(reinterpret_cast<const char *>(bitcode.data()), bitcode.size()),
-                         "program");
-  return parseBitcodeFile(buffer, context);
-}
-
-compiler::Bitcode writeModule(const Module &module) {
-  SmallVector<char, 0> bytes;
-  raw_svector_ostream stream(bytes);
-  WriteBitcodeToFile(module, stream);
-  return compiler::Bitcode(bytes.begin(), bytes.end());
-}
-
-/// Returns true (with the verifier's report) when `module` is broken.
-bool verifyModuleText(const Module &module, std::string &problems) {
-  raw_string_ostream stream(problems);
-  return verifyModule(module, &stream);
-}
-
-/// Leaves in the prepared module only the work-group functions and what they use. Program-scope
-/// variables get names of their own and external linkage: every specialization of every kernel
-/// refers to the one definition the program's JIT holds (its globals module).
-void keepOnlyWorkGroupFunctions(Module &module, const SmallPtrSetImpl<Function *> &prepared) {
-  for (Function &function : module)
-    if (!function.isDeclaration() && !prepared.contains(&function))
-      function.deleteBody(); // inlined into the work-group functions
-  for (Function &function : make_early_inc_range(module))
-    if (function.isDeclaration() && function.use_empty())
-      function.eraseFromParent();
-  unsigned index = 0;
-  for (GlobalVariable &variable : make_early_inc_range(module.globals())) {
-    variable.removeDeadConstantUsers();
-    if (variable.use_empty() && variable.getAddressSpace() == compiler::spir::kLocalAddressSpace) {
-      variable.eraseFromParent(); // placed in the work-group's local memory
-      continue;
-    }
-    if (!variable.hasInitializer())
-      continue;
-    variable.setName("__kiln_program_variable." + Twine(index++));
-    variable.setLinkage(GlobalValue::ExternalLinkage);
-    variable.setVisibility(GlobalValue::DefaultVisibility);
-  }
-}
-
-/// The program's variables, defined once for all its specializations.
-void keepOnlyVariables(Module &module) {
-  for (Function &function : module)
-    function.deleteBody();
-  for (Function &function : make_early_inc_range(module))
-    function.eraseFromParent();
-}
-
-/// Leaves `kept` as the module's only function body. Read-only variables stay defined, so that
-/// the optimizer sees their contents; the others become references to the globals module.
-void isolateWorkGroupFunction(Module &module, Function &kept) {
-  for (Function &function : module)
-    if (&function != &kept && !function.isDeclaration())
-      function.deleteBody();
-  for (GlobalVariable &variable : module.globals()) {
-    if (!variable.hasInitializer())
-      continue;
-    if (variable.isConstant()) {
-      variable.setLinkage(GlobalValue::InternalLinkage);
-    } else {
-      variable.setInitializer(nullptr);
-      variable.setLinkage(GlobalValue::ExternalLinkage);
-    }
-  }
 }
 
 /// Kernels call C math functions (through the builtins and the backend's lowering of
@@ -178,39 +60,6 @@ Error defineHostSymbols(orc::LLJIT &jit) {
     map[jit.mangleAndIntern(symbol.name)] = {orc::ExecutorAddr::fromPtr(symbol.address),
                                              JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   return jit.getMainJITDylib().define(orc::absoluteSymbols(std::move(map)));
-}
-
-std::string describeShape(const WorkGroupShape &shape) {
-  return std::to_string(shape.localSize[0]) + "x" + std::to_string(shape.localSize[1]) + "x" +
-         std::to_string(shape.localSize[2]);
-}
-
-/// KILN_VECTORIZE_REPORT: one line per specialization on stderr, the only output Kiln writes
-/// unasked for... because it was asked for. Written at once, so that the lines of kernels that
-/// compile on different threads do not mix.
-void reportVectorization(const std::string &kernel, const WorkGroupShape &shape, unsigned requested,
-                         const SpecializedWorkGroup &result, unsigned streamingStores,
-                         unsigned indirectPrefetches, unsigned stridedPrefetches) {
-  std::string line;
-  raw_string_ostream report(line);
-  report << "kiln: kernel '" << kernel << "', work-groups of " << describeShape(shape) << ": ";
-  if (requested == 1)
-    report << "not vectorized (vectorization is off)";
-  else if (result.simdWidth > 1)
-    report << "vectorized, " << result.simdWidth << " work-items per SIMD group";
-  else
-    report << "not vectorized: " << result.notVectorized;
-  if (result.vectorInstructions != 0)
-    report << "; code of " << result.vectorInstructions << " instructions in lanes, "
-           << result.scalarInstructions << " one work-item at a time";
-  if (streamingStores != 0)
-    report << "; " << streamingStores << " stores stream past the caches";
-  if (indirectPrefetches != 0)
-    report << "; " << indirectPrefetches << " indexed loads prefetched ahead";
-  if (stridedPrefetches != 0)
-    report << "; " << stridedPrefetches << " strided loads prefetched ahead";
-  report << "\n";
-  errs() << line;
 }
 
 /// The machine code of every shape of work-group the process has compiled, across programs: the
@@ -387,82 +236,18 @@ private:
     return code;
   }
 
-  /// A work-group function specialized and optimized, in a module of its own.
-  struct OptimizedSpecialization {
-    std::unique_ptr<LLVMContext> context;
-    std::unique_ptr<Module> module;
-    Function *function = nullptr;
-    SpecializedWorkGroup specialized;
-    bool interleaved = false; // the work-items asked to run interleaved do
-    /// What optimization and, at the JIT's first lookup, code generation diagnose.
-    std::shared_ptr<const compiler::DiagnosedErrors> diagnostics;
-  };
-
-  Expected<OptimizedSpecialization>
-  specializeAndOptimize(const std::string &name, const WorkGroupShape &shape,
-                        const std::string &symbol, const std::string &key, bool mayInterleave) {
-    OptimizedSpecialization result;
-    result.context = std::make_unique<LLVMContext>();
-    result.diagnostics = compiler::makeDiagnosticsQuiet(*result.context);
-    Expected<std::unique_ptr<Module>> module = parseModule(prepared_.module, *result.context);
-    if (!module)
-      return module.takeError();
-    result.module = std::move(*module);
-    Function *function = result.module->getFunction(workGroupFunctionName(name));
-    if (function == nullptr || function->isDeclaration())
-      return compiler::codegenError("internal error: kernel '" + name + "' was not prepared");
-    isolateWorkGroupFunction(*result.module, *function);
-    Expected<SpecializedWorkGroup> specialized = specializeWorkGroupFunction(
-        *function, shape, *machine_, prepared_.requestedSimdWidth, mayInterleave);
-    if (!specialized)
-      return specialized.takeError();
-    function->setName(symbol);
-    result.module->setModuleIdentifier((kSpecializationModulePrefix + key).str());
-    if (std::string problems; verifyModuleText(*result.module, problems))
-      return compiler::codegenError("internal error: invalid work-group code: " + problems);
-    specializePowerOfTwoDivisions(*function);
-    if (prepared_.optimize)
-      keepDataBoundedLoopsRolled(*function);
-    result.interleaved =
-        optimizeModule(*result.module, *machine_, prepared_.optimize, specialized->interleave > 1);
-    // The jam leaves each work-item's steps after the other's (chain_interleaving.hpp).
-    if (result.interleaved && specialized->chainsSideBySide)
-      interleaveIndependentChains(*function);
-    result.function = function;
-    result.specialized = std::move(*specialized);
-    return result;
-  }
-
   Expected<WorkGroupCode> compileAndLink(const std::string &name, const WorkGroupShape &shape,
                                          const std::string &symbol, const std::string &key) {
-    Expected<OptimizedSpecialization> built =
-        specializeAndOptimize(name, shape, symbol, key, /*mayInterleave=*/true);
-    // Interleaving pays only where the optimizer could do it; otherwise the SIMD groups do better.
-    if (built && built->specialized.interleave > 1 && !built->interleaved)
-      built = specializeAndOptimize(name, shape, symbol, key, /*mayInterleave=*/false);
+    Expected<ShapeCompilation> built = compileForShape(
+        prepared_, name, shape, symbol, (kSpecializationModulePrefix + key).str(), *machine_);
     if (!built)
       return built.takeError();
     std::unique_ptr<LLVMContext> context = std::move(built->context);
     std::unique_ptr<Module> module = std::move(built->module);
     std::shared_ptr<const compiler::DiagnosedErrors> diagnostics = built->diagnostics;
-    Function *function = built->function;
-    SpecializedWorkGroup *specialized = &built->specialized;
-    if (prepared_.optimize && specialized->simdWidth > 1) {
-      addContiguousGatherFastPaths(*function, hasAvx512());
-      addFullMaskFastPaths(*function);
-    }
-    unsigned indirectPrefetches = 0, stridedPrefetches = 0;
-    if (prepared_.optimize) {
-      indirectPrefetches = addIndirectPrefetches(*function, shape.buffersHaveReadSlack);
-      stridedPrefetches = addStridedPrefetches(*function);
-    }
-    unsigned streamingStores = 0;
-    if (prepared_.optimize && shape.streamingStores && machine_->getTargetTriple().isX86() &&
-        mayStreamStores(*function))
-      streamingStores = addStreamingStores(*function);
+    const SpecializedWorkGroup *specialized = &built->specialized;
     if (prepared_.reportVectorization)
-      reportVectorization(name, shape, prepared_.requestedSimdWidth, *specialized, streamingStores,
-                          indirectPrefetches, stridedPrefetches);
+      reportVectorization(name, shape, prepared_.requestedSimdWidth, *built);
     if (settingValue(Setting::PrintIr))
       module->print(errs(), nullptr);
     if (Error error =
@@ -480,13 +265,6 @@ private:
       cache_->insert(key, CachedSpecialization{std::move(*object), symbol, code->simdWidth,
                                                code->privateBytesPerSimdGroup});
     return code;
-  }
-
-  /// Whether the target has AVX-512's permutes, compresses and expands of 32-bit lanes
-  /// (windowed_gather_fast_path.hpp).
-  bool hasAvx512() const {
-    return machine_->getTargetTriple().isX86() &&
-           machine_->getMCSubtargetInfo()->checkFeatures("+avx512f");
   }
 
   PreparedProgram prepared_;
@@ -508,7 +286,7 @@ public:
     std::string fatal;
     bool finished = compiler::runGuarded(
         [&] {
-          if (Error failure = prepareProgram(bitcode, info, optimize, prepared))
+          if (Error failure = prepareModule(bitcode, info, optimize, prepared))
             error = message(std::move(failure));
         },
         fatal);
@@ -528,8 +306,8 @@ private:
   std::shared_ptr<SpecializationCache> specializations_ =
       std::make_shared<SpecializationCache>(kSpecializationCacheBytes);
 
-  static Error prepareProgram(const compiler::Bitcode &bitcode, const compiler::ProgramInfo &info,
-                              bool optimize, PreparedProgram &prepared) {
+  static Error prepareModule(const compiler::Bitcode &bitcode, const compiler::ProgramInfo &info,
+                             bool optimize, PreparedProgram &prepared) {
     LLVMContext context;
     std::shared_ptr<const compiler::DiagnosedErrors> diagnostics =
         compiler::makeDiagnosticsQuiet(context);
@@ -543,30 +321,8 @@ private:
     if (!machine)
       return machine.takeError();
 
-    if (Error error = compiler::lowerOpaqueTypes(**module))
+    if (Error error = cpu::prepareProgram(**module, info, **machine, optimize, prepared))
       return error;
-    compiler::resolveImageAccessors(**module, /*textureHardware=*/false);
-    retargetModuleToHost(**module, (*machine)->getTargetTriple(), (*machine)->createDataLayout());
-    guardIntegerDivisions(**module);
-    VectorizerSettings vectorizer = VectorizerSettings::fromEnvironment();
-    prepared.optimize = optimize;
-    prepared.requestedSimdWidth = optimize && vectorizer.enabled ? vectorizer.width : 1;
-    prepared.reportVectorization = vectorizer.report;
-    prepared.preferredMultiples.clear();
-    SmallPtrSet<Function *, 8> functions;
-    for (const compiler::KernelInfo &kernel : info.kernels) {
-      Expected<Function *> function = prepareWorkGroupFunction(**module, kernel, **machine);
-      if (!function)
-        return function.takeError();
-      functions.insert(*function);
-      uint32_t multiple = prepared.requestedSimdWidth;
-      if (multiple == 0)
-        multiple = preferredSimdWidth(**function, **machine);
-      else if (multiple == 1) // LLVM's loop vectorizer runs the work-item loops in these lanes
-        multiple = optimize ? vectorRegisterLanes(**function, **machine) : 1;
-      prepared.preferredMultiples.push_back(multiple);
-    }
-    keepOnlyWorkGroupFunctions(**module, functions);
     if (Error error = diagnostics->check("internal error"))
       return error;
     if (std::string problems; verifyModuleText(**module, problems))
