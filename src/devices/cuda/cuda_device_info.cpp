@@ -79,7 +79,7 @@ void describeFloatingPoint(DeviceInfo &info) {
 }
 
 /// Images: the builtin library's (elements in device-addressed memory like buffers), sampled
-/// through textures of CUDA arrays (gpu_image.hpp), so the sizes stay within what CUDA's layered
+/// through textures of CUDA arrays (device_image.hpp), so the sizes stay within what CUDA's layered
 /// and 3D textures take.
 void describeImages(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info) {
   describeKilnImages(info);

@@ -4,11 +4,11 @@
 #include "devices/cuda/command_thread.hpp"
 #include "devices/cuda/cuda_device_info.hpp"
 #include "devices/cuda/cuda_library.hpp"
+#include "devices/cuda/cuda_program.hpp"
 #include "devices/cuda/device_fill.hpp"
+#include "devices/cuda/device_image.hpp"
+#include "devices/cuda/event_clock.hpp"
 #include "devices/cuda/event_pool.hpp"
-#include "devices/cuda/gpu_clock.hpp"
-#include "devices/cuda/gpu_image.hpp"
-#include "devices/cuda/gpu_program.hpp"
 #include "devices/cuda/launch_abi.hpp"
 #include "devices/cuda/managed_residency.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
@@ -129,8 +129,8 @@ public:
       error = ptx.error;
       return nullptr;
     }
-    return GpuProgram::load(cuda_, context_, std::move(ptx.ptx), info,
-                            properties_.maxDynamicSharedBytes, error);
+    return CudaProgram::load(cuda_, context_, std::move(ptx.ptx), info,
+                             properties_.maxDynamicSharedBytes, error);
   }
 
   std::unique_ptr<DeviceProgram> loadSerializedProgram(std::span<const std::byte> bytes,
@@ -138,9 +138,9 @@ public:
                                                        const compiler::ProgramInfo &info,
                                                        bool) override {
     std::string error;
-    return GpuProgram::load(cuda_, context_,
-                            std::string(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
-                            info, properties_.maxDynamicSharedBytes, error);
+    return CudaProgram::load(
+        cuda_, context_, std::string(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
+        info, properties_.maxDynamicSharedBytes, error);
   }
 
   std::string codeIdentity() const override {
@@ -258,7 +258,7 @@ private:
   }
 
   static bool callsPrintf(const KernelLaunch &launch) {
-    return static_cast<const GpuKernel &>(*launch.deviceKernel).printfCalls() != nullptr;
+    return static_cast<const CudaKernel &>(*launch.deviceKernel).printfCalls() != nullptr;
   }
 
   /// Puts `command` on the stream between its events (the context being current): a Started
@@ -460,7 +460,7 @@ private:
 
   /// Runs a launch whose kernel calls printf, and prints its records.
   cl_int runWithPrintf(KernelLaunch &launch, CUstream stream) {
-    const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
+    const auto &kernel = static_cast<const CudaKernel &>(*launch.deviceKernel);
     size_t capacity = info_.printfBufferSize;
     PrintfOutput output(
         allocateSharedMemory(PrintfOutput::storageSize(capacity), MemoryPlacement::Device),
@@ -475,7 +475,7 @@ private:
 
   /// Puts the CUDA launches of `launch` on `stream` (the current context being the GPU's).
   cl_int start(KernelLaunch &launch, uint64_t printfBuffer, CUstream stream) {
-    const auto &kernel = static_cast<const GpuKernel &>(*launch.deviceKernel);
+    const auto &kernel = static_cast<const CudaKernel &>(*launch.deviceKernel);
     std::array<uint64_t, 3> groups = workGroupCounts(launch.range);
     if (groups[0] * groups[1] * groups[2] == 0)
       return CL_COMPLETE;
@@ -522,7 +522,7 @@ private:
       const compiler::KernelArgInfo &arg = args[named.argument];
       if (arg.kind != compiler::ArgKind::Image)
         continue;
-      std::shared_ptr<GpuImage> image = imageOf(*named.memory);
+      std::shared_ptr<DeviceImage> image = imageOf(*named.memory);
       if (image == nullptr)
         return CL_MEM_OBJECT_ALLOCATION_FAILURE;
       const ImageKernelDescriptor *descriptor = image->kernelDescriptor();
@@ -535,9 +535,9 @@ private:
   }
 
   /// This GPU's image for `memory`, made on its first use (the context being current).
-  std::shared_ptr<GpuImage> imageOf(MemObject &memory) {
-    return std::static_pointer_cast<GpuImage>(memory.deviceState(
-        this, [&] { return std::shared_ptr<void>(GpuImage::create(cuda_, context_, memory)); }));
+  std::shared_ptr<DeviceImage> imageOf(MemObject &memory) {
+    return std::static_pointer_cast<DeviceImage>(memory.deviceState(
+        this, [&] { return std::shared_ptr<void>(DeviceImage::create(cuda_, context_, memory)); }));
   }
 
   /// Puts a copy on the stream, for the GPU's copy engines (managed pages stay where they are).
@@ -588,7 +588,7 @@ private:
   compiler::TargetDescription target_;
   EventPool events_{*cuda_};
   std::mutex clockMutex_; // the command threads read times through one clock
-  GpuClock clock_{*cuda_};
+  EventClock clock_{*cuda_};
   StreamAssignment streams_{kStreams};
   ManagedResidency residency_;
   DeviceFill fills_{*cuda_, context_};

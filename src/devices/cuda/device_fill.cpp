@@ -1,6 +1,6 @@
 #include "devices/cuda/device_fill.hpp"
 
-#include "devices/cuda/gpu_program.hpp"
+#include "devices/cuda/cuda_program.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "devices/cuda/gpu_clock.hpp"
+#include "devices/cuda/event_clock.hpp"
 
 #include "runtime/objects/event.hpp"
 
@@ -15,14 +15,14 @@ constexpr cl_ulong kAnchorLifetimeNs = 20'000'000;
 
 } // namespace
 
-GpuClock::~GpuClock() {
+EventClock::~EventClock() {
   for (CUevent event : samples_)
     if (event != nullptr)
       cuda_.eventDestroy(event);
   // The stream belongs to the context, which lives as long as the process.
 }
 
-bool GpuClock::renewAnchor() {
+bool EventClock::renewAnchor() {
   anchor_ = nullptr;
   if (stream_ == nullptr && cuda_.streamCreate(&stream_, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) {
     stream_ = nullptr;
@@ -52,7 +52,7 @@ bool GpuClock::renewAnchor() {
   return true;
 }
 
-cl_ulong GpuClock::hostTime(CUevent event) {
+cl_ulong EventClock::hostTime(CUevent event) {
   cl_ulong now = monotonicNanoseconds();
   if ((anchor_ == nullptr || now - anchorHostTime_ > kAnchorLifetimeNs) && !renewAnchor())
     return 0;

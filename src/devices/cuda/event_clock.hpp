@@ -14,13 +14,13 @@
 
 namespace kiln::cuda {
 
-class GpuClock {
+class EventClock {
 public:
   /// Used from one thread at a time, with the GPU's context current.
-  explicit GpuClock(const CudaLibrary &cuda) : cuda_(cuda) {}
-  ~GpuClock();
-  GpuClock(const GpuClock &) = delete;
-  GpuClock &operator=(const GpuClock &) = delete;
+  explicit EventClock(const CudaLibrary &cuda) : cuda_(cuda) {}
+  ~EventClock();
+  EventClock(const EventClock &) = delete;
+  EventClock &operator=(const EventClock &) = delete;
 
   /// The host time of `event` (a completed timing event); 0 when it cannot be read.
   cl_ulong hostTime(CUevent event);

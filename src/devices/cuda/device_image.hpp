@@ -4,7 +4,7 @@
 // texture hardware: where the format and shape allow, the image also has a CUDA array, a copy
 // of the elements that is refreshed before each launch that may sample it, and a texture object
 // per sampler (the sampler's addressing and coordinate mode are part of a CUDA texture). Linear
-// filtering stays in software (gpu_image.cpp says why). The kernel gets a descriptor in managed
+// filtering stays in software (device_image.cpp says why). The kernel gets a descriptor in managed
 // memory that names both (runtime/images/image_kernel_descriptor.hpp).
 #pragma once
 
@@ -17,19 +17,19 @@
 
 namespace kiln::cuda {
 
-class GpuImage {
+class DeviceImage {
   struct ConstructionKey {};
 
 public:
   /// The GPU's image for `image` (the context of `context` being current); null when out of
   /// memory. An image whose format or shape CUDA arrays lack is sampled in software.
-  static std::shared_ptr<GpuImage> create(std::shared_ptr<const CudaLibrary> cuda,
-                                          CUcontext context, const MemObject &image);
-  GpuImage(ConstructionKey, std::shared_ptr<const CudaLibrary> cuda, CUcontext context,
-           const MemObject &image);
-  ~GpuImage();
-  GpuImage(const GpuImage &) = delete;
-  GpuImage &operator=(const GpuImage &) = delete;
+  static std::shared_ptr<DeviceImage> create(std::shared_ptr<const CudaLibrary> cuda,
+                                             CUcontext context, const MemObject &image);
+  DeviceImage(ConstructionKey, std::shared_ptr<const CudaLibrary> cuda, CUcontext context,
+              const MemObject &image);
+  ~DeviceImage();
+  DeviceImage(const DeviceImage &) = delete;
+  DeviceImage &operator=(const DeviceImage &) = delete;
 
   /// What a kernel receives for the image: the address of its descriptor.
   const ImageKernelDescriptor *kernelDescriptor() const { return &table_->descriptor; }

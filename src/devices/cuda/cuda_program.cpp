@@ -1,4 +1,4 @@
-#include "devices/cuda/gpu_program.hpp"
+#include "devices/cuda/cuda_program.hpp"
 
 #include "devices/cuda/launch_abi.hpp"
 
@@ -15,24 +15,25 @@ int functionAttribute(const CudaLibrary &cuda, CUfunction function,
 
 } // namespace
 
-GpuKernel::GpuKernel(CUfunction function, DeviceKernelInfo info, const compiler::KernelInfo &kernel,
-                     const std::vector<compiler::PrintfCallSite> *printfCalls)
+CudaKernel::CudaKernel(CUfunction function, DeviceKernelInfo info,
+                       const compiler::KernelInfo &kernel,
+                       const std::vector<compiler::PrintfCallSite> *printfCalls)
     : function_(function), info_(info), staticLocalBytes_(kernel.staticLocalMemSize),
       printfCalls_(printfCalls) {}
 
-GpuProgram::GpuProgram(std::shared_ptr<const CudaLibrary> cuda, CUcontext context, CUmodule module,
-                       std::string ptx)
+CudaProgram::CudaProgram(std::shared_ptr<const CudaLibrary> cuda, CUcontext context,
+                         CUmodule module, std::string ptx)
     : cuda_(std::move(cuda)), context_(context), module_(module), ptx_(std::move(ptx)) {}
 
-GpuProgram::~GpuProgram() {
+CudaProgram::~CudaProgram() {
   CurrentContext current(*cuda_, context_);
   cuda_->moduleUnload(module_);
 }
 
-std::unique_ptr<GpuProgram> GpuProgram::load(std::shared_ptr<const CudaLibrary> cuda,
-                                             CUcontext context, std::string ptx,
-                                             const compiler::ProgramInfo &info,
-                                             size_t maxDynamicSharedBytes, std::string &error) {
+std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const CudaLibrary> cuda,
+                                               CUcontext context, std::string ptx,
+                                               const compiler::ProgramInfo &info,
+                                               size_t maxDynamicSharedBytes, std::string &error) {
   CurrentContext current(*cuda, context);
   std::array<char, 8192> log{};
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -44,7 +45,7 @@ std::unique_ptr<GpuProgram> GpuProgram::load(std::shared_ptr<const CudaLibrary> 
             log.data();
     return nullptr;
   }
-  std::unique_ptr<GpuProgram> program(new GpuProgram(cuda, context, module, std::move(ptx)));
+  std::unique_ptr<CudaProgram> program(new CudaProgram(cuda, context, module, std::move(ptx)));
   program->printfCalls_ = info.printfCalls;
   for (const compiler::KernelInfo &kernel : info.kernels) {
     CUfunction function = nullptr;
@@ -69,18 +70,18 @@ std::unique_ptr<GpuProgram> GpuProgram::load(std::shared_ptr<const CudaLibrary> 
     kernelInfo.privateMemSize =
         functionAttribute(*cuda, function, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     program->kernels_.emplace(kernel.name,
-                              GpuKernel(function, kernelInfo, kernel,
-                                        kernel.usesPrintf ? &program->printfCalls_ : nullptr));
+                              CudaKernel(function, kernelInfo, kernel,
+                                         kernel.usesPrintf ? &program->printfCalls_ : nullptr));
   }
   return program;
 }
 
-const DeviceKernel *GpuProgram::kernel(std::string_view name) const {
+const DeviceKernel *CudaProgram::kernel(std::string_view name) const {
   auto found = kernels_.find(name);
   return found == kernels_.end() ? nullptr : &found->second;
 }
 
-std::vector<std::byte> GpuProgram::serialize() const {
+std::vector<std::byte> CudaProgram::serialize() const {
   auto bytes = reinterpret_cast<const std::byte *>(ptx_.data());
   return {bytes, bytes + ptx_.size()};
 }

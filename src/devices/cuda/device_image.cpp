@@ -1,6 +1,6 @@
-#include "devices/cuda/gpu_image.hpp"
+#include "devices/cuda/device_image.hpp"
 
-#include "devices/cuda/gpu_program.hpp"
+#include "devices/cuda/cuda_program.hpp"
 
 #include <memory>
 #include <optional>
@@ -147,27 +147,28 @@ std::optional<CUDA_TEXTURE_DESC> samplingOf(unsigned slot, bool integers) {
 
 } // namespace
 
-GpuImage::GpuImage(ConstructionKey, std::shared_ptr<const CudaLibrary> cuda, CUcontext context,
-                   const MemObject &image)
+DeviceImage::DeviceImage(ConstructionKey, std::shared_ptr<const CudaLibrary> cuda,
+                         CUcontext context, const MemObject &image)
     : cuda_(std::move(cuda)), context_(context), description_(*image.image()),
       elements_(image.data()) {}
 
-std::shared_ptr<GpuImage> GpuImage::create(std::shared_ptr<const CudaLibrary> cuda,
-                                           CUcontext context, const MemObject &image) {
-  auto gpuImage = std::make_shared<GpuImage>(ConstructionKey{}, std::move(cuda), context, image);
+std::shared_ptr<DeviceImage> DeviceImage::create(std::shared_ptr<const CudaLibrary> cuda,
+                                                 CUcontext context, const MemObject &image) {
+  auto deviceImage =
+      std::make_shared<DeviceImage>(ConstructionKey{}, std::move(cuda), context, image);
   CUdeviceptr table = 0;
-  if (gpuImage->cuda_->memAllocManaged(&table, sizeof(DescriptorTable), CU_MEM_ATTACH_GLOBAL) !=
+  if (deviceImage->cuda_->memAllocManaged(&table, sizeof(DescriptorTable), CU_MEM_ATTACH_GLOBAL) !=
       CUDA_SUCCESS)
     return nullptr;
-  gpuImage->table_ = std::construct_at(reinterpret_cast<DescriptorTable *>(table));
-  gpuImage->table_->descriptor = *image.kernelDescriptor();
-  gpuImage->createTextures();
-  gpuImage->table_->descriptor.textures =
-      gpuImage->array_ != nullptr ? gpuImage->table_->textures.data() : nullptr;
-  return gpuImage;
+  deviceImage->table_ = std::construct_at(reinterpret_cast<DescriptorTable *>(table));
+  deviceImage->table_->descriptor = *image.kernelDescriptor();
+  deviceImage->createTextures();
+  deviceImage->table_->descriptor.textures =
+      deviceImage->array_ != nullptr ? deviceImage->table_->textures.data() : nullptr;
+  return deviceImage;
 }
 
-void GpuImage::createTextures() {
+void DeviceImage::createTextures() {
   std::optional<CUDA_ARRAY3D_DESCRIPTOR> shape = arrayShape(description_);
   if (!shape || cuda_->array3DCreate(&array_, &*shape) != CUDA_SUCCESS) {
     array_ = nullptr;
@@ -187,7 +188,7 @@ void GpuImage::createTextures() {
   }
 }
 
-GpuImage::~GpuImage() {
+DeviceImage::~DeviceImage() {
   CurrentContext current(*cuda_, context_);
   if (table_ != nullptr) {
     for (uint64_t texture : table_->textures)
@@ -199,7 +200,7 @@ GpuImage::~GpuImage() {
     cuda_->arrayDestroy(array_);
 }
 
-bool GpuImage::refreshTextures(CUstream stream) const {
+bool DeviceImage::refreshTextures(CUstream stream) const {
   if (array_ == nullptr)
     return true;
   const ImageDescription &image = description_;

@@ -29,10 +29,10 @@ private:
   const CudaLibrary &cuda_;
 };
 
-class GpuKernel final : public DeviceKernel {
+class CudaKernel final : public DeviceKernel {
 public:
-  GpuKernel(CUfunction function, DeviceKernelInfo info, const compiler::KernelInfo &kernel,
-            const std::vector<compiler::PrintfCallSite> *printfCalls);
+  CudaKernel(CUfunction function, DeviceKernelInfo info, const compiler::KernelInfo &kernel,
+             const std::vector<compiler::PrintfCallSite> *printfCalls);
   DeviceKernelInfo info() const override { return info_; }
   CUfunction function() const { return function_; }
   /// The kernel's own __local variables (static shared memory).
@@ -47,30 +47,30 @@ private:
   const std::vector<compiler::PrintfCallSite> *printfCalls_;
 };
 
-class GpuProgram final : public DeviceProgram {
+class CudaProgram final : public DeviceProgram {
 public:
   /// Loads `ptx` (compiled from a program described by `info`) with the driver's JIT. Null with
   /// `error` set (the JIT's log) on failure.
-  static std::unique_ptr<GpuProgram> load(std::shared_ptr<const CudaLibrary> cuda,
-                                          CUcontext context, std::string ptx,
-                                          const compiler::ProgramInfo &info,
-                                          size_t maxDynamicSharedBytes, std::string &error);
-  ~GpuProgram() override;
+  static std::unique_ptr<CudaProgram> load(std::shared_ptr<const CudaLibrary> cuda,
+                                           CUcontext context, std::string ptx,
+                                           const compiler::ProgramInfo &info,
+                                           size_t maxDynamicSharedBytes, std::string &error);
+  ~CudaProgram() override;
 
   const DeviceKernel *kernel(std::string_view name) const override;
   /// The PTX: the on-disk cache keeps it, and the driver's own cache keeps what its JIT makes.
   std::vector<std::byte> serialize() const override;
 
 private:
-  GpuProgram(std::shared_ptr<const CudaLibrary> cuda, CUcontext context, CUmodule module,
-             std::string ptx);
+  CudaProgram(std::shared_ptr<const CudaLibrary> cuda, CUcontext context, CUmodule module,
+              std::string ptx);
 
   std::shared_ptr<const CudaLibrary> cuda_;
   CUcontext context_;
   CUmodule module_;
   std::string ptx_;
   std::vector<compiler::PrintfCallSite> printfCalls_;
-  std::map<std::string, GpuKernel, std::less<>> kernels_;
+  std::map<std::string, CudaKernel, std::less<>> kernels_;
 };
 
 } // namespace kiln::cuda
