@@ -5,6 +5,7 @@
 #include "devices/cuda/cuda_device_info.hpp"
 #include "devices/cuda/cuda_library.hpp"
 #include "devices/cuda/cuda_program.hpp"
+#include "devices/cuda/current_context.hpp"
 #include "devices/cuda/device_fill.hpp"
 #include "devices/cuda/device_image.hpp"
 #include "devices/cuda/event_clock.hpp"

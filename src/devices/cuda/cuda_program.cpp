@@ -1,5 +1,6 @@
 #include "devices/cuda/cuda_program.hpp"
 
+#include "devices/cuda/current_context.hpp"
 #include "devices/cuda/launch_abi.hpp"
 
 #include <array>

@@ -11,24 +11,6 @@
 
 namespace kiln::cuda {
 
-/// Makes `context` current on the calling thread for the scope, and restores what was current
-/// before: Kiln runs on the application's threads, which may use CUDA themselves.
-class CurrentContext {
-public:
-  CurrentContext(const CudaLibrary &cuda, CUcontext context) : cuda_(cuda) {
-    cuda_.ctxPushCurrent(context);
-  }
-  ~CurrentContext() {
-    CUcontext previous = nullptr;
-    cuda_.ctxPopCurrent(&previous);
-  }
-  CurrentContext(const CurrentContext &) = delete;
-  CurrentContext &operator=(const CurrentContext &) = delete;
-
-private:
-  const CudaLibrary &cuda_;
-};
-
 class CudaKernel final : public DeviceKernel {
 public:
   CudaKernel(CUfunction function, DeviceKernelInfo info, const compiler::KernelInfo &kernel,

@@ -1,6 +1,6 @@
 #include "devices/cuda/device_image.hpp"
 
-#include "devices/cuda/cuda_program.hpp"
+#include "devices/cuda/current_context.hpp"
 
 #include <memory>
 #include <optional>
