@@ -1,0 +1,171 @@
+// A GPU's streams as lanes: commands submitted to the stream their order asks for, put on it
+// from the submitting thread where they may be, and completed in submission order by the
+// stream's command thread, which also starts the commands that must wait for those ahead.
+#include "devices/cuda/cuda_driver_class.hpp"
+
+#include "devices/cuda/current_context.hpp"
+#include "runtime/objects/queue.hpp"
+#include "runtime/scheduling/host_commands.hpp"
+
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace kiln::cuda {
+namespace {
+
+/// The commands whose order a stream must keep: those of one in-order queue.
+const void *orderKeyOf(const Command &command) {
+  const Queue *queue = command.event().queue();
+  return queue != nullptr && queue->isInOrder() ? queue : nullptr;
+}
+
+} // namespace
+
+void CudaDriver::submit(std::shared_ptr<Command> command) {
+  std::shared_ptr<Command> started = command;
+  Lane &lane = *lanes_[streams_.assign(orderKeyOf(*command))];
+  {
+    std::lock_guard order(lane.orderMutex);
+    if (lane.stream == nullptr || lane.threadStartsAhead > 0 ||
+        !startsFromAnyThread(command->payload())) {
+      ++lane.threadStartsAhead;
+      lane.commands->submit({std::move(command)});
+      return;
+    }
+    CurrentContext current(*cuda_, context_);
+    lane.commands->submit(startOnStream(lane, std::move(command)));
+  }
+  // Outside the lock: the status change runs the application's callbacks, which may enqueue.
+  // (When the command has completed already, the status stays complete.)
+  started->markRunning();
+}
+
+CommandThread::Item CudaDriver::startOnStream(Lane &lane, std::shared_ptr<Command> command) {
+  CommandThread::Item item{std::move(command), CommandThread::Item::State::Started};
+  cl_int status = CL_OUT_OF_RESOURCES;
+  if (item.command->event().profilingEnabled()) {
+    // Timed: events right around the command.
+    item.start = events_.acquire(true);
+    item.end = events_.acquire(true);
+    if (item.start != nullptr && item.end != nullptr &&
+        cuda_->eventRecord(item.start, lane.stream) == CUDA_SUCCESS) {
+      status = enqueueOnStream(item.command->payload(), lane.stream);
+      if (status == CL_COMPLETE && cuda_->eventRecord(item.end, lane.stream) != CUDA_SUCCESS)
+        status = CL_OUT_OF_RESOURCES;
+    }
+  } else {
+    // The command thread records the event that tells its end (completeTogether()): the
+    // submitting thread, which paces back-to-back launches, makes one driver call.
+    status = enqueueOnStream(item.command->payload(), lane.stream);
+  }
+  if (status != CL_COMPLETE) {
+    releaseEvents(item);
+    item.state = CommandThread::Item::State::Failed;
+    item.failure = status;
+  }
+  return item;
+}
+
+void CudaDriver::finish(Lane &lane, std::vector<CommandThread::Item> &batch) {
+  CurrentContext current(*cuda_, context_);
+  // Started commands without events of their own are completed together, by one event
+  // recorded behind the last of them.
+  std::vector<CommandThread::Item *> unmarked;
+  for (CommandThread::Item &item : batch) {
+    if (item.state == CommandThread::Item::State::Started && item.end == nullptr) {
+      unmarked.push_back(&item);
+      continue;
+    }
+    completeTogether(lane, unmarked);
+    finish(lane, item);
+  }
+  completeTogether(lane, unmarked);
+}
+
+void CudaDriver::completeTogether(Lane &lane, std::vector<CommandThread::Item *> &items) {
+  if (items.empty())
+    return;
+  CUevent end = events_.acquire(false);
+  bool recorded = end != nullptr && cuda_->eventRecord(end, lane.stream) == CUDA_SUCCESS;
+  bool done = recorded ? cuda_->eventSynchronize(end) == CUDA_SUCCESS : synchronize(lane.stream);
+  events_.release(end, false);
+  for (CommandThread::Item *item : items)
+    completeCommand(lane, *item->command, done ? CL_COMPLETE : CL_OUT_OF_RESOURCES);
+  items.clear();
+}
+
+void CudaDriver::completeCommand(Lane &lane, Command &command, cl_int status) {
+  streams_.finished(lane.index, orderKeyOf(command));
+  command.complete(status);
+}
+
+void CudaDriver::finish(Lane &lane, CommandThread::Item &item) {
+  switch (item.state) {
+  case CommandThread::Item::State::Failed:
+    completeCommand(lane, *item.command, item.failure);
+    return;
+  case CommandThread::Item::State::Started:
+    complete(lane, item);
+    return;
+  case CommandThread::Item::State::ToStart:
+    break;
+  }
+  cl_int status = lane.stream != nullptr ? startHere(lane, item) : CL_OUT_OF_RESOURCES;
+  {
+    std::lock_guard order(lane.orderMutex);
+    --lane.threadStartsAhead;
+  }
+  if (item.state == CommandThread::Item::State::Started)
+    complete(lane, item);
+  else
+    completeCommand(lane, *item.command, status);
+}
+
+void CudaDriver::complete(Lane &lane, CommandThread::Item &item) {
+  if (item.end == nullptr) {
+    std::vector<CommandThread::Item *> alone{&item};
+    completeTogether(lane, alone);
+    return;
+  }
+  cl_int status =
+      cuda_->eventSynchronize(item.end) == CUDA_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
+  if (status == CL_COMPLETE && item.start != nullptr) {
+    std::lock_guard clockUse(clockMutex_);
+    cl_ulong start = clock_.hostTime(item.start), end = clock_.hostTime(item.end);
+    if (start != 0 && end != 0)
+      item.command->event().setDeviceExecutionTimes(start, end);
+  }
+  releaseEvents(item);
+  completeCommand(lane, *item.command, status);
+}
+
+void CudaDriver::releaseEvents(CommandThread::Item &item) {
+  bool timed = item.command->event().profilingEnabled();
+  events_.release(std::exchange(item.start, nullptr), true);
+  events_.release(std::exchange(item.end, nullptr), timed);
+}
+
+cl_int CudaDriver::startHere(Lane &lane, CommandThread::Item &item) {
+  item.command->markRunning();
+  CommandPayload &payload = item.command->payload();
+  if (auto *launch = std::get_if<KernelLaunch>(&payload); launch != nullptr && callsPrintf(*launch))
+    return runWithPrintf(*launch, lane.stream);
+  if (runsOnStream(payload)) {
+    item = startOnStream(lane, std::move(item.command));
+    return item.failure;
+  }
+  moveForHost(payload, lane.stream);
+  if (!synchronize(lane.stream))
+    return CL_OUT_OF_RESOURCES;
+  // Everything else works on the memory as the host sees it.
+  cl_int status = executeHostCommand(payload);
+  noteHostAccess(payload);
+  return status;
+}
+
+bool CudaDriver::synchronize(CUstream stream) {
+  return cuda_->streamSynchronize(stream) == CUDA_SUCCESS;
+}
+
+} // namespace kiln::cuda
