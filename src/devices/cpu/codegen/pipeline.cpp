@@ -14,7 +14,9 @@
 #include "devices/cpu/codegen/optimization/data_bounded_loops.hpp"
 #include "devices/cpu/codegen/optimization/pass_pipelines.hpp"
 #include "devices/cpu/codegen/optimization/uniform_division.hpp"
+#include "devices/cpu/codegen/preparation/address_space_queries.hpp"
 #include "devices/cpu/codegen/preparation/division_guard.hpp"
+#include "devices/cpu/codegen/preparation/local_atomics.hpp"
 #include "devices/cpu/codegen/preparation/module_preparation.hpp"
 #include "devices/cpu/codegen/vectorizer/vectorizer_settings.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
@@ -28,14 +30,15 @@ namespace kiln::cpu {
 
 Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMachine &machine,
                      bool optimize, PreparedProgram &prepared) {
-  // 1. OpenCL's opaque types (events, samplers, images, queues) as the pointers and integers
-  //    the builtins take.
+  // 1. OpenCL's opaque types (images, samplers, events, ...) as plain pointers.
   if (Error error = compiler::lowerOpaqueTypes(module))
     return error;
-  // 2. Image reads and writes bound to the software accessors (the CPU has no texture units).
+  // 2. What image and sampler values are: an image the address of its descriptor, a sampler
+  //    its bits; the builtin library's texture reads, which need texture units, are dropped.
   compiler::resolveImageAccessors(module, /*textureHardware=*/false);
-  // 3. The module retargeted from SPIR64 to the host: triple, data layout, calling
-  //    conventions, the C library's functions under their host names.
+  // 3. The module retargeted from SPIR64 to the host: triple and data layout, the C calling
+  //    convention, every function but the kernels marked for inlining (a work-group function
+  //    needs every barrier in one body).
   retargetModuleToHost(module, machine.getTargetTriple(), machine.createDataLayout());
   // 4. Integer divisions that cannot trap (OpenCL leaves x/0 undefined; x86 raises SIGFPE).
   guardIntegerDivisions(module);
@@ -46,24 +49,39 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
   prepared.preferredMultiples.clear();
   SmallPtrSet<Function *, 8> functions;
   for (const compiler::KernelInfo &kernel : info.kernels) {
-    // 5. Each kernel as a work-group function (work_group/work_group_function.hpp): a prologue
-    //    that reads the arguments from the argument block, the kernel fully inlined, its
-    //    __local variables placed in the work-group's local memory, the body simplified
-    //    (pass_pipelines.hpp: simplifyKernelBody), address-space queries folded where the
-    //    pointer's origin is known, atomics on local memory marked.
-    Expected<Function *> function = prepareWorkGroupFunction(module, kernel, machine);
-    if (!function)
-      return function.takeError();
-    functions.insert(*function);
-    // 6. The work-group size multiple the kernel prefers: the lanes it would be vectorized in.
+    // 5. Each kernel as a work-group function (work_group/work_group_function.hpp), named
+    //    workGroupFunctionName(): a prologue that reads the arguments from the argument block,
+    //    then a call of the kernel.
+    Expected<WorkGroupShell> shell = createWorkGroupFunction(module, kernel);
+    if (!shell)
+      return shell.takeError();
+    Function *function = shell->function;
+    // 6. The kernel and everything it calls inlined into it.
+    if (Error error = inlineKernel(*function))
+      return error;
+    // 7. Its __local variables placed in the work-group's local memory.
+    if (Error error = placeLocalVariables(module, *shell, kernel))
+      return error;
+    // 8. Private variables promoted to registers and the body cleaned up, control flow left
+    //    alone so that no barrier is duplicated or merged (optimization/pass_pipelines.hpp).
+    simplifyKernelBody(*function, machine);
+    // 9. Address-space queries folded where the pointer's origin is now clear: the values the
+    //    front end keeps in stack slots are in registers, and the program's casts to the
+    //    generic space are not yet merged with the code generator's own (only O3 does that).
+    foldAddressSpaceQueries(*function);
+    // 10. Atomics on local memory marked: the work-items of a group run on one thread, so
+    //     after vectorization they become plain accesses.
+    markLocalAtomics(*function);
+    functions.insert(function);
+    // 11. The work-group size multiple the kernel prefers: the lanes it would be vectorized in.
     uint32_t multiple = prepared.requestedSimdWidth;
     if (multiple == 0)
-      multiple = preferredSimdWidth(**function, machine);
+      multiple = preferredSimdWidth(*function, machine);
     else if (multiple == 1) // LLVM's loop vectorizer runs the work-item loops in these lanes
-      multiple = optimize ? vectorRegisterLanes(**function, machine) : 1;
+      multiple = optimize ? vectorRegisterLanes(*function, machine) : 1;
     prepared.preferredMultiples.push_back(multiple);
   }
-  // 7. Only the work-group functions and the program's variables are kept.
+  // 12. Only the work-group functions and the program's variables are kept.
   keepOnlyWorkGroupFunctions(module, functions);
   return Error::success();
 }
@@ -84,7 +102,7 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
                                            const std::string &symbol,
                                            const std::string &moduleIdentifier,
                                            TargetMachine &machine) {
-  // Steps 8 to 15, on a fresh copy of the prepared module; run again without interleaving
+  // Steps 13 to 25, on a fresh copy of the prepared module; run again without interleaving
   // when the optimizer could not interleave.
   auto specializeAndOptimize = [&](bool mayInterleave) -> Expected<ShapeCompilation> {
     ShapeCompilation result;
@@ -97,38 +115,74 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     Function *function = result.module->getFunction(workGroupFunctionName(kernel));
     if (function == nullptr || function->isDeclaration())
       return compiler::codegenError("internal error: kernel '" + kernel + "' was not prepared");
-    // 8. The kernel's work-group function alone in the module.
+    // 13. The kernel's work-group function alone in the module.
     isolateWorkGroupFunction(*result.module, *function);
-    // 9. Specialized on the shape (work_group/work_group_function.hpp): the local sizes and
-    //    offsets become constants; the work-item vectorizer runs work-items side by side in
-    //    the lanes of vectors where it pays (vectorizer/); SIMD groups known full lose their
-    //    masks, or full ones are separated from the last; the body becomes loops over the
-    //    work-items, split at barriers; the group primitives, printf's buffer and the
-    //    address-space queries become reads of the launch's and the group's parameters.
-    Expected<SpecializedWorkGroup> specialized = specializeWorkGroupFunction(
-        *function, shape, machine, prepared.requestedSimdWidth, mayInterleave);
-    if (!specialized)
-      return specialized.takeError();
+    // 14. The shape's local sizes (and a zero global offset) as constants.
+    substituteShapeConstants(*result.module, *function, shape);
+    // 15. Work-items side by side in the lanes of vectors, where it pays
+    //     (vectorizer/work_item_vectorizer.hpp), or else asked to run interleaved.
+    SpecializedWorkGroup specialized;
+    specialized.function = function;
+    unsigned simdWidth = prepared.requestedSimdWidth;
+    if (simdWidth == 0 && shape.localSize[0] == 1) {
+      simdWidth = 1; // no work-items side by side along dimension 0
+      specialized.notVectorized = "the work-groups are one work-item wide along dimension 0";
+    }
+    if (simdWidth != 1) {
+      WorkItemVectorization vectorized =
+          vectorizeWorkItems(*function, simdWidth, machine, shape.localSize[0], mayInterleave);
+      specialized.simdWidth = vectorized.width;
+      specialized.interleave = vectorized.interleave;
+      specialized.chainsSideBySide = vectorized.chainsSideBySide;
+      specialized.notVectorized = std::move(vectorized.notVectorized);
+      specialized.scalarInstructions = vectorized.scalarInstructions;
+      specialized.vectorInstructions = vectorized.vectorInstructions;
+    }
+    // 16. SIMD groups known to be full lose their lane masks; otherwise the full ones are
+    //     separated from the last.
+    if (specialized.simdWidth > 1) {
+      if (shape.localSize[0] % specialized.simdWidth == 0)
+        assumeEveryLaneActive(*function); // every SIMD group is full
+      else
+        separateFullSimdGroups(*function);
+    }
+    // 17. The shape's constants again: vectorization asks for the local size to mask the lanes
+    //     past the group's end.
+    substituteShapeConstants(*result.module, *function, shape);
+    // 18. Local atomics as plain accesses (see step 10).
+    makeLocalAtomicsPlain(*function);
+    // 19. Loops over the work-items, split at barriers; values live across a barrier kept per
+    //     work-item in private storage or recomputed (work_group/barrier_regions.hpp).
+    WorkGroupPrologue prologue = loadPrivateMemory(*function);
+    specialized.privateBytesPerSimdGroup = turnIntoWorkItemLoops(
+        *result.module, *function, prologue, shape, specialized.simdWidth, specialized.interleave);
+    // 20. The group primitives, printf's buffer and the address-space queries read from the
+    //     launch's and the group's parameters.
+    replaceGroupPrimitives(*result.module, *function);
+    replacePrintfReservations(*result.module, *function);
+    resolveAddressSpaceQueries(*function, prologue);
     function->setName(symbol);
     result.module->setModuleIdentifier(moduleIdentifier);
-    // 10. Checked: what follows assumes valid IR.
+    // 21. Checked: what follows assumes valid IR.
     if (std::string problems; verifyModuleText(*result.module, problems))
       return compiler::codegenError("internal error: invalid work-group code: " + problems);
-    // 11. Divisions by a power of two known only at run time become shifts and masks.
+    // 22. A division by a divisor the same for the whole group gets a branch on "it is a power
+    //     of two", whose side is a shift or a mask; after the vectorizer, so that the branch
+    //     stays scalar and the optimizer moves it out of the work-item loops.
     specializePowerOfTwoDivisions(*function);
-    // 12. Loops whose trip count depends on data stay rolled (no run-time unrolling).
+    // 23. Loops whose trip count depends on data stay rolled (no run-time unrolling).
     if (prepared.optimize)
       keepDataBoundedLoopsRolled(*function);
-    // 13. The whole-module optimization (O3; with unroll-and-jam when work-items are to run
+    // 24. The whole-module optimization (O3; with unroll-and-jam when work-items are to run
     //     interleaved).
     result.interleaved =
-        optimizeModule(*result.module, machine, prepared.optimize, specialized->interleave > 1);
-    // 14. The jam leaves each work-item's steps after the other's: their independent chains go
+        optimizeModule(*result.module, machine, prepared.optimize, specialized.interleave > 1);
+    // 25. The jam leaves each work-item's steps after the other's: their independent chains go
     //     side by side (optimization/chain_interleaving.hpp).
-    if (result.interleaved && specialized->chainsSideBySide)
+    if (result.interleaved && specialized.chainsSideBySide)
       interleaveIndependentChains(*function);
     result.function = function;
-    result.specialized = std::move(*specialized);
+    result.specialized = std::move(specialized);
     return result;
   };
   Expected<ShapeCompilation> built = specializeAndOptimize(/*mayInterleave=*/true);
@@ -138,22 +192,22 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
   if (!built)
     return built.takeError();
   Function &function = *built->function;
-  // 15. Gathers and scatters that turn out consecutive, or every lane active, at run time take
+  // 26. Gathers and scatters that turn out consecutive, or every lane active, at run time take
   //     plain vector loads and stores (memory_paths/).
   if (prepared.optimize && built->specialized.simdWidth > 1) {
     addContiguousGatherFastPaths(function, hasAvx512(machine));
     addFullMaskFastPaths(function);
   }
-  // 16. Indexed and strided loads prefetched ahead.
+  // 27. Indexed and strided loads prefetched ahead.
   if (prepared.optimize) {
     built->indirectPrefetches = addIndirectPrefetches(function, shape.buffersHaveReadSlack);
     built->stridedPrefetches = addStridedPrefetches(function);
   }
-  // 17. Whole-vector stores of a launch with a large output bypass the caches.
+  // 28. Whole-vector stores of a launch with a large output bypass the caches.
   if (prepared.optimize && shape.streamingStores && machine.getTargetTriple().isX86() &&
       mayStreamStores(function))
     built->streamingStores = addStreamingStores(function);
-  // 18. Then ORC's code generator, at the JIT's first lookup of `symbol`.
+  // 29. Then ORC's code generator, at the JIT's first lookup of `symbol`.
   return built;
 }
 

@@ -267,6 +267,8 @@ void replacePrintfReservations(Module &module, Function &function, Value *launch
   }
 }
 
+} // namespace
+
 /// Replaces the calls of the work-item primitives that `shape` determines by constants: the
 /// local and enqueued sizes, and the global offset when it is zero. Calls with a dimension that
 /// is not a constant keep reading the parameters (replaceGroupPrimitives).
@@ -291,52 +293,6 @@ void substituteShapeConstants(Module &module, Function &function, const WorkGrou
     substitute("__kiln_global_offset", [](uint64_t) { return uint64_t{0}; });
 }
 
-/// The steps after vectorization: work-item loops, then the primitives and the printf and
-/// address-space queries replaced by reads of the launch and work-group parameters. Returns the
-/// bytes of private storage per SIMD group.
-uint64_t finishWorkGroupFunction(Module &module, Function &function, const WorkGroupShape &shape,
-                                 unsigned simdWidth, unsigned interleave) {
-  // Again: vectorization asks for the local size to mask the lanes past the group's end.
-  substituteShapeConstants(module, function, shape);
-  makeLocalAtomicsPlain(function);
-  BasicBlock *prologue = &function.getEntryBlock();
-  Value *launch = function.getArg(0);
-  Value *group = function.getArg(1);
-  IRBuilder<> builder(prologue->getTerminator());
-  ParameterReader parameters(builder, launch, group);
-  WorkItemLoopInputs loops;
-  loops.prologue = prologue;
-  loops.privateMemory =
-      parameters.groupPointer(offsetof(WorkGroupParams, privateMemory), "private");
-  for (unsigned dim = 0; dim < 3; ++dim)
-    loops.localSize[dim] = builder.getInt64(shape.localSize[dim]);
-  loops.barrier = module.getFunction("__kiln_work_group_barrier");
-  loops.localId = module.getFunction("__kiln_local_id");
-  loops.simdWidth = simdWidth;
-  loops.interleave = interleave;
-  uint64_t privateBytes = formWorkItemLoops(function, loops);
-  replaceGroupPrimitives(module, function, parameters);
-  replacePrintfReservations(module, function, launch);
-  lowerAddressSpaceQueries(function, [&] {
-    builder.SetInsertPoint(prologue->getTerminator());
-    AddressSpaceRegions regions;
-    // Loaded again: the simplification deleted the first load where nothing used it.
-    regions.localMemory =
-        parameters.groupPointer(offsetof(WorkGroupParams, localMemory), "local.memory");
-    regions.localMemorySize =
-        parameters.launchSize(offsetof(LaunchParams, localMemorySize), "local.memory.size");
-    regions.privateMemory = loops.privateMemory;
-    regions.privateMemorySize =
-        parameters.launchSize(offsetof(LaunchParams, privateMemorySize), "private.memory.size");
-    regions.stackBase = parameters.groupPointer(offsetof(WorkGroupParams, stackBase), "stack");
-    regions.stackSize = parameters.groupSize(offsetof(WorkGroupParams, stackSize), "stack.size");
-    return regions;
-  });
-  return privateBytes;
-}
-
-} // namespace
-
 bool isBufferArgument(const Value *value) {
   const auto *read = dyn_cast<LoadInst>(value);
   return read != nullptr && read->getMetadata(kBufferArgumentMark) != nullptr;
@@ -346,8 +302,7 @@ std::string workGroupFunctionName(const std::string &kernelName) {
   return "__kiln_wg_" + kernelName;
 }
 
-Expected<Function *> prepareWorkGroupFunction(Module &module, const compiler::KernelInfo &info,
-                                              TargetMachine &machine) {
+Expected<WorkGroupShell> createWorkGroupFunction(Module &module, const compiler::KernelInfo &info) {
   Function *kernel = module.getFunction(info.name);
   if (kernel == nullptr || kernel->isDeclaration())
     return compiler::codegenError("the program has no kernel '" + info.name + "'");
@@ -383,52 +338,69 @@ Expected<Function *> prepareWorkGroupFunction(Module &module, const compiler::Ke
   CallInst *call = builder.CreateCall(kernel, *arguments);
   call->setAttributes(kernel->getAttributes());
   builder.CreateRetVoid();
-
-  if (Error error = inlineEverything(*function))
-    return error;
-  builder.SetInsertPoint(prologue->getTerminator());
-  if (Error error = placeLocalVariables(module, *function, builder, localMemory, info))
-    return error;
-  simplifyKernelBody(*function, machine);
-  // Where pointers come from is clearest now: the simplification has put the values the front
-  // end keeps in stack slots into registers, and has not yet merged the program's casts to the
-  // generic space with the code generator's own casts (only the full optimization does).
-  foldAddressSpaceQueries(*function);
-  markLocalAtomics(*function);
-  return function;
+  return WorkGroupShell{function, localMemory};
 }
 
-Expected<SpecializedWorkGroup> specializeWorkGroupFunction(Function &function,
-                                                           const WorkGroupShape &shape,
-                                                           TargetMachine &machine,
-                                                           unsigned simdWidth, bool mayInterleave) {
-  Module &module = *function.getParent();
-  substituteShapeConstants(module, function, shape);
-  SpecializedWorkGroup result;
-  result.function = &function;
-  if (simdWidth == 0 && shape.localSize[0] == 1) {
-    simdWidth = 1; // no work-items side by side along dimension 0
-    result.notVectorized = "the work-groups are one work-item wide along dimension 0";
-  }
-  if (simdWidth != 1) {
-    WorkItemVectorization vectorized =
-        vectorizeWorkItems(function, simdWidth, machine, shape.localSize[0], mayInterleave);
-    result.simdWidth = vectorized.width;
-    result.interleave = vectorized.interleave;
-    result.chainsSideBySide = vectorized.chainsSideBySide;
-    result.notVectorized = std::move(vectorized.notVectorized);
-    result.scalarInstructions = vectorized.scalarInstructions;
-    result.vectorInstructions = vectorized.vectorInstructions;
-  }
-  if (result.simdWidth > 1) {
-    if (shape.localSize[0] % result.simdWidth == 0)
-      assumeEveryLaneActive(function); // every SIMD group is full
-    else
-      separateFullSimdGroups(function);
-  }
-  result.privateBytesPerSimdGroup =
-      finishWorkGroupFunction(module, function, shape, result.simdWidth, result.interleave);
-  return result;
+WorkGroupPrologue loadPrivateMemory(Function &function) {
+  BasicBlock *prologue = &function.getEntryBlock();
+  IRBuilder<> builder(prologue->getTerminator());
+  ParameterReader parameters(builder, function.getArg(0), function.getArg(1));
+  return {prologue, parameters.groupPointer(offsetof(WorkGroupParams, privateMemory), "private")};
+}
+
+uint64_t turnIntoWorkItemLoops(Module &module, Function &function,
+                               const WorkGroupPrologue &prologue, const WorkGroupShape &shape,
+                               unsigned simdWidth, unsigned interleave) {
+  WorkItemLoopInputs loops;
+  loops.prologue = prologue.block;
+  loops.privateMemory = prologue.privateMemory;
+  for (unsigned dim = 0; dim < 3; ++dim)
+    loops.localSize[dim] =
+        ConstantInt::get(Type::getInt64Ty(module.getContext()), shape.localSize[dim]);
+  loops.barrier = module.getFunction("__kiln_work_group_barrier");
+  loops.localId = module.getFunction("__kiln_local_id");
+  loops.simdWidth = simdWidth;
+  loops.interleave = interleave;
+  return formWorkItemLoops(function, loops);
+}
+
+Error inlineKernel(Function &function) {
+  return inlineEverything(function);
+}
+
+Error placeLocalVariables(Module &module, const WorkGroupShell &shell,
+                          const compiler::KernelInfo &info) {
+  IRBuilder<> builder(shell.function->getEntryBlock().getTerminator());
+  return placeLocalVariables(module, *shell.function, builder, shell.localMemory, info);
+}
+
+void replaceGroupPrimitives(Module &module, Function &function) {
+  IRBuilder<> builder(function.getEntryBlock().getTerminator());
+  ParameterReader parameters(builder, function.getArg(0), function.getArg(1));
+  replaceGroupPrimitives(module, function, parameters);
+}
+
+void replacePrintfReservations(Module &module, Function &function) {
+  replacePrintfReservations(module, function, function.getArg(0));
+}
+
+void resolveAddressSpaceQueries(Function &function, const WorkGroupPrologue &prologue) {
+  lowerAddressSpaceQueries(function, [&] {
+    IRBuilder<> builder(prologue.block->getTerminator());
+    ParameterReader parameters(builder, function.getArg(0), function.getArg(1));
+    AddressSpaceRegions regions;
+    // Loaded again: the simplification deleted the first load where nothing used it.
+    regions.localMemory =
+        parameters.groupPointer(offsetof(WorkGroupParams, localMemory), "local.memory");
+    regions.localMemorySize =
+        parameters.launchSize(offsetof(LaunchParams, localMemorySize), "local.memory.size");
+    regions.privateMemory = prologue.privateMemory;
+    regions.privateMemorySize =
+        parameters.launchSize(offsetof(LaunchParams, privateMemorySize), "private.memory.size");
+    regions.stackBase = parameters.groupPointer(offsetof(WorkGroupParams, stackBase), "stack");
+    regions.stackSize = parameters.groupSize(offsetof(WorkGroupParams, stackSize), "stack.size");
+    return regions;
+  });
 }
 
 } // namespace kiln::cpu

@@ -3,8 +3,9 @@
 // Builds `__kiln_wg_<kernel>(const LaunchParams *, const WorkGroupParams *)`, the function the
 // CPU runtime calls once per work-group (devices/cpu/work_group_abi.hpp): a prologue that loads
 // the arguments and the group's parameters, then the kernel, fully inlined, turned into loops
-// over the work-items (barrier_regions.hpp). It is built in two steps: prepared once per build,
-// then specialized at enqueue on the shape of the work-groups it runs.
+// over the work-items (barrier_regions.hpp). It is built in two steps, prepared once per build,
+// then specialized at enqueue on the shape of the work-groups it runs; the steps are here, their
+// order is codegen/pipeline.cpp's.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -48,22 +49,59 @@ bool isBufferArgument(const llvm::Value *value);
 /// The symbol of a kernel's prepared work-group function.
 std::string workGroupFunctionName(const std::string &kernelName);
 
-/// Builds the prepared work-group function of `kernel` in `module`, which has already been
-/// retargeted to the host (module_preparation.hpp): a prologue that reads the arguments, then
-/// the kernel fully inlined and simplified, still one work-item's code.
-llvm::Expected<llvm::Function *> prepareWorkGroupFunction(llvm::Module &module,
-                                                          const compiler::KernelInfo &kernel,
-                                                          llvm::TargetMachine &machine);
+/// A kernel's work-group function as first made: a prologue that reads the arguments from the
+/// argument block and a body that calls the kernel.
+struct WorkGroupShell {
+  llvm::Function *function = nullptr;
+  /// The prologue's pointer to the work-group's local memory.
+  llvm::Value *localMemory = nullptr;
+};
 
-/// Turns the prepared function `function` into the work-group function for work-groups of
-/// `shape`: the shape's sizes become constants, `simdWidth` work-items run at a time in the
-/// lanes of vectors where the kernel allows it (1: one at a time; 0: as many as suit the kernel,
-/// the target and the shape, see vectorizeWorkItems), and the body becomes work-item loops.
-/// `mayInterleave`: see vectorizeWorkItems.
-llvm::Expected<SpecializedWorkGroup> specializeWorkGroupFunction(llvm::Function &function,
-                                                                 const WorkGroupShape &shape,
-                                                                 llvm::TargetMachine &machine,
-                                                                 unsigned simdWidth,
-                                                                 bool mayInterleave = true);
+/// Makes the work-group function of `kernel` in `module` (already retargeted to the host,
+/// module_preparation.hpp), named workGroupFunctionName().
+llvm::Expected<WorkGroupShell> createWorkGroupFunction(llvm::Module &module,
+                                                       const compiler::KernelInfo &kernel);
+
+/// Inlines every call to a defined function into `function`, repeatedly, until only
+/// declarations are called; fails on recursion, which OpenCL C forbids.
+llvm::Error inlineKernel(llvm::Function &function);
+
+/// Places the __local variables the work-group function uses at the start of the work-group's
+/// local memory, in module order, each at its alignment (the layout whose size the front end
+/// reports as the kernel's static local memory).
+llvm::Error placeLocalVariables(llvm::Module &module, const WorkGroupShell &shell,
+                                const compiler::KernelInfo &kernel);
+
+/// Replaces the calls of the work-item primitives that `shape` determines by constants: the
+/// local and enqueued sizes, and the global offset when it is zero.
+void substituteShapeConstants(llvm::Module &module, llvm::Function &function,
+                              const WorkGroupShape &shape);
+
+/// The prologue of a specialized work-group function and the group's private storage it loads,
+/// for the steps after vectorization.
+struct WorkGroupPrologue {
+  llvm::BasicBlock *block = nullptr;
+  llvm::Value *privateMemory = nullptr;
+};
+WorkGroupPrologue loadPrivateMemory(llvm::Function &function);
+
+/// Turns the body into loops over the work-items of a group of `shape`, `simdWidth` at a time
+/// and `interleave` of those side by side, split at barriers (barrier_regions.hpp). Returns the
+/// bytes of private storage per SIMD group.
+uint64_t turnIntoWorkItemLoops(llvm::Module &module, llvm::Function &function,
+                               const WorkGroupPrologue &prologue, const WorkGroupShape &shape,
+                               unsigned simdWidth, unsigned interleave);
+
+/// Replaces the calls of the uniform work-item primitives (the same for every work-item of the
+/// group) by reads of the launch and work-group parameters.
+void replaceGroupPrimitives(llvm::Module &module, llvm::Function &function);
+
+/// Replaces the printf record reservations (compiler/llvm/printf_lowering.hpp) by reservations
+/// in the launch's printf buffer.
+void replacePrintfReservations(llvm::Module &module, llvm::Function &function);
+
+/// Answers the address-space queries left after preparation by comparing the pointer with the
+/// group's local memory, private storage and stack.
+void resolveAddressSpaceQueries(llvm::Function &function, const WorkGroupPrologue &prologue);
 
 } // namespace kiln::cpu
