@@ -2,6 +2,7 @@
 #include "devices/cuda/codegen/kernel_entry.hpp"
 
 #include "compiler/argument_block.hpp"
+#include "compiler/llvm/argument_block_reads.hpp"
 #include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/kernel_inlining.hpp"
 #include "compiler/llvm/printf_lowering.hpp"
@@ -42,23 +43,15 @@ constexpr Align kSlotReadAlignment = Align::Constant<compiler::kArgumentSlotAlig
 Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &kernel,
                                                 const compiler::KernelInfo &info, Value *block,
                                                 Value *sharedMemory) {
-  if (kernel.arg_size() != info.args.size())
-    return compiler::codegenError("kernel '" + info.name + "' has " + Twine(kernel.arg_size()) +
-                                  " parameters but its metadata describes " +
-                                  Twine(info.args.size()));
-  SmallVector<Value *, 8> values;
-  for (Argument &parameter : kernel.args()) {
-    const compiler::KernelArgInfo &arg = info.args[parameter.getArgNo()];
-    Value *slot =
-        builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block, arg.blockOffset, arg.name);
+  auto read = [&](const compiler::KernelArgInfo &arg, Argument &parameter,
+                  Value *slot) -> Expected<Value *> {
     Type *type = parameter.getType();
     switch (arg.kind) {
     case compiler::ArgKind::GlobalPointer:
     case compiler::ArgKind::ConstantPointer:
     case compiler::ArgKind::Image:
     case compiler::ArgKind::Sampler:
-      values.push_back(builder.CreateAlignedLoad(type, slot, kSlotReadAlignment));
-      break;
+      return builder.CreateAlignedLoad(type, slot, kSlotReadAlignment);
     case compiler::ArgKind::LocalPointer: {
       // The kernel's own __local variables are static shared memory here; the dynamic memory
       // holds the arguments' part of the local memory.
@@ -66,23 +59,20 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
           builder.CreateAlignedLoad(builder.getInt64Ty(), slot, kSlotReadAlignment),
           builder.getInt64(compiler::localArgumentsBegin(info.staticLocalMemSize)));
       Value *address = builder.CreateGEP(builder.getInt8Ty(), sharedMemory, offset);
-      values.push_back(builder.CreatePointerBitCastOrAddrSpaceCast(address, type));
-      break;
+      return builder.CreatePointerBitCastOrAddrSpaceCast(address, type);
     }
     case compiler::ArgKind::Value:
       // A struct passed by value arrives as a pointer to a private copy (byval); the inliner
       // makes that copy.
-      values.push_back(parameter.hasByValAttr() ? slot
-                                                : builder.CreateAlignedLoad(type, slot, Align(1)));
-      break;
+      return parameter.hasByValAttr() ? slot : builder.CreateAlignedLoad(type, slot, Align(1));
     default:
       return compiler::codegenError(
           "kernel '" + info.name +
           "' has an argument of a kind the GPU device does not support yet "
           "(pipe or queue)");
     }
-  }
-  return values;
+  };
+  return compiler::readKernelArguments(builder, kernel, info, block, read);
 }
 
 Error addEntry(Module &module, Function &kernel, const compiler::KernelInfo &info) {

@@ -1,6 +1,7 @@
 //===- work_group_function.cpp - A kernel as a work-group function -------===//
 #include "devices/cpu/codegen/work_group/work_group_function.hpp"
 
+#include "compiler/llvm/argument_block_reads.hpp"
 #include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/printf_lowering.hpp"
 #include "compiler/llvm/printf_reservation.hpp"
@@ -82,23 +83,16 @@ constexpr Align kArgumentReadAlignment = Align::Constant<1>();
 Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &kernel,
                                                 const compiler::KernelInfo &info, Value *block,
                                                 Value *localMemory) {
-  if (kernel.arg_size() != info.args.size())
-    return compiler::codegenError("kernel '" + info.name + "' has " + Twine(kernel.arg_size()) +
-                                  " parameters but its metadata describes " +
-                                  Twine(info.args.size()));
-  SmallVector<Value *, 8> values;
-  for (Argument &parameter : kernel.args()) {
-    const compiler::KernelArgInfo &arg = info.args[parameter.getArgNo()];
-    Value *slot =
-        builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block, arg.blockOffset, arg.name);
+  auto read = [&](const compiler::KernelArgInfo &arg, Argument &parameter,
+                  Value *slot) -> Expected<Value *> {
     Type *type = parameter.getType();
     Value *value = nullptr;
     switch (arg.kind) {
     case compiler::ArgKind::GlobalPointer:
     case compiler::ArgKind::ConstantPointer: {
-      auto *read = builder.CreateAlignedLoad(builder.getPtrTy(), slot, kArgumentReadAlignment);
-      read->setMetadata(kBufferArgumentMark, MDNode::get(builder.getContext(), {}));
-      value = read;
+      auto *load = builder.CreateAlignedLoad(builder.getPtrTy(), slot, kArgumentReadAlignment);
+      load->setMetadata(kBufferArgumentMark, MDNode::get(builder.getContext(), {}));
+      value = load;
       break;
     }
     case compiler::ArgKind::Image:   // the address of its descriptor
@@ -125,9 +119,9 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
     }
     if (value->getType() != type)
       value = builder.CreatePointerBitCastOrAddrSpaceCast(value, type);
-    values.push_back(value);
-  }
-  return values;
+    return value;
+  };
+  return compiler::readKernelArguments(builder, kernel, info, block, read);
 }
 
 /// Inlines every call to a defined function, repeatedly, until only declarations are called.
