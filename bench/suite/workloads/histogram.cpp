@@ -1,6 +1,7 @@
 // A 256-bin histogram of bytes, counted per work-group with local atomics and merged with
 // global atomics, as in the OpenCL Programming Guide's chapter 14.
 #include "../workload.hpp"
+#include "threaded_histogram.hpp"
 
 #include <algorithm>
 #include <random>
@@ -42,19 +43,9 @@ public:
   }
 
   void runNative() override {
-    std::vector<unsigned> total(kBins, 0);
-    const long n = static_cast<long>(data_.size());
-#pragma omp parallel
-    {
-      std::vector<unsigned> mine(kBins, 0);
-#pragma omp for schedule(static) nowait
-      for (long i = 0; i < n; ++i)
-        ++mine[data_[i]];
-#pragma omp critical
-      for (size_t bin = 0; bin < kBins; ++bin)
-        total[bin] += mine[bin];
-    }
-    bins_ = total;
+    bins_ =
+        threadedHistogram(kBins, static_cast<long>(data_.size()),
+                          [&](long i, std::vector<unsigned> &counters) { ++counters[data_[i]]; });
   }
 
   std::unique_ptr<DeviceRun> load(ClSession &session) override {

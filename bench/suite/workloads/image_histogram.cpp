@@ -4,6 +4,7 @@
 // global bins. The OpenCL Programming Guide's histogram (chapter 14) works the same way.
 #include "../workload.hpp"
 #include "rgba_image.hpp"
+#include "threaded_histogram.hpp"
 
 #include <algorithm>
 
@@ -58,20 +59,11 @@ public:
   }
 
   void runNative() override {
-    std::vector<unsigned> total(kBins, 0);
-    const int width = image_.width, height = image_.height;
-#pragma omp parallel
-    {
-      std::vector<unsigned> mine(kBins, 0);
-#pragma omp for schedule(static) nowait
-      for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x)
-          ++mine[luminanceBin(image_, x, y)];
-#pragma omp critical
-      for (size_t bin = 0; bin < kBins; ++bin)
-        total[bin] += mine[bin];
-    }
-    bins_ = total;
+    const int width = image_.width;
+    bins_ = threadedHistogram(kBins, image_.height, [&](long y, std::vector<unsigned> &counters) {
+      for (int x = 0; x < width; ++x)
+        ++counters[luminanceBin(image_, x, static_cast<int>(y))];
+    });
   }
 
   std::unique_ptr<DeviceRun> load(ClSession &session) override {
