@@ -29,6 +29,16 @@ namespace {
 /// How many rounds of inlining a kernel may need; more means recursion, which OpenCL C forbids.
 constexpr unsigned kMaxInliningRounds = 64;
 
+/// The calls of `callee` that stand in `function`, gathered first so that each may be replaced.
+SmallVector<CallInst *, 16> callsIn(Function &function, Function *callee) {
+  SmallVector<CallInst *, 16> calls;
+  if (callee != nullptr)
+    for (User *user : callee->users())
+      if (auto *call = dyn_cast<CallInst>(user); call && call->getFunction() == &function)
+        calls.push_back(call);
+  return calls;
+}
+
 /// Emits the prologue's reads of the launch and work-group parameters.
 class ParameterReader {
 public:
@@ -50,8 +60,9 @@ public:
   Value *launchSize(size_t offset, const Twine &name) { return sizeField(launch_, offset, name); }
   Value *groupSize(size_t offset, const Twine &name) { return sizeField(group_, offset, name); }
 
-  /// Element `dim` of a uint64_t[3] field; `dim` may be any i32 value below 3.
-  Value *dimension(IRBuilder<> &at, Value *base, size_t offset, Value *dim, const Twine &name) {
+  /// Element `dim` of a uint64_t[3] field at `at`; `dim` may be any i32 value below 3.
+  static Value *dimension(IRBuilder<> &at, Value *base, size_t offset, Value *dim,
+                          const Twine &name) {
     Value *index = at.CreateZExt(dim, at.getInt64Ty());
     Value *address = at.CreateGEP(at.getInt64Ty(), fieldAddress(at, base, offset), index);
     return at.CreateLoad(at.getInt64Ty(), address, name);
@@ -189,78 +200,6 @@ Error placeLocalVariables(Module &module, Function &function, IRBuilder<> &prolo
   return Error::success();
 }
 
-/// Replaces the calls of the uniform work-item primitives (the same for every work-item of the
-/// group) by reads of the launch and work-group parameters.
-void replaceGroupPrimitives(Module &module, Function &function, ParameterReader &parameters) {
-  struct Field {
-    const char *name;
-    bool inLaunch;
-    size_t offset;
-  };
-  const Field fields[] = {
-      {"__kiln_group_id", false, offsetof(WorkGroupParams, groupId)},
-      {"__kiln_local_size", false, offsetof(WorkGroupParams, localSize)},
-      {"__kiln_enqueued_local_size", true, offsetof(LaunchParams, enqueuedLocalSize)},
-      {"__kiln_num_groups", true, offsetof(LaunchParams, numGroups)},
-      {"__kiln_global_size", true, offsetof(LaunchParams, globalSize)},
-      {"__kiln_global_offset", true, offsetof(LaunchParams, globalOffset)},
-  };
-  for (const Field &field : fields) {
-    Function *primitive = module.getFunction(field.name);
-    if (primitive == nullptr)
-      continue;
-    for (User *user : make_early_inc_range(primitive->users())) {
-      auto *call = dyn_cast<CallInst>(user);
-      if (call == nullptr || call->getFunction() != &function)
-        continue;
-      IRBuilder<> at(call);
-      Value *base = field.inLaunch ? parameters.launch() : parameters.group();
-      Value *dim = at.CreateZExtOrTrunc(call->getArgOperand(0), at.getInt32Ty());
-      Value *value = parameters.dimension(at, base, field.offset, dim, field.name);
-      call->replaceAllUsesWith(at.CreateZExtOrTrunc(value, call->getType()));
-      call->eraseFromParent();
-    }
-  }
-  if (Function *workDim = module.getFunction("__kiln_work_dim")) {
-    for (User *user : make_early_inc_range(workDim->users())) {
-      auto *call = dyn_cast<CallInst>(user);
-      if (call == nullptr || call->getFunction() != &function)
-        continue;
-      IRBuilder<> at(call);
-      Value *address = at.CreateConstInBoundsGEP1_64(at.getInt8Ty(), parameters.launch(),
-                                                     offsetof(LaunchParams, workDim));
-      call->replaceAllUsesWith(at.CreateLoad(at.getInt32Ty(), address, "work.dim"));
-      call->eraseFromParent();
-    }
-  }
-}
-
-/// Replaces the printf record reservations (compiler/llvm/printf_lowering.hpp) by reservations
-/// in the launch's printf buffer.
-void replacePrintfReservations(Module &module, Function &function, Value *launch) {
-  Function *primitive = module.getFunction(compiler::kPrintfAllocPrimitive);
-  if (primitive == nullptr)
-    return;
-  for (User *user : make_early_inc_range(primitive->users())) {
-    auto *call = dyn_cast<CallInst>(user);
-    if (call == nullptr || call->getFunction() != &function)
-      continue;
-    auto *pointer = PointerType::get(module.getContext(), 0);
-    Function *reserve =
-        compiler::printfReservationFunction(module, cast<PointerType>(call->getType()), pointer);
-    IRBuilder<> builder(call);
-    Value *buffer =
-        builder.CreateLoad(pointer,
-                           builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), launch,
-                                                              offsetof(LaunchParams, printfBuffer)),
-                           "printf.buffer");
-    CallInst *replacement =
-        builder.CreateCall(reserve, {buffer, call->getArgOperand(0)}, "printf.record");
-    call->replaceAllUsesWith(replacement);
-    call->eraseFromParent();
-  }
-}
-
 } // namespace
 
 /// Replaces the calls of the work-item primitives that `shape` determines by constants: the
@@ -268,13 +207,9 @@ void replacePrintfReservations(Module &module, Function &function, Value *launch
 /// is not a constant keep reading the parameters (replaceGroupPrimitives).
 void substituteShapeConstants(Module &module, Function &function, const WorkGroupShape &shape) {
   auto substitute = [&](const char *name, auto valueOf) {
-    Function *primitive = module.getFunction(name);
-    if (primitive == nullptr)
-      return;
-    for (User *user : make_early_inc_range(primitive->users())) {
-      auto *call = dyn_cast<CallInst>(user);
-      auto *dim = call ? dyn_cast<ConstantInt>(call->getArgOperand(0)) : nullptr;
-      if (dim == nullptr || call->getFunction() != &function || dim->getZExtValue() >= 3)
+    for (CallInst *call : callsIn(function, module.getFunction(name))) {
+      auto *dim = dyn_cast<ConstantInt>(call->getArgOperand(0));
+      if (dim == nullptr || dim->getZExtValue() >= 3)
         continue;
       call->replaceAllUsesWith(ConstantInt::get(call->getType(), valueOf(dim->getZExtValue())));
       call->eraseFromParent();
@@ -369,13 +304,57 @@ Error placeLocalVariables(Module &module, const WorkGroupShell &shell,
 }
 
 void replaceGroupPrimitives(Module &module, Function &function) {
-  IRBuilder<> builder(function.getEntryBlock().getTerminator());
-  ParameterReader parameters(builder, function.getArg(0), function.getArg(1));
-  replaceGroupPrimitives(module, function, parameters);
+  struct Field {
+    const char *name;
+    bool inLaunch;
+    size_t offset;
+  };
+  const Field fields[] = {
+      {"__kiln_group_id", false, offsetof(WorkGroupParams, groupId)},
+      {"__kiln_local_size", false, offsetof(WorkGroupParams, localSize)},
+      {"__kiln_enqueued_local_size", true, offsetof(LaunchParams, enqueuedLocalSize)},
+      {"__kiln_num_groups", true, offsetof(LaunchParams, numGroups)},
+      {"__kiln_global_size", true, offsetof(LaunchParams, globalSize)},
+      {"__kiln_global_offset", true, offsetof(LaunchParams, globalOffset)},
+  };
+  Value *launch = function.getArg(0);
+  Value *group = function.getArg(1);
+  for (const Field &field : fields) {
+    for (CallInst *call : callsIn(function, module.getFunction(field.name))) {
+      IRBuilder<> at(call);
+      Value *dim = at.CreateZExtOrTrunc(call->getArgOperand(0), at.getInt32Ty());
+      Value *value = ParameterReader::dimension(at, field.inLaunch ? launch : group, field.offset,
+                                                dim, field.name);
+      call->replaceAllUsesWith(at.CreateZExtOrTrunc(value, call->getType()));
+      call->eraseFromParent();
+    }
+  }
+  for (CallInst *call : callsIn(function, module.getFunction("__kiln_work_dim"))) {
+    IRBuilder<> at(call);
+    Value *address =
+        at.CreateConstInBoundsGEP1_64(at.getInt8Ty(), launch, offsetof(LaunchParams, workDim));
+    call->replaceAllUsesWith(at.CreateLoad(at.getInt32Ty(), address, "work.dim"));
+    call->eraseFromParent();
+  }
 }
 
 void replacePrintfReservations(Module &module, Function &function) {
-  replacePrintfReservations(module, function, function.getArg(0));
+  Value *launch = function.getArg(0);
+  auto *pointer = PointerType::get(module.getContext(), 0);
+  for (CallInst *call : callsIn(function, module.getFunction(compiler::kPrintfAllocPrimitive))) {
+    Function *reserve =
+        compiler::printfReservationFunction(module, cast<PointerType>(call->getType()), pointer);
+    IRBuilder<> builder(call);
+    Value *buffer =
+        builder.CreateLoad(pointer,
+                           builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), launch,
+                                                              offsetof(LaunchParams, printfBuffer)),
+                           "printf.buffer");
+    CallInst *replacement =
+        builder.CreateCall(reserve, {buffer, call->getArgOperand(0)}, "printf.record");
+    call->replaceAllUsesWith(replacement);
+    call->eraseFromParent();
+  }
 }
 
 void resolveAddressSpaceQueries(Function &function, const WorkGroupPrologue &prologue) {
