@@ -133,9 +133,9 @@ public:
       }
       // Several chunks per worker balance uneven work-groups; not so many that claiming costs.
       size_t chunk = std::max<size_t>(1, groups / (size_t{workers.workerCount()} * 4));
-      workers.submit(std::allocate_shared<KernelLaunchJob>(RecyclingAllocator<KernelLaunchJob>(),
-                                                           std::move(command), scratch_, code,
-                                                           groups, chunk, info_.printfBufferSize));
+      workers.submit(std::allocate_shared<KernelLaunchJob>(
+          RecyclingAllocator<KernelLaunchJob>(), std::move(command), scratch_, code, perDimension,
+          chunk, info_.printfBufferSize));
     } else if (std::optional<ByteTransfer> transfer = byteTransferOf(command->payload())) {
       bool inPieces = transfer->size >= ByteTransferJob::kMinimumBytes && workers.workerCount() > 1;
       transfer->streaming = shouldStreamTransfer(host_, *transfer);

@@ -55,9 +55,10 @@ bool shouldStreamStores(const HostCpu &host, const LaunchBuffers &buffers) {
 
 KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
                                  std::vector<WorkerScratch> &scratch, const LaunchCode &code,
-                                 size_t groupCount, size_t chunkSize, size_t printfBufferSize)
-    : ParallelJob(groupCount, chunkSize), command_(std::move(command)), scratch_(scratch),
-      launch_(std::get<KernelLaunch>(command_->payload())),
+                                 const std::array<uint64_t, 3> &groups, size_t chunkSize,
+                                 size_t printfBufferSize)
+    : ParallelJob(groups[0] * groups[1] * groups[2], chunkSize), command_(std::move(command)),
+      scratch_(scratch), launch_(std::get<KernelLaunch>(command_->payload())),
       deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)), code_(code) {
   if (deviceKernel_.printfCalls() != nullptr) {
     printf_.emplace(allocateAligned(PrintfOutput::storageSize(printfBufferSize),
@@ -68,7 +69,6 @@ KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
   const NDRange &range = launch_.range;
   params_.args = launch_.arguments.block.data();
   params_.workDim = range.workDim;
-  std::array<uint64_t, 3> groups = workGroupCounts(range);
   for (int dim = 0; dim < 3; ++dim) {
     params_.globalOffset[dim] = range.offset[dim];
     params_.globalSize[dim] = range.global[dim];

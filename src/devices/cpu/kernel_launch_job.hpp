@@ -71,11 +71,11 @@ struct LaunchCode {
 /// suite's fill update, 64 MiB updated in place, ran 0.8 times as fast on a 2-core Zen 4).
 bool shouldStreamStores(const HostCpu &host, const LaunchBuffers &buffers);
 
-/// An NDRange: one item per work-group.
+/// An NDRange of `groups` work-groups along each dimension: one item per work-group.
 class KernelLaunchJob final : public ParallelJob {
 public:
   KernelLaunchJob(std::shared_ptr<Command> command, std::vector<WorkerScratch> &scratch,
-                  const LaunchCode &code, size_t groupCount, size_t chunkSize,
+                  const LaunchCode &code, const std::array<uint64_t, 3> &groups, size_t chunkSize,
                   size_t printfBufferSize);
 
   void run(size_t begin, size_t end, unsigned worker) override;
