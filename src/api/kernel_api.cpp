@@ -339,6 +339,10 @@ KILN_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device
       return out(info.preferredWorkGroupSizeMultiple);
     case CL_KERNEL_PRIVATE_MEM_SIZE:
       return out(info.privateMemSize);
+    case CL_KERNEL_SPILL_MEM_SIZE_INTEL:
+      if (!target->info().hasExtension("cl_intel_required_subgroup_size"))
+        return CL_INVALID_VALUE;
+      return out(info.spillMemSize);
     case CL_KERNEL_GLOBAL_WORK_SIZE:
       // Only for custom devices and built-in kernels, which Kiln does not have.
       return CL_INVALID_VALUE;
@@ -357,10 +361,70 @@ KILN_API cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_
   Kernel *self = toObject<Kernel>(kernel);
   if (self == nullptr)
     return CL_INVALID_KERNEL;
-  if (queryDevice(*self, device) == nullptr)
+  Device *target = queryDevice(*self, device);
+  if (target == nullptr)
     return CL_INVALID_DEVICE;
-  // Sub-groups are not supported yet (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
-  return CL_INVALID_OPERATION;
+  if (target->info().maxNumSubGroups == 0)
+    return CL_INVALID_OPERATION;
+  const DeviceKernel *code = self->deviceKernel(target);
+  if (code == nullptr)
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  return guard([&]() -> cl_int {
+    InfoOutput out(param_value_size, param_value, param_value_size_ret);
+    DeviceKernelInfo info = code->info();
+    size_t width = info.subGroupSize;
+    // The local size of an NDRange: 1 to 3 size_t.
+    auto localItems = [&]() -> std::optional<size_t> {
+      if (input_value == nullptr || input_value_size == 0 ||
+          input_value_size % sizeof(size_t) != 0 || input_value_size > 3 * sizeof(size_t))
+        return std::nullopt;
+      const auto *sizes = static_cast<const size_t *>(input_value);
+      size_t items = 1;
+      for (size_t dim = 0; dim < input_value_size / sizeof(size_t); ++dim)
+        items *= sizes[dim];
+      return items;
+    };
+    switch (param_name) {
+    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+      if (!localItems())
+        return CL_INVALID_VALUE;
+      return out(width);
+    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+      std::optional<size_t> items = localItems();
+      if (!items)
+        return CL_INVALID_VALUE;
+      return out((*items + width - 1) / width);
+    }
+    case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+      if (input_value == nullptr || input_value_size != sizeof(size_t))
+        return CL_INVALID_VALUE;
+      size_t dims = param_value_size / sizeof(size_t);
+      if (param_value != nullptr && (dims == 0 || dims > 3 || param_value_size % sizeof(size_t)))
+        return CL_INVALID_VALUE;
+      // count sub-groups of `width` along dimension 0; none fits beyond the kernel's limits.
+      size_t count = *static_cast<const size_t *>(input_value);
+      size_t items = count * width;
+      bool fits = count != 0 && items / width == count && items <= info.maxWorkGroupSize &&
+                  items <= target->info().maxWorkItemSizes[0];
+      std::vector<size_t> local(std::max<size_t>(dims, 1), fits ? 1 : 0);
+      local[0] = fits ? items : 0;
+      if (param_value == nullptr) {
+        if (param_value_size_ret != nullptr)
+          *param_value_size_ret = param_value_size;
+        return CL_SUCCESS;
+      }
+      return out(local);
+    }
+    case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+      return out((info.maxWorkGroupSize + width - 1) / width);
+    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+      return out(size_t{0}); // OpenCL C has no way to ask for a number of sub-groups
+    case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
+      return out(static_cast<size_t>(self->info().requiredSubGroupSize));
+    default:
+      return CL_INVALID_VALUE;
+    }
+  });
 }
 
 KILN_API cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device,

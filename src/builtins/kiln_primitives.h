@@ -23,6 +23,21 @@ bool __kiln_is_private_pointer(const __generic void *ptr) __attribute__((const))
 // ordering between the work-items of a group is the code generator's concern.
 void __kiln_work_group_barrier(void) __attribute__((convergent));
 
+// Sub-groups (subgroups.cl). A sub-group is `__kiln_sub_group_width()` consecutive work-items of
+// the work-group in linear local id order (the last one may have fewer); the code generator
+// fixes the width per kernel and replaces these calls. `lane` is a sub-group local id; the
+// value a lane that does not take part in the call holds is undefined.
+uint __kiln_sub_group_width(void) __attribute__((const));
+uint __kiln_sub_group_local_id(void);
+uint __kiln_sub_group_id(void);
+// The value of `x` in the work-item of the caller's sub-group whose local id is `lane`.
+uint __kiln_sub_group_shuffle_u32(uint x, uint lane) __attribute__((convergent));
+ulong __kiln_sub_group_shuffle_u64(ulong x, uint lane) __attribute__((convergent));
+// Bit i set when the work-item of local id i takes part in the call with a non-zero predicate.
+ulong __kiln_sub_group_ballot(int predicate) __attribute__((convergent));
+// Every work-item of the sub-group reaches this call before any of them continues.
+void __kiln_sub_group_barrier(void) __attribute__((convergent));
+
 // Reserves `size` bytes for one printf record (src/compiler/printf_format.hpp) in the launch's
 // printf buffer; null when they do not fit. The printf lowering of the linker calls it
 // (src/compiler/llvm/printf_lowering.cpp), not the library.

@@ -28,6 +28,12 @@ struct DeviceKernelInfo {
   /// application leaves the local size to the implementation (the work-group size Kiln aims
   /// for; it still divides the global size).
   size_t preferredWorkGroupItems = 1024;
+  /// The work-items of the kernel's sub-groups (get_max_sub_group_size): sub-group k of a
+  /// work-group is the work-items of linear local id k * subGroupSize onwards.
+  size_t subGroupSize = 1;
+  /// CL_KERNEL_SPILL_MEM_SIZE_INTEL: memory per work-item the compiled kernel uses beyond its
+  /// registers.
+  cl_ulong spillMemSize = 0;
 };
 
 /// A kernel ready to run on one device. Drivers derive their own and recognise it in launches.

@@ -1,6 +1,7 @@
 #include "devices/cpu/cpu_device_info.hpp"
 
 #include "devices/cpu/cpu_topology.hpp"
+#include "devices/cpu/kernel_jit.hpp"
 #include "runtime/objects/kiln_language.hpp"
 #include "runtime/objects/platform.hpp"
 #include "support/settings.hpp"
@@ -87,6 +88,11 @@ DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCp
   info.maxWorkItemDimensions = 3;
   info.maxWorkItemSizes = {kMaxWorkGroupSize, kMaxWorkGroupSize, kMaxWorkGroupSize};
   info.maxWorkGroupSize = kMaxWorkGroupSize;
+  // A kernel's sub-groups are its SIMD groups; with the vectorizer off they have one work-item.
+  // The work-items of a group run on one thread, so no sub-group makes progress of its own.
+  info.maxNumSubGroups = kMaxWorkGroupSize;
+  info.subGroupIndependentForwardProgress = false;
+  info.subGroupSizes.assign(kSubGroupSizes.begin(), kSubGroupSizes.end());
   // Kernels run consecutive work-items in the lanes of one vector: as many as the widest
   // vectors hold 32-bit values. Each kernel reports the width its code uses
   // (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE), narrower where LLVM prefers 256-bit vectors

@@ -28,11 +28,11 @@ class CpuKernel final : public DeviceKernel {
 public:
   /// `program` owns the kernel; `printfCalls`: the program's printf call sites, which outlive
   /// the kernel.
-  CpuKernel(CpuProgram &program, size_t index, uint32_t preferredMultiple,
+  CpuKernel(CpuProgram &program, size_t index, uint32_t preferredMultiple, uint32_t subGroupWidth,
             const compiler::KernelInfo &info, size_t maxWorkGroupSize,
             const std::vector<compiler::PrintfCallSite> &printfCalls)
       : program_(program), index_(index), preferredMultiple_(preferredMultiple),
-        maxWorkGroupSize_(maxWorkGroupSize),
+        subGroupWidth_(subGroupWidth), maxWorkGroupSize_(maxWorkGroupSize),
         printfCalls_(info.usesPrintf ? &printfCalls : nullptr) {
     if (info.requiredWorkGroupSize[0] != 0)
       maxWorkGroupSize_ = info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] *
@@ -48,6 +48,7 @@ public:
     // work-items' data stays in cache. A streaming kernel (STREAM's triad) moved 8-12% more
     // bytes a second with 1024 work-items a group than with 256; 4096 gained nothing more.
     result.preferredWorkGroupItems = 1024;
+    result.subGroupSize = subGroupWidth_;
     return result;
   }
 
@@ -62,6 +63,7 @@ private:
   CpuProgram &program_;
   size_t index_; // in the program's ProgramInfo
   uint32_t preferredMultiple_;
+  uint32_t subGroupWidth_;
   size_t maxWorkGroupSize_;
   const std::vector<compiler::PrintfCallSite> *printfCalls_;
   mutable WorkGroupCodeCache codes_;
@@ -75,9 +77,12 @@ public:
     for (size_t index = 0; index < info.kernels.size(); ++index) {
       uint32_t multiple =
           index < prepared_.preferredMultiples.size() ? prepared_.preferredMultiples[index] : 1;
+      uint32_t subGroupWidth =
+          index < prepared_.subGroupWidths.size() ? prepared_.subGroupWidths[index] : 1;
       kernels_.emplace(info.kernels[index].name,
-                       std::make_unique<CpuKernel>(*this, index, multiple, info.kernels[index],
-                                                   maxWorkGroupSize, info_.printfCalls));
+                       std::make_unique<CpuKernel>(*this, index, multiple, subGroupWidth,
+                                                   info.kernels[index], maxWorkGroupSize,
+                                                   info_.printfCalls));
     }
   }
 

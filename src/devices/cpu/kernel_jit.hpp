@@ -10,6 +10,7 @@
 #include "devices/cpu/work_group_abi.hpp"
 #include "devices/cpu/work_group_shape.hpp"
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -17,6 +18,11 @@
 #include <vector>
 
 namespace kiln::cpu {
+
+/// The sub-group sizes a kernel may require (intel_reqd_sub_group_size,
+/// CL_DEVICE_SUB_GROUP_SIZES_INTEL): the widths the vectorizer compiles, and the emulation
+/// (codegen/work_group/sub_group_emulation.hpp) runs, for any kernel.
+inline constexpr std::array<uint32_t, 5> kSubGroupSizes = {4, 8, 16, 32, 64};
 
 /// What a build leaves for the launches: plain data, so that the on-disk cache can keep it and
 /// a later process can use it without loading LLVM until a kernel first runs.
@@ -33,6 +39,9 @@ struct PreparedProgram {
   /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, per kernel in ProgramInfo's order: a local
   /// size along dimension 0 that is a multiple of it leaves no SIMD lane idle.
   std::vector<uint32_t> preferredMultiples;
+  /// The work-items of each kernel's sub-groups (get_max_sub_group_size), in ProgramInfo's
+  /// order: the kernel's intel_reqd_sub_group_size, else the vectorizer's lanes.
+  std::vector<uint32_t> subGroupWidths;
 };
 
 /// A kernel's work-group function for one shape of work-group.

@@ -6,7 +6,7 @@ namespace kiln::cpu {
 namespace {
 
 /// Changes whenever the layout below, or what the prepared module holds, changes.
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 
 } // namespace
 
@@ -19,6 +19,8 @@ std::vector<std::byte> serializePreparedProgram(const PreparedProgram &prepared)
   out.number<uint64_t>(prepared.preferredMultiples.size());
   for (uint32_t multiple : prepared.preferredMultiples)
     out.number<uint32_t>(multiple);
+  for (uint32_t width : prepared.subGroupWidths)
+    out.number<uint32_t>(width);
   out.bytes(std::span<const uint8_t>(prepared.module));
   return out.take();
 }
@@ -37,6 +39,8 @@ std::optional<PreparedProgram> parsePreparedProgram(std::span<const std::byte> b
     return std::nullopt;
   for (size_t index = 0; index < multiples; ++index)
     prepared.preferredMultiples.push_back(in.number<uint32_t>());
+  for (size_t index = 0; index < multiples; ++index)
+    prepared.subGroupWidths.push_back(in.number<uint32_t>());
   std::span<const std::byte> module = in.bytes();
   if (!in.ok() || !in.atEnd() || module.empty())
     return std::nullopt;

@@ -1,5 +1,7 @@
 #include "devices/cuda/cuda_device_info.hpp"
 
+#include "devices/cuda/ptx_compiler.hpp"
+
 #include "runtime/objects/kiln_language.hpp"
 #include "runtime/objects/platform.hpp"
 
@@ -26,6 +28,12 @@ void describeCompute(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info)
       static_cast<size_t>(attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z))};
   // A warp: work-groups of a multiple of it leave no lane of the SIMT units idle.
   info.preferredWorkGroupSizeMultiple = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  // Sub-groups are warps or parts of warps. Warps are scheduled independently, and since Volta
+  // (sm_70) so are the diverged paths within one.
+  info.subGroupSizes.assign(kSubGroupSizes.begin(), kSubGroupSizes.end());
+  info.maxNumSubGroups = static_cast<cl_uint>(info.maxWorkGroupSize / kSubGroupSizes.front());
+  info.subGroupIndependentForwardProgress =
+      attribute(cuda, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) >= 7;
   // Each work-item is a thread: scalar code is what the hardware prefers.
   info.preferredVectorWidthChar = info.preferredVectorWidthShort = 1;
   info.preferredVectorWidthInt = info.preferredVectorWidthLong = 1;

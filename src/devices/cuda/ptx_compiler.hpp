@@ -5,10 +5,17 @@
 #include "compiler/code_generator.hpp"
 #include "compiler/frontend.hpp"
 
+#include <array>
 #include <string>
 #include <string_view>
 
 namespace kiln::cuda {
+
+/// The sub-group sizes a kernel may require (intel_reqd_sub_group_size,
+/// CL_DEVICE_SUB_GROUP_SIZES_INTEL): a warp, or a part of one (codegen/warp_lanes.hpp). A kernel
+/// that requires none has the warp's.
+inline constexpr std::array<unsigned, 3> kSubGroupSizes = {8, 16, 32};
+inline constexpr unsigned kWarpSize = 32;
 
 struct PtxResult {
   bool success = false;

@@ -4,6 +4,7 @@
 #include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/image_accessors.hpp"
 #include "compiler/llvm/opaque_type_lowering.hpp"
+#include "compiler/llvm/sub_group_primitives.hpp"
 #include "devices/cpu/codegen/jit/program_modules.hpp"
 #include "devices/cpu/codegen/memory_paths/contiguous_gather_fast_path.hpp"
 #include "devices/cpu/codegen/memory_paths/full_mask_fast_path.hpp"
@@ -20,6 +21,7 @@
 #include "devices/cpu/codegen/preparation/module_preparation.hpp"
 #include "devices/cpu/codegen/vectorizer/vectorizer_settings.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
+#include "devices/cpu/codegen/work_group/sub_group_emulation.hpp"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -27,6 +29,28 @@
 using namespace llvm;
 
 namespace kiln::cpu {
+
+namespace {
+
+Expected<unsigned> chooseSubGroupWidth(const compiler::KernelInfo &kernel,
+                                       unsigned requestedSimdWidth,
+                                       function_ref<unsigned()> vectorizerChoice) {
+  if (uint32_t required = kernel.requiredSubGroupSize) {
+    if (llvm::is_contained(kSubGroupSizes, required))
+      return required;
+    std::string offered;
+    for (uint32_t size : kSubGroupSizes)
+      offered += (offered.empty() ? "" : ", ") + std::to_string(size);
+    return compiler::codegenError(
+        "kernel '" + kernel.name + "' requires sub-groups of " + std::to_string(required) +
+        " work-items (intel_reqd_sub_group_size); this device offers " + offered);
+  }
+  if (requestedSimdWidth == 1)
+    return 1u;
+  return requestedSimdWidth != 0 ? requestedSimdWidth : vectorizerChoice();
+}
+
+} // namespace
 
 Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMachine &machine,
                      bool optimize, PreparedProgram &prepared) {
@@ -47,6 +71,7 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
   prepared.requestedSimdWidth = optimize && vectorizer.enabled ? vectorizer.width : 1;
   prepared.reportVectorization = vectorizer.report;
   prepared.preferredMultiples.clear();
+  prepared.subGroupWidths.clear();
   SmallPtrSet<Function *, 8> functions;
   for (const compiler::KernelInfo &kernel : info.kernels) {
     // 5. Each kernel as a work-group function (work_group/work_group_function.hpp), named
@@ -80,6 +105,14 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
     else if (multiple == 1) // LLVM's loop vectorizer runs the work-item loops in these lanes
       multiple = optimize ? vectorRegisterLanes(*function, machine) : 1;
     prepared.preferredMultiples.push_back(multiple);
+    //     And its sub-group width: the one it requires, else its vectorizer lanes (one
+    //     work-item when the vectorizer is off).
+    Expected<unsigned> subGroupWidth =
+        chooseSubGroupWidth(kernel, prepared.requestedSimdWidth,
+                            [&] { return preferredSimdWidth(*function, machine); });
+    if (!subGroupWidth)
+      return subGroupWidth.takeError();
+    prepared.subGroupWidths.push_back(*subGroupWidth);
   }
   // 12. Only the work-group functions and the program's variables are kept.
   keepOnlyWorkGroupFunctions(module, functions);
@@ -90,6 +123,12 @@ namespace {
 
 /// Whether the target has AVX-512's permutes, compresses and expands of 32-bit lanes
 /// (windowed_gather_fast_path.hpp).
+/// Whether the work-groups' rows along dimension 0 are whole sub-groups, so that each SIMD
+/// group of `width` lanes is one sub-group (the last of a one-dimensional group may be partial).
+bool rowsSplitIntoSubGroups(const WorkGroupShape &shape, unsigned width) {
+  return shape.localSize[1] * shape.localSize[2] == 1 || shape.localSize[0] % width == 0;
+}
+
 bool hasAvx512(TargetMachine &machine) {
   return machine.getTargetTriple().isX86() &&
          machine.getMCSubtargetInfo()->checkFeatures("+avx512f");
@@ -98,8 +137,8 @@ bool hasAvx512(TargetMachine &machine) {
 } // namespace
 
 Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
-                                           const std::string &kernel, const WorkGroupShape &shape,
-                                           const std::string &symbol,
+                                           const std::string &kernel, unsigned subGroupWidth,
+                                           const WorkGroupShape &shape, const std::string &symbol,
                                            const std::string &moduleIdentifier,
                                            TargetMachine &machine) {
   // Steps 13 to 25, on a fresh copy of the prepared module; run again without interleaving
@@ -117,13 +156,25 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
       return compiler::codegenError("internal error: kernel '" + kernel + "' was not prepared");
     // 13. The kernel's work-group function alone in the module.
     isolateWorkGroupFunction(*result.module, *function);
-    // 14. The shape's local sizes (and a zero global offset) as constants.
+    // 14. The shape's local sizes (and a zero global offset) as constants, and the kernel's
+    //     sub-group width.
     substituteShapeConstants(*result.module, *function, shape);
+    substituteSubGroupWidth(*function, subGroupWidth);
+    // A kernel whose sub-groups exchange values runs them in the vectorizer's lanes where each
+    // SIMD group is one sub-group; elsewhere, and where it cannot be vectorized, one work-item
+    // at a time with its exchanges emulated (work_group/sub_group_emulation.hpp).
+    bool crossesLanes = subGroupWidth > 1 && compiler::crossesSubGroupLanes(*function);
+    bool subGroupsInLanes = crossesLanes && prepared.requestedSimdWidth != 1 &&
+                            rowsSplitIntoSubGroups(shape, subGroupWidth);
+    if (!subGroupsInLanes)
+      lowerSubGroupPrimitives(*function, subGroupWidth, shape);
     // 15. Work-items side by side in the lanes of vectors, where it pays
     //     (vectorizer/work_item_vectorizer.hpp), or else asked to run interleaved.
     SpecializedWorkGroup specialized;
     specialized.function = function;
     unsigned simdWidth = prepared.requestedSimdWidth;
+    if (crossesLanes)
+      simdWidth = subGroupsInLanes ? subGroupWidth : 1;
     if (simdWidth == 0 && shape.localSize[0] == 1) {
       simdWidth = 1; // no work-items side by side along dimension 0
       specialized.notVectorized = "the work-groups are one work-item wide along dimension 0";
@@ -138,6 +189,8 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
       specialized.scalarInstructions = vectorized.scalarInstructions;
       specialized.vectorInstructions = vectorized.vectorInstructions;
     }
+    if (subGroupsInLanes) // what the vectorizer left: the sub-group id, or all if it could not
+      lowerSubGroupPrimitives(*function, subGroupWidth, shape);
     // 16. SIMD groups known to be full lose their lane masks; otherwise the full ones are
     //     separated from the last.
     if (specialized.simdWidth > 1) {

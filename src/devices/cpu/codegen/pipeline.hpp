@@ -49,7 +49,7 @@ struct ShapeCompilation {
 /// At a launch's first use of `shape`: the prepared work-group function of `kernel` specialized
 /// and optimized for it, named `symbol`, in a module identified as `moduleIdentifier`.
 llvm::Expected<ShapeCompilation>
-compileForShape(const PreparedProgram &prepared, const std::string &kernel,
+compileForShape(const PreparedProgram &prepared, const std::string &kernel, unsigned subGroupWidth,
                 const WorkGroupShape &shape, const std::string &symbol,
                 const std::string &moduleIdentifier, llvm::TargetMachine &machine);
 

@@ -1,5 +1,6 @@
 //===- kernel_entry.cpp - PTX entries and the work-item primitives -------===//
 #include "devices/cuda/codegen/kernel_entry.hpp"
+#include "devices/cuda/codegen/warp_lanes.hpp"
 
 #include "compiler/argument_block.hpp"
 #include "compiler/llvm/argument_block_reads.hpp"
@@ -94,6 +95,15 @@ Error addEntry(Module &module, Function &kernel, const compiler::KernelInfo &inf
   entry->getArg(0)->setName("args");
   entry->getArg(1)->setName("launch");
   entry->addFnAttr(Attribute::NoUnwind);
+  unsigned subGroupWidth = kWarpSize;
+  if (uint32_t required = info.requiredSubGroupSize) {
+    if (!llvm::is_contained(kSubGroupSizes, required))
+      return compiler::codegenError(
+          "kernel '" + info.name + "' requires sub-groups of " + std::to_string(required) +
+          " work-items (intel_reqd_sub_group_size); this device offers 8, 16, 32");
+    subGroupWidth = required;
+  }
+  entry->addFnAttr(kSubGroupWidthAttribute, std::to_string(subGroupWidth));
   if (info.requiredWorkGroupSize[0] != 0) {
     // The launch always has this shape: registers can be allotted for exactly that many threads.
     size_t threads = info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] *
@@ -258,6 +268,15 @@ Error lowerWorkItemPrimitives(Module &module) {
       if (!isEntry(function))
         return compiler::codegenError("'" + callee->getName() + "' called outside a kernel");
       IRBuilder<> builder(call);
+      if (compiler::SubGroupPrimitive primitive = compiler::subGroupPrimitive(callee);
+          primitive != compiler::SubGroupPrimitive::None) {
+        unsigned width = 0;
+        function.getFnAttribute(kSubGroupWidthAttribute).getValueAsString().getAsInteger(10, width);
+        if (Value *value = warpLaneValue(builder, primitive, *call, width))
+          call->replaceAllUsesWith(value);
+        call->eraseFromParent();
+        continue;
+      }
       Value *value = primitiveValue(builder, callee->getName(), *call, function.getArg(1));
       if (value == nullptr)
         return compiler::codegenError("the GPU device cannot run '" + callee->getName() + "' yet");

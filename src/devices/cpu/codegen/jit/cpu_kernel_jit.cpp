@@ -212,7 +212,7 @@ private:
     bool cacheable = !prepared_.reportVectorization && !settingValue(Setting::PrintIr);
     std::shared_ptr<const CachedSpecialization> cached = cacheable ? cache_->find(key) : nullptr;
     return cached ? linkCachedSpecialization(*cached, key)
-                  : compileAndLink(name, shape, symbol, key);
+                  : compileAndLink(name, prepared_.subGroupWidths[kernel], shape, symbol, key);
   }
 
   /// A specialization from the cache, linked into this program's JIT.
@@ -236,10 +236,12 @@ private:
     return code;
   }
 
-  Expected<WorkGroupCode> compileAndLink(const std::string &name, const WorkGroupShape &shape,
-                                         const std::string &symbol, const std::string &key) {
-    Expected<ShapeCompilation> built = compileForShape(
-        prepared_, name, shape, symbol, (kSpecializationModulePrefix + key).str(), *machine_);
+  Expected<WorkGroupCode> compileAndLink(const std::string &name, unsigned subGroupWidth,
+                                         const WorkGroupShape &shape, const std::string &symbol,
+                                         const std::string &key) {
+    Expected<ShapeCompilation> built =
+        compileForShape(prepared_, name, subGroupWidth, shape, symbol,
+                        (kSpecializationModulePrefix + key).str(), *machine_);
     if (!built)
       return built.takeError();
     std::unique_ptr<LLVMContext> context = std::move(built->context);

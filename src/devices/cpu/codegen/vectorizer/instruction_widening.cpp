@@ -1,6 +1,8 @@
 //===- instruction_widening.cpp - One work-item's code for W lanes --------===//
 #include "devices/cpu/codegen/vectorizer/instruction_widening.hpp"
 
+#include "compiler/llvm/sub_group_primitives.hpp"
+
 #include "compiler/llvm/codegen_error.hpp"
 #include "devices/cpu/codegen/ir_utilities/fast_path_branch.hpp"
 #include "devices/cpu/codegen/vectorizer/interleaved_access.hpp"
@@ -487,6 +489,9 @@ private:
 
   Error widenCall(CallInst &call) {
     Function *callee = call.getCalledFunction();
+    if (compiler::SubGroupPrimitive primitive = compiler::subGroupPrimitive(call);
+        primitive != compiler::SubGroupPrimitive::None)
+      return widenSubGroupPrimitive(call, primitive);
     bool uniformArguments = all_of(
         call.args(), [&](const Use &argument) { return shapeOf(argument.get()).isUniform(); });
     if (seeds_.isBarrier(call))
@@ -519,6 +524,68 @@ private:
       }
     bool pure = call.doesNotAccessMemory();
     return perLane(call, pure ? nullptr : maskOf(call));
+  }
+
+  /// The vectorizer runs a kernel that crosses sub-group lanes with as many lanes as its
+  /// sub-groups have: lane i of a SIMD group is the work-item of sub-group local id i.
+  Error widenSubGroupPrimitive(CallInst &call, compiler::SubGroupPrimitive primitive) {
+    IRBuilder<> builder(&call);
+    auto replaceByScalar = [&](Value *value) {
+      call.replaceAllUsesWith(value);
+      replaced_.push_back(&call);
+      return Error::success();
+    };
+    switch (primitive) {
+    case compiler::SubGroupPrimitive::LocalId:
+      replaceWith(call, laneSteps(call.getType(), 1));
+      return Error::success();
+    case compiler::SubGroupPrimitive::Shuffle:
+      if (shapeOf(&call).isUniform() && shapeOf(call.getArgOperand(0)).isUniform())
+        return replaceByScalar(call.getArgOperand(0));
+      if (shapeOf(&call).isUniform())
+        return replaceByScalar(builder.CreateExtractElement(
+            vectorOf(call.getArgOperand(0)), laneIndex(builder, call.getArgOperand(1))));
+      replaceWith(call, shuffledLanes(builder, vectorOf(call.getArgOperand(0)),
+                                      vectorOf(call.getArgOperand(1))));
+      return Error::success();
+    case compiler::SubGroupPrimitive::Ballot: {
+      Value *predicate = call.getArgOperand(0);
+      Value *set = builder.CreateIsNotNull(vectorOf(predicate));
+      Value *lanes = builder.CreateAnd(set, vectorOf(maskOf(call)));
+      Value *bits = builder.CreateBitCast(lanes, builder.getIntNTy(width_));
+      return replaceByScalar(builder.CreateZExt(bits, call.getType(), "ballot"));
+    }
+    case compiler::SubGroupPrimitive::Barrier:
+      replaced_.push_back(&call); // the lanes run in step
+      return Error::success();
+    default:
+      return Error::success(); // the width and the id are the same in every lane
+    }
+  }
+
+  /// A sub-group local id as an index into the lanes; out of range is undefined, kept inside.
+  Value *laneIndex(IRBuilder<> &builder, Value *lane) {
+    return builder.CreateAnd(lane, ConstantInt::get(lane->getType(), width_ - 1));
+  }
+
+  /// Lane i of the result is lane lanes[i] of `vector`: one shufflevector when the lanes are
+  /// constants, else lane by lane (the optimizer folds these once loops are unrolled).
+  Value *shuffledLanes(IRBuilder<> &builder, Value *vector, Value *lanes) {
+    if (auto *constant = dyn_cast<Constant>(lanes)) {
+      SmallVector<int, 64> mask;
+      for (unsigned lane = 0; lane < width_; ++lane) {
+        auto *index = dyn_cast_or_null<ConstantInt>(constant->getAggregateElement(lane));
+        mask.push_back(index ? int(index->getZExtValue() & (width_ - 1)) : PoisonMaskElem);
+      }
+      return builder.CreateShuffleVector(vector, mask, "lanes.shuffled");
+    }
+    Value *result = PoisonValue::get(vector->getType());
+    for (unsigned lane = 0; lane < width_; ++lane) {
+      Value *index = laneIndex(builder, builder.CreateExtractElement(lanes, lane));
+      result =
+          builder.CreateInsertElement(result, builder.CreateExtractElement(vector, index), lane);
+    }
+    return result;
   }
 
   Value *vectorIntrinsic(CallInst &call, Intrinsic::ID id) {

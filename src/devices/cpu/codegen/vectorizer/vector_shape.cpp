@@ -1,6 +1,8 @@
 //===- vector_shape.cpp - How values vary across the lanes of a SIMD group ===//
 #include "devices/cpu/codegen/vectorizer/vector_shape.hpp"
 
+#include "compiler/llvm/sub_group_primitives.hpp"
+
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
@@ -237,6 +239,19 @@ Shape ShapeAnalysis::callShape(const CallBase &call) const {
     return Shape::varying();
   if (callee == seeds_.anyLane)
     return Shape::uniform();
+  // A sub-group is the SIMD group: its id and its ballots are the same in every lane.
+  switch (compiler::subGroupPrimitive(callee)) {
+  case compiler::SubGroupPrimitive::LocalId:
+    return Shape::varying();
+  case compiler::SubGroupPrimitive::Shuffle:
+    return shape(call.getArgOperand(0)).isUniform() || shape(call.getArgOperand(1)).isUniform()
+               ? Shape::uniform()
+               : Shape::varying();
+  case compiler::SubGroupPrimitive::None:
+    break;
+  default:
+    return Shape::uniform();
+  }
   if (callee == seeds_.localId) {
     auto *dim = dyn_cast<ConstantInt>(call.getArgOperand(0));
     if (dim == nullptr)

@@ -385,6 +385,13 @@ private:
     return groupsAlongX_;
   }
 
+  const PrivateSlot &slotOf(const Value *alloca) const {
+    auto found =
+        llvm::find_if(slots_, [&](const PrivateSlot &slot) { return slot.alloca == alloca; });
+    assert(found != slots_.end() && "another work-item's copy of a variable the prologue holds");
+    return *found;
+  }
+
   Value *slotAddress(IRBuilder<> &builder, const PrivateSlot &slot, Value *linearId) {
     if (!slotBase_.count(slot.alloca)) {
       IRBuilder<> prologue(inputs_.prologue->getTerminator());
@@ -441,6 +448,14 @@ private:
   void replaceWorkItemUses(BasicBlock &clone, RegionLoop &loop) {
     SmallVector<Instruction *, 8> dead;
     for (Instruction &instruction : clone) {
+      if (auto *call = dyn_cast<CallInst>(&instruction);
+          call && inputs_.workItemSlot && call->getCalledFunction() == inputs_.workItemSlot) {
+        IRBuilder<> builder(call);
+        call->replaceAllUsesWith(
+            slotAddress(builder, slotOf(call->getArgOperand(0)), call->getArgOperand(1)));
+        dead.push_back(call);
+        continue;
+      }
       if (auto *call = dyn_cast<CallInst>(&instruction);
           call && inputs_.localId && call->getCalledFunction() == inputs_.localId) {
         IRBuilder<> builder(call);

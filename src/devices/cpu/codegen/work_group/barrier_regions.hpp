@@ -31,6 +31,11 @@ struct WorkItemLoopInputs {
   /// __kiln_work_group_barrier and __kiln_local_id (either may be null when unused).
   llvm::Function *barrier = nullptr;
   llvm::Function *localId = nullptr;
+  /// kWorkItemSlotName (may be null when unused): `ptr (ptr alloca, i64 item)`, the address of
+  /// work-item `item`'s copy (numbered in linear local id order) of a private variable, which
+  /// must be an alloca of the prologue. Only with simdWidth 1, where work-items exchange values
+  /// through their private copies across a barrier (sub_group_emulation.hpp).
+  llvm::Function *workItemSlot = nullptr;
   /// Work-items of dimension 0 one iteration runs: the body was vectorized for this many lanes
   /// (work_item_vectorizer.hpp) and its __kiln_local_id(0) is the first lane's; 1 otherwise.
   unsigned simdWidth = 1;
@@ -38,6 +43,8 @@ struct WorkItemLoopInputs {
   /// the loop along dimension 0 asks LLVM's unroll-and-jam for this count.
   unsigned interleave = 1;
 };
+
+inline constexpr const char *kWorkItemSlotName = "__kiln_work_item_slot";
 
 /// Rewrites `function`'s body (every block after the prologue) into work-item loops. Returns
 /// the bytes of storage the function needs per iteration of the loops (per SIMD group of

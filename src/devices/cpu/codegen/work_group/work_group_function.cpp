@@ -288,6 +288,7 @@ uint64_t turnIntoWorkItemLoops(Module &module, Function &function,
         ConstantInt::get(Type::getInt64Ty(module.getContext()), shape.localSize[dim]);
   loops.barrier = module.getFunction("__kiln_work_group_barrier");
   loops.localId = module.getFunction("__kiln_local_id");
+  loops.workItemSlot = module.getFunction(kWorkItemSlotName);
   loops.simdWidth = simdWidth;
   loops.interleave = interleave;
   return formWorkItemLoops(function, loops);

@@ -1,0 +1,97 @@
+//===- warp_lanes.cpp - Sub-groups as warps and parts of warps -------------===//
+#include "devices/cuda/codegen/warp_lanes.hpp"
+
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
+using namespace llvm;
+
+namespace kiln::cuda {
+
+namespace {
+
+using compiler::SubGroupPrimitive;
+
+Value *laneId(IRBuilder<> &builder) {
+  return builder.CreateIntrinsic(builder.getInt32Ty(), Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+}
+
+/// The lanes of the warp that run this call.
+Value *activeLanes(IRBuilder<> &builder) {
+  return builder.CreateIntrinsic(builder.getInt32Ty(), Intrinsic::nvvm_activemask, {});
+}
+
+/// The warp lane of this sub-group's lane 0.
+Value *partStart(IRBuilder<> &builder, unsigned width) {
+  return builder.CreateAnd(laneId(builder), builder.getInt32(~(width - 1)));
+}
+
+/// The thread's linear index in its block, which orders the warps.
+Value *linearThreadIndex(IRBuilder<> &builder) {
+  auto special = [&](Intrinsic::ID id) {
+    return builder.CreateIntrinsic(builder.getInt32Ty(), id, {});
+  };
+  Value *x = special(Intrinsic::nvvm_read_ptx_sreg_tid_x);
+  Value *y = special(Intrinsic::nvvm_read_ptx_sreg_tid_y);
+  Value *z = special(Intrinsic::nvvm_read_ptx_sreg_tid_z);
+  Value *width = special(Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+  Value *height = special(Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+  return builder.CreateAdd(
+      x, builder.CreateMul(width, builder.CreateAdd(y, builder.CreateMul(height, z))));
+}
+
+Value *shuffle32(IRBuilder<> &builder, Value *value, Value *sourceLane) {
+  return builder.CreateIntrinsic(builder.getInt32Ty(), Intrinsic::nvvm_shfl_sync_idx_i32,
+                                 {activeLanes(builder), value, sourceLane, builder.getInt32(0x1f)});
+}
+
+Value *shuffled(IRBuilder<> &builder, CallBase &call, unsigned width) {
+  Value *value = call.getArgOperand(0);
+  Value *lane = builder.CreateAnd(call.getArgOperand(1), builder.getInt32(width - 1));
+  Value *source = builder.CreateOr(partStart(builder, width), lane);
+  if (value->getType()->isIntegerTy(32))
+    return shuffle32(builder, value, source);
+  // 64 bits as two halves.
+  Value *low = shuffle32(builder, builder.CreateTrunc(value, builder.getInt32Ty()), source);
+  Value *high = shuffle32(
+      builder, builder.CreateTrunc(builder.CreateLShr(value, 32), builder.getInt32Ty()), source);
+  return builder.CreateOr(builder.CreateZExt(low, builder.getInt64Ty()),
+                          builder.CreateShl(builder.CreateZExt(high, builder.getInt64Ty()), 32));
+}
+
+Value *ballot(IRBuilder<> &builder, CallBase &call, unsigned width) {
+  Value *predicate = builder.CreateIsNotNull(call.getArgOperand(0));
+  Value *warp = builder.CreateIntrinsic(builder.getInt32Ty(), Intrinsic::nvvm_vote_ballot_sync,
+                                        {activeLanes(builder), predicate});
+  Value *part = builder.CreateLShr(warp, partStart(builder, width));
+  if (width < kWarpSize)
+    part = builder.CreateAnd(part, builder.getInt32((1u << width) - 1));
+  return builder.CreateZExt(part, call.getType());
+}
+
+} // namespace
+
+Value *warpLaneValue(IRBuilder<> &builder, SubGroupPrimitive primitive, CallBase &call,
+                     unsigned width) {
+  Type *type = call.getType();
+  switch (primitive) {
+  case SubGroupPrimitive::Width:
+    return ConstantInt::get(type, width);
+  case SubGroupPrimitive::LocalId:
+    return builder.CreateAnd(laneId(builder), builder.getInt32(width - 1));
+  case SubGroupPrimitive::Id:
+    return builder.CreateUDiv(linearThreadIndex(builder), builder.getInt32(width));
+  case SubGroupPrimitive::Shuffle:
+    return shuffled(builder, call, width);
+  case SubGroupPrimitive::Ballot:
+    return ballot(builder, call, width);
+  case SubGroupPrimitive::Barrier:
+    builder.CreateIntrinsic(builder.getVoidTy(), Intrinsic::nvvm_bar_warp_sync,
+                            {activeLanes(builder)});
+    return nullptr;
+  case SubGroupPrimitive::None:
+    break;
+  }
+  return nullptr;
+}
+
+} // namespace kiln::cuda
