@@ -7,6 +7,7 @@
 // code, so image accesses vectorize with the rest of a kernel on the CPU; a GPU samples with
 // its texture hardware where it made a texture for the image.
 #include "kiln_internal.h"
+#include "kiln_primitives.h"
 
 typedef struct {
   global uchar *data;
@@ -683,3 +684,115 @@ KILN_EACH_ACCESS(KILN_DIM2, image2d_array_depth_t)
     return (int4)(descriptor->width, descriptor->height, descriptor->depth, 0);                    \
   }
 KILN_EACH_ACCESS(KILN_3D_QUERIES, image3d_t)
+
+// ---------------------------------------------------------------------------------------------
+// Sub-group block reads and writes of 2D images (cl_intel_subgroups): the image as rows of
+// bytes. The sub-group's block starts at byte coord.x of row coord.y; lane i holds the 4, 2, 1 or
+// 8 bytes at coord.x + i * that size, and element k of a vector is row coord.y + k. Bytes
+// outside the image read as 0 and are not written.
+
+static global uchar *block_address(Image image, int2 coord, int row, uint bytes) {
+  long x = (long)coord.x + (long)__kiln_sub_group_local_id() * bytes;
+  long y = (long)coord.y + row;
+  long rowBytes = (long)image->width * image->elementSize;
+  if (x < 0 || x + bytes > rowBytes || y < 0 || y >= image->height)
+    return 0;
+  return image->data + (size_t)y * image->rowPitch + (size_t)x;
+}
+
+#define KILN_IMAGE_BLOCK(S, SUFFIX)                                                        \
+  static S block_read_##SUFFIX(Image image, int2 coord, int row) {                                 \
+    const global S *at = (const global S *)block_address(image, coord, row, sizeof(S));            \
+    return at ? *at : (S)0;                                                                        \
+  }                                                                                                \
+  static void block_write_##SUFFIX(Image image, int2 coord, int row, S value) {                    \
+    global S *at = (global S *)block_address(image, coord, row, sizeof(S));                        \
+    if (at)                                                                                        \
+      *at = value;                                                                                 \
+  }
+KILN_IMAGE_BLOCK(uint, ui)
+KILN_IMAGE_BLOCK(ushort, us)
+KILN_IMAGE_BLOCK(uchar, uc)
+KILN_IMAGE_BLOCK(ulong, ul)
+
+#define KILN_IMAGE_BLOCK_READS(S, SUFFIX, NAME, ACCESS)                                            \
+  OVL S intel_sub_group_block_read##NAME(ACCESS image2d_t image, int2 coord) {                     \
+    return block_read_##SUFFIX(__kiln_image_descriptor(image), coord, 0);                          \
+  }                                                                                                \
+  OVL S##2 intel_sub_group_block_read##NAME##2(ACCESS image2d_t image, int2 coord) {               \
+    Image d = __kiln_image_descriptor(image);                                                      \
+    return (S##2)(block_read_##SUFFIX(d, coord, 0), block_read_##SUFFIX(d, coord, 1));             \
+  }                                                                                                \
+  OVL S##4 intel_sub_group_block_read##NAME##4(ACCESS image2d_t image, int2 coord) {               \
+    Image d = __kiln_image_descriptor(image);                                                      \
+    S##4 value;                                                                                    \
+    for (int k = 0; k < 4; ++k)                                                                    \
+      value[k] = block_read_##SUFFIX(d, coord, k);                                                 \
+    return value;                                                                                  \
+  }                                                                                                \
+  OVL S##8 intel_sub_group_block_read##NAME##8(ACCESS image2d_t image, int2 coord) {               \
+    Image d = __kiln_image_descriptor(image);                                                      \
+    S##8 value;                                                                                    \
+    for (int k = 0; k < 8; ++k)                                                                    \
+      value[k] = block_read_##SUFFIX(d, coord, k);                                                 \
+    return value;                                                                                  \
+  }
+#define KILN_IMAGE_BLOCK_WRITES(S, SUFFIX, NAME, ACCESS)                                           \
+  OVL void intel_sub_group_block_write##NAME(ACCESS image2d_t image, int2 coord, S data) {         \
+    block_write_##SUFFIX(__kiln_image_descriptor(image), coord, 0, data);                          \
+  }                                                                                                \
+  OVL void intel_sub_group_block_write##NAME##2(ACCESS image2d_t image, int2 coord, S##2 data) {   \
+    Image d = __kiln_image_descriptor(image);                                                      \
+    block_write_##SUFFIX(d, coord, 0, data.s0);                                                    \
+    block_write_##SUFFIX(d, coord, 1, data.s1);                                                    \
+  }                                                                                                \
+  OVL void intel_sub_group_block_write##NAME##4(ACCESS image2d_t image, int2 coord, S##4 data) {   \
+    Image d = __kiln_image_descriptor(image);                                                      \
+    for (int k = 0; k < 4; ++k)                                                                    \
+      block_write_##SUFFIX(d, coord, k, data[k]);                                                  \
+  }                                                                                                \
+  OVL void intel_sub_group_block_write##NAME##8(ACCESS image2d_t image, int2 coord, S##8 data) {   \
+    Image d = __kiln_image_descriptor(image);                                                      \
+    for (int k = 0; k < 8; ++k)                                                                    \
+      block_write_##SUFFIX(d, coord, k, data[k]);                                                  \
+  }
+#define KILN_IMAGE_BLOCK_IO(S, SUFFIX, NAME)                                                       \
+  KILN_IMAGE_BLOCK_READS(S, SUFFIX, NAME, read_only)                                               \
+  KILN_IMAGE_BLOCK_READS(S, SUFFIX, NAME, read_write)                                              \
+  KILN_IMAGE_BLOCK_WRITES(S, SUFFIX, NAME, write_only)                                             \
+  KILN_IMAGE_BLOCK_WRITES(S, SUFFIX, NAME, read_write)
+KILN_IMAGE_BLOCK_IO(uint, ui, )
+KILN_IMAGE_BLOCK_IO(uint, ui, _ui)
+KILN_IMAGE_BLOCK_IO(ushort, us, _us)
+KILN_IMAGE_BLOCK_IO(uchar, uc, _uc)
+KILN_IMAGE_BLOCK_IO(ulong, ul, _ul)
+// The header also declares the 32-bit writes on read-only images.
+KILN_IMAGE_BLOCK_WRITES(uint, ui, _ui, read_only)
+
+#define KILN_IMAGE_BLOCK_READ16(S, SUFFIX, ACCESS)                                                 \
+  OVL S##16 intel_sub_group_block_read_##SUFFIX##16(ACCESS image2d_t image, int2 coord) {          \
+    Image d = __kiln_image_descriptor(image);                                                      \
+    S##16 value;                                                                                   \
+    for (int k = 0; k < 16; ++k)                                                                   \
+      value[k] = block_read_##SUFFIX(d, coord, k);                                                 \
+    return value;                                                                                  \
+  }
+KILN_IMAGE_BLOCK_READ16(ushort, us, read_only)
+KILN_IMAGE_BLOCK_READ16(ushort, us, read_write)
+KILN_IMAGE_BLOCK_READ16(uchar, uc, read_only)
+KILN_IMAGE_BLOCK_READ16(uchar, uc, read_write)
+KILN_IMAGE_BLOCK_READ16(ulong, ul, read_only)
+KILN_IMAGE_BLOCK_READ16(ulong, ul, read_write)
+#define KILN_IMAGE_BLOCK_WRITE16(S, SUFFIX, ACCESS)                                                \
+  OVL void intel_sub_group_block_write_##SUFFIX##16(ACCESS image2d_t image, int2 coord,            \
+                                                    S##16 data) {                                  \
+    Image d = __kiln_image_descriptor(image);                                                      \
+    for (int k = 0; k < 16; ++k)                                                                   \
+      block_write_##SUFFIX(d, coord, k, data[k]);                                                  \
+  }
+KILN_IMAGE_BLOCK_WRITE16(ushort, us, write_only)
+KILN_IMAGE_BLOCK_WRITE16(ushort, us, read_write)
+KILN_IMAGE_BLOCK_WRITE16(uchar, uc, write_only)
+KILN_IMAGE_BLOCK_WRITE16(uchar, uc, read_write)
+KILN_IMAGE_BLOCK_WRITE16(ulong, ul, write_only)
+KILN_IMAGE_BLOCK_WRITE16(ulong, ul, read_write)

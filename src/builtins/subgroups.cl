@@ -340,6 +340,11 @@ OVL uint4 get_sub_group_lt_mask(void) {
       return lane_value(value, first);                                                             \
     }                                                                                              \
     T result = KILN_ID_##op(T);                                                                    \
+    if (cluster == __kiln_sub_group_width()) { /* the same lanes for all: uniform reads */         \
+      for (uint other = 0; other < size; ++other)                                                  \
+        result = KILN_OP_##op(T, result, lane_value(value, other));                                \
+      return result;                                                                               \
+    }                                                                                              \
     for (uint step = 0; step < cluster; ++step) {                                                  \
       T other = lane_value(value, first + step);                                                   \
       result = first + step < size ? KILN_OP_##op(T, result, other) : result;                      \

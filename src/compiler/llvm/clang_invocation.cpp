@@ -27,13 +27,18 @@ constexpr const char *kResourceDir = "/kiln-clang-resource";
 
 extern "C" const char kiln_opencl_base_header[];
 extern "C" const char kiln_opencl_base_header_end[];
+extern "C" const char kiln_extension_builtins_header[];
+extern "C" const char kiln_extension_builtins_header_end[];
 
-std::unique_ptr<llvm::MemoryBuffer> openclBaseHeader() {
-  // The embedded text is followed by a NUL, as MemoryBuffer wants.
-  return llvm::MemoryBuffer::getMemBuffer(
-      llvm::StringRef(kiln_opencl_base_header,
-                      kiln_opencl_base_header_end - kiln_opencl_base_header),
-      "opencl-c-base.h", /*RequiresNullTerminator=*/true);
+// Declares what Clang's builtin tables lack of the extensions Kiln offers; included after
+// opencl-c-base.h.
+constexpr const char *kExtensionBuiltinsHeader = "kiln-extension-builtins.h";
+
+/// An embedded header; the text is followed by a NUL, as MemoryBuffer wants.
+std::unique_ptr<llvm::MemoryBuffer> embeddedHeader(const char *begin, const char *end,
+                                                   const char *name) {
+  return llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(begin, end - begin), name,
+                                          /*RequiresNullTerminator=*/true);
 }
 
 bool sameLanguageVersion(cl_version a, cl_version b) {
@@ -133,7 +138,12 @@ sourceFileSystem(std::string_view source, std::span<const SourceHeader> headers)
     if (!header.includeName.empty())
       memory->addFile(place(header.includeName), 0,
                       llvm::MemoryBuffer::getMemBuffer(header.text, header.includeName));
-  memory->addFile(std::string(kResourceDir) + "/include/opencl-c-base.h", 0, openclBaseHeader());
+  memory->addFile(std::string(kResourceDir) + "/include/opencl-c-base.h", 0,
+                  embeddedHeader(kiln_opencl_base_header, kiln_opencl_base_header_end,
+                                 "opencl-c-base.h"));
+  memory->addFile(std::string(kResourceDir) + "/include/" + kExtensionBuiltinsHeader, 0,
+                  embeddedHeader(kiln_extension_builtins_header,
+                                 kiln_extension_builtins_header_end, kExtensionBuiltinsHeader));
   // The real file system's working directory is the process's: it must not be changed here.
   auto overlay =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
@@ -199,7 +209,8 @@ std::vector<std::string> clangArguments(const BuildOptions &options,
       // The builtins are declared lazily from Clang's tables instead of parsing opencl-c.h,
       // which would take most of a small build's time; the base header (types, macros) stays.
       "-finclude-default-header", "-fdeclare-opencl-builtins", "-resource-dir", resourceDir,
-      "-internal-isystem", resourceDir + "/include", extensionArgument(target),
+      "-internal-isystem", resourceDir + "/include", "-include", kExtensionBuiltinsHeader,
+      extensionArgument(target),
       // The runtime needs argument names and address spaces even when the application did not
       // ask (ProgramInfo::argInfoAvailable tells whether it did).
       "-cl-kernel-arg-info",

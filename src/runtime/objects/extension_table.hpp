@@ -59,6 +59,10 @@ inline constexpr OfferedName kOfferedNames[] = {
     {"cl_khr_subgroup_clustered_reduce", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_khr_subgroup_rotate", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_intel_required_subgroup_size", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    {"cl_intel_subgroups", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    {"cl_intel_subgroups_char", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    {"cl_intel_subgroups_short", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    {"cl_intel_subgroups_long", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     // Images (the builtin library's, every device with image support).
     {"cl_khr_3d_image_writes", kExtensionVersion, OfferedKind::Extension, kEveryDevice, false,
      true},

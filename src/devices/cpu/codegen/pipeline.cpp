@@ -161,11 +161,13 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     substituteShapeConstants(*result.module, *function, shape);
     substituteSubGroupWidth(*function, subGroupWidth);
     // A kernel whose sub-groups exchange values runs them in the vectorizer's lanes where each
-    // SIMD group is one sub-group; elsewhere, and where it cannot be vectorized, one work-item
-    // at a time with its exchanges emulated (work_group/sub_group_emulation.hpp).
+    // SIMD group is one sub-group, even with the vectorizer off (then only a required size makes
+    // sub-groups wider than one work-item): the lanes are what gives the non-uniform functions
+    // their meaning under divergent control flow. Where the rows do not split into whole
+    // sub-groups, or the kernel cannot be vectorized, the work-items run one at a time with
+    // their exchanges emulated (work_group/sub_group_emulation.hpp).
     bool crossesLanes = subGroupWidth > 1 && compiler::crossesSubGroupLanes(*function);
-    bool subGroupsInLanes = crossesLanes && prepared.requestedSimdWidth != 1 &&
-                            rowsSplitIntoSubGroups(shape, subGroupWidth);
+    bool subGroupsInLanes = crossesLanes && rowsSplitIntoSubGroups(shape, subGroupWidth);
     if (!subGroupsInLanes)
       lowerSubGroupPrimitives(*function, subGroupWidth, shape);
     // 15. Work-items side by side in the lanes of vectors, where it pays

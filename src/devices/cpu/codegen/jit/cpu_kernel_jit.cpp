@@ -207,7 +207,10 @@ private:
       return error;
     const std::string &name = kernelNames_[kernel];
     std::string symbol = workGroupFunctionName(name) + "." + shapeTag(shape);
-    std::string key = programKey_ + "/" + symbol;
+    // The sub-group width is not in the prepared module: programs that differ only in a
+    // kernel's intel_reqd_sub_group_size share it.
+    std::string key =
+        programKey_ + "/" + symbol + ".s" + std::to_string(prepared_.subGroupWidths[kernel]);
     // What is printed while compiling (the vectorizer's report, the IR) needs the compile.
     bool cacheable = !prepared_.reportVectorization && !settingValue(Setting::PrintIr);
     std::shared_ptr<const CachedSpecialization> cached = cacheable ? cache_->find(key) : nullptr;

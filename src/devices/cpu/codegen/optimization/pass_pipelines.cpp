@@ -5,6 +5,8 @@
 
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
@@ -32,19 +34,74 @@ void simplifyKernelBody(Function &function, TargetMachine &machine) {
   passes.run(function, analyses.functions);
 }
 
+namespace {
+
+/// Rewrites each bitcast between an integer and a vector of integers (the builtin library packs
+/// a ballot's 64 bits into a uint4 so) as the shifts, truncations and insertions it stands for,
+/// which the scalarizer then splits: the vectorizer widens scalars, not vectors.
+void splitIntegerVectorBitcasts(Function &function) {
+  const DataLayout &layout = function.getDataLayout();
+  if (!layout.isLittleEndian())
+    return;
+  SmallVector<BitCastInst *, 8> casts;
+  for (Instruction &instruction : instructions(function))
+    if (auto *bitcast = dyn_cast<BitCastInst>(&instruction)) {
+      Type *from = bitcast->getSrcTy(), *to = bitcast->getDestTy();
+      bool toVector = from->isIntegerTy() && to->isVectorTy() && to->getScalarType()->isIntegerTy();
+      bool fromVector =
+          to->isIntegerTy() && from->isVectorTy() && from->getScalarType()->isIntegerTy();
+      if ((toVector && isa<FixedVectorType>(to)) || (fromVector && isa<FixedVectorType>(from)))
+        casts.push_back(bitcast);
+    }
+  for (BitCastInst *bitcast : casts) {
+    IRBuilder<> builder(bitcast);
+    Value *source = bitcast->getOperand(0);
+    Value *result = nullptr;
+    if (auto *vector = dyn_cast<FixedVectorType>(bitcast->getDestTy())) {
+      Type *element = vector->getElementType();
+      unsigned bits = element->getIntegerBitWidth();
+      result = PoisonValue::get(vector);
+      for (unsigned index = 0; index < vector->getNumElements(); ++index) {
+        Value *part = builder.CreateTrunc(
+            builder.CreateLShr(source, ConstantInt::get(source->getType(), index * bits)), element);
+        result = builder.CreateInsertElement(result, part, index);
+      }
+    } else {
+      auto *from = cast<FixedVectorType>(source->getType());
+      unsigned bits = from->getElementType()->getIntegerBitWidth();
+      Type *to = bitcast->getDestTy();
+      result = ConstantInt::get(to, 0);
+      for (unsigned index = 0; index < from->getNumElements(); ++index) {
+        Value *part = builder.CreateZExt(builder.CreateExtractElement(source, index), to);
+        result = builder.CreateOr(result, builder.CreateShl(part, ConstantInt::get(to, index * bits)));
+      }
+    }
+    bitcast->replaceAllUsesWith(result);
+    bitcast->eraseFromParent();
+  }
+}
+
+} // namespace
+
 void prepareForVectorization(Function &function, TargetMachine &machine) {
   PassBuilder builder(&machine);
   compiler::PassAnalyses analyses(builder);
-  FunctionPassManager passes;
-  passes.addPass(LowerSwitchPass());
   ScalarizerPassOptions scalarizer;
   scalarizer.ScalarizeLoadStore = true;
-  passes.addPass(ScalarizerPass(scalarizer));
-  passes.addPass(EarlyCSEPass());
-  passes.addPass(InstSimplifyPass());
-  passes.addPass(LoopSimplifyPass());
-  passes.addPass(LCSSAPass());
-  passes.run(function, analyses.functions);
+  FunctionPassManager first;
+  first.addPass(LowerSwitchPass());
+  first.addPass(ScalarizerPass(scalarizer));
+  first.run(function, analyses.functions);
+  // The scalarizer leaves a vector bitcast's pieces as bitcasts between integers and vectors.
+  splitIntegerVectorBitcasts(function);
+  analyses.functions.invalidate(function, PreservedAnalyses::none());
+  FunctionPassManager second;
+  second.addPass(ScalarizerPass(scalarizer));
+  second.addPass(EarlyCSEPass());
+  second.addPass(InstSimplifyPass());
+  second.addPass(LoopSimplifyPass());
+  second.addPass(LCSSAPass());
+  second.run(function, analyses.functions);
 }
 
 namespace {

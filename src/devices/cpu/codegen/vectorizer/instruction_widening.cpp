@@ -531,6 +531,7 @@ private:
   Error widenSubGroupPrimitive(CallInst &call, compiler::SubGroupPrimitive primitive) {
     IRBuilder<> builder(&call);
     auto replaceByScalar = [&](Value *value) {
+      newShapes_[value] = Shape::uniform(); // the same in every lane, as the call was
       call.replaceAllUsesWith(value);
       replaced_.push_back(&call);
       return Error::success();
