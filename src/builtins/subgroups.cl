@@ -324,6 +324,23 @@ OVL uint4 get_sub_group_lt_mask(void) {
 // When only some do, the lanes that do not take part do not run the steps either, so no lane
 // can hand on another's partial result: each lane folds the values of the lanes it needs, one
 // lane at a time (lanes that do not take part hold the identity).
+// The steps of the butterfly and the scan, one per distance, written out: with the distance a
+// constant, each step's lanes are a constant permutation, which the CPU's vectorizer emits as one
+// vector shuffle (a loop would leave it a lane-by-lane gather until unrolled). Steps at or beyond
+// the width are skipped by a branch on constants.
+#define KILN_EACH_DISTANCE(STEP, T, op)                                                            \
+  STEP(T, op, 1) STEP(T, op, 2) STEP(T, op, 4) STEP(T, op, 8) STEP(T, op, 16) STEP(T, op, 32)
+#define KILN_BUTTERFLY_STEP(T, op, distance)                                                       \
+  if (distance < cluster) {                                                                        \
+    uint partner = lane ^ distance;                                                                \
+    T other = lane_value(value, partner);                                                          \
+    value = partner < size ? KILN_OP_##op(T, value, other) : value;                                \
+  }
+#define KILN_SCAN_STEP(T, op, distance)                                                            \
+  if (distance < __kiln_sub_group_width()) {                                                       \
+    T lower = lane_value(value, lane - distance);                                                  \
+    value = lane >= distance ? KILN_OP_##op(T, value, lower) : value;                              \
+  }
 #define KILN_GROUP_OPS(T, op)                                                                      \
   static OVL T reduce_##op(T x, uint cluster) {                                                    \
     uint lane = __kiln_sub_group_local_id();                                                       \
@@ -332,11 +349,7 @@ OVL uint4 get_sub_group_lt_mask(void) {
     T value = (active >> lane) & 1 ? x : KILN_ID_##op(T);                                          \
     uint first = lane & ~(cluster - 1);                                                            \
     if (active == lanes_below(size)) {                                                             \
-      for (uint distance = 1; distance < cluster; distance <<= 1) {                                \
-        uint partner = lane ^ distance;                                                            \
-        T other = lane_value(value, partner);                                                      \
-        value = partner < size ? KILN_OP_##op(T, value, other) : value;                            \
-      }                                                                                            \
+      KILN_EACH_DISTANCE(KILN_BUTTERFLY_STEP, T, op)                                                  \
       return lane_value(value, first);                                                             \
     }                                                                                              \
     T result = KILN_ID_##op(T);                                                                    \
@@ -356,10 +369,7 @@ OVL uint4 get_sub_group_lt_mask(void) {
     ulong active = active_lanes();                                                                 \
     T value = (active >> lane) & 1 ? x : KILN_ID_##op(T);                                          \
     if (active == lanes_below(get_sub_group_size())) {                                             \
-      for (uint distance = 1; distance < __kiln_sub_group_width(); distance <<= 1) {               \
-        T lower = lane_value(value, lane - distance);                                              \
-        value = lane >= distance ? KILN_OP_##op(T, value, lower) : value;                          \
-      }                                                                                            \
+      KILN_EACH_DISTANCE(KILN_SCAN_STEP, T, op)                                                       \
       if (inclusive)                                                                               \
         return value;                                                                              \
       T lower = lane_value(value, lane - 1);                                                       \

@@ -1,6 +1,8 @@
-// An inclusive prefix sum of ints in three passes: each work-group scans its block in local
-// memory (Hillis-Steele steps between barriers) and writes its total; one work-group scans the
-// totals; every block then adds the total of the blocks before it.
+// An inclusive prefix sum of ints in three passes: each work-group scans its block and writes its
+// total; one work-group scans the totals; every block then adds the total of the blocks before
+// it. Two versions of the block scan: in local memory (Hillis-Steele steps between barriers), and
+// with sub-groups (sub_group_scan_inclusive_add, then the first sub-group scans the sub-groups'
+// totals through local memory).
 #include "../workload.hpp"
 
 #include <numeric>
@@ -20,16 +22,6 @@ const char *kSource = R"(
       values[id] += before;
       barrier(CLK_LOCAL_MEM_FENCE);
     }
-  }
-  kernel void scan_blocks(global int *data, global int *totals) {
-    local int values[GROUP];
-    int id = get_local_id(0);
-    values[id] = data[get_global_id(0)];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    scan_group(values);
-    data[get_global_id(0)] = values[id];
-    if (id == GROUP - 1)
-      totals[get_group_id(0)] = values[id];
   }
   kernel void scan_totals(global int *totals, int count) {
     local int values[GROUP];
@@ -54,11 +46,53 @@ const char *kSource = R"(
     to[get_global_id(0)] = from[get_global_id(0)];
   })";
 
+const char *kBlockScanSource = R"(
+  kernel void scan_blocks(global int *data, global int *totals) {
+    local int values[GROUP];
+    int id = get_local_id(0);
+    values[id] = data[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    scan_group(values);
+    data[get_global_id(0)] = values[id];
+    if (id == GROUP - 1)
+      totals[get_group_id(0)] = values[id];
+  })";
+
+const char *kSubGroupBlockScanSource = R"(
+  kernel void scan_blocks(global int *data, global int *totals) {
+    local int offsets[GROUP]; // one per sub-group
+    int scanned = sub_group_scan_inclusive_add(data[get_global_id(0)]);
+    uint group = get_sub_group_id(), lane = get_sub_group_local_id();
+    uint width = get_sub_group_size();
+    if (lane == width - 1)
+      offsets[group] = scanned;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (group == 0) { // the sub-groups' totals, scanned a sub-group's width at a time
+      uint count = get_num_sub_groups();
+      int carry = 0;
+      for (uint start = 0; start < count; start += width) {
+        int total = start + lane < count ? offsets[start + lane] : 0;
+        int before = sub_group_scan_exclusive_add(total);
+        if (start + lane < count)
+          offsets[start + lane] = before + carry;
+        carry += sub_group_broadcast(before + total, width - 1);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    scanned += offsets[group];
+    data[get_global_id(0)] = scanned;
+    if (get_local_id(0) == GROUP - 1)
+      totals[get_group_id(0)] = scanned;
+  })";
+
 constexpr size_t kGroupSize = 256;
 
 class PrefixScan final : public Workload {
 public:
-  std::string name() const override { return "prefix scan"; }
+  explicit PrefixScan(bool subGroups) : subGroups_(subGroups) {}
+  std::string name() const override {
+    return subGroups_ ? "prefix scan (sub-groups)" : "prefix scan";
+  }
   std::string unit() const override { return "Gelement/s"; }
   double work() const override { return input_.size() / 1e9; }
 
@@ -100,10 +134,14 @@ public:
 private:
   struct Run final : RunOf<PrefixScan> {
     Run(ClSession &session, const PrefixScan &workload)
-        : RunOf(session, workload), blocks_(session.kernel(kSource, "scan_blocks")),
-          totals_(session.kernel(kSource, "scan_totals")),
-          add_(session.kernel(kSource, "add_totals")), copy_(session.kernel(kSource, "copy")),
-          input_(session.buffer(workload.input_)),
+        : RunOf(session, workload),
+          source_(std::string(kSource) +
+                  (workload.subGroups_ ? kSubGroupBlockScanSource : kBlockScanSource)),
+          options_(workload.subGroups_ ? "-cl-std=CL3.0" : ""),
+          blocks_(session.kernel(source_, "scan_blocks", options_)),
+          totals_(session.kernel(source_, "scan_totals", options_)),
+          add_(session.kernel(source_, "add_totals", options_)),
+          copy_(session.kernel(source_, "copy", options_)), input_(session.buffer(workload.input_)),
           data_(session.buffer(workload.input_.size() * sizeof(int))),
           blockTotals_(session.buffer(groups() * sizeof(int))) {
       setArgs(copy_.get(), input_, data_);
@@ -124,17 +162,23 @@ private:
       return compareExactly(session_.read<int>(data_.get(), workload_.input_.size()),
                             workload_.output_);
     }
+    std::string source_, options_;
     ClKernel blocks_, totals_, add_, copy_;
     ClBuffer input_, data_, blockTotals_;
   };
 
+  bool subGroups_;
   std::vector<int> input_, output_;
 };
 
 } // namespace
 
 std::unique_ptr<Workload> makePrefixScan() {
-  return std::make_unique<PrefixScan>();
+  return std::make_unique<PrefixScan>(false);
+}
+
+std::unique_ptr<Workload> makeSubGroupPrefixScan() {
+  return std::make_unique<PrefixScan>(true);
 }
 
 } // namespace bench

@@ -1,5 +1,7 @@
-// A sum of floats: each work-group reduces its share in local memory by halving steps separated
-// by barriers, and writes one partial sum; the host adds the partial sums.
+// A sum of floats: each work-group reduces its share and writes one partial sum; the host adds
+// the partial sums. Two versions: in local memory by halving steps separated by barriers, and
+// with sub-groups (sub_group_reduce_add, then one step through local memory for the sub-groups'
+// sums).
 #include "../workload.hpp"
 
 #include <cmath>
@@ -28,12 +30,32 @@ const char *kSource = R"(
       partials[get_group_id(0)] = sums[0];
   })";
 
+const char *kSubGroupSource = R"(
+  #define GROUP 256
+  kernel void reduce(global const float *data, uint length, global float *partials) {
+    local float sums[GROUP]; // one per sub-group
+    float sum = 0.0f;
+    for (uint i = get_global_id(0); i < length; i += get_global_size(0))
+      sum += data[i];
+    sum = sub_group_reduce_add(sum);
+    if (get_sub_group_local_id() == 0)
+      sums[get_sub_group_id()] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+      float total = 0.0f;
+      for (uint s = 0; s < get_num_sub_groups(); ++s)
+        total += sums[s];
+      partials[get_group_id(0)] = total;
+    }
+  })";
+
 constexpr size_t kGroupSize = 256;
 constexpr size_t kGroups = 64;
 
 class Reduction final : public Workload {
 public:
-  std::string name() const override { return "reduction"; }
+  explicit Reduction(bool subGroups) : subGroups_(subGroups) {}
+  std::string name() const override { return subGroups_ ? "reduction (sub-groups)" : "reduction"; }
   std::string unit() const override { return "GB/s"; }
   double work() const override { return data_.size() * sizeof(float) / 1e9; }
 
@@ -73,7 +95,9 @@ public:
 private:
   struct Run final : RunOf<Reduction> {
     Run(ClSession &session, const Reduction &workload)
-        : RunOf(session, workload), kernel_(session.kernel(kSource, "reduce")),
+        : RunOf(session, workload),
+          kernel_(workload.subGroups_ ? session.kernel(kSubGroupSource, "reduce", "-cl-std=CL3.0")
+                                      : session.kernel(kSource, "reduce")),
           data_(session.buffer(workload.data_)),
           partials_(session.buffer(kGroups * sizeof(float))) {
       setArgs(kernel_.get(), data_, static_cast<cl_uint>(workload.data_.size()), partials_);
@@ -95,6 +119,7 @@ private:
     ClBuffer data_, partials_;
   };
 
+  bool subGroups_;
   std::vector<float> data_;
   double sum_ = 0;
 };
@@ -102,7 +127,11 @@ private:
 } // namespace
 
 std::unique_ptr<Workload> makeReduction() {
-  return std::make_unique<Reduction>();
+  return std::make_unique<Reduction>(false);
+}
+
+std::unique_ptr<Workload> makeSubGroupReduction() {
+  return std::make_unique<Reduction>(true);
 }
 
 } // namespace bench

@@ -105,11 +105,11 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
     else if (multiple == 1) // LLVM's loop vectorizer runs the work-item loops in these lanes
       multiple = optimize ? vectorRegisterLanes(*function, machine) : 1;
     prepared.preferredMultiples.push_back(multiple);
-    //     And its sub-group width: the one it requires, else its vectorizer lanes (one
-    //     work-item when the vectorizer is off).
+    //     And its sub-group width: the one it requires, else the widest SIMD group its values
+    //     leave room for (one work-item when the vectorizer is off).
     Expected<unsigned> subGroupWidth =
         chooseSubGroupWidth(kernel, prepared.requestedSimdWidth,
-                            [&] { return preferredSimdWidth(*function, machine); });
+                            [&] { return widestAffordedSimdWidth(*function, machine); });
     if (!subGroupWidth)
       return subGroupWidth.takeError();
     prepared.subGroupWidths.push_back(*subGroupWidth);

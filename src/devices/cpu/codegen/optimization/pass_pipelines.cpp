@@ -73,7 +73,8 @@ void splitIntegerVectorBitcasts(Function &function) {
       result = ConstantInt::get(to, 0);
       for (unsigned index = 0; index < from->getNumElements(); ++index) {
         Value *part = builder.CreateZExt(builder.CreateExtractElement(source, index), to);
-        result = builder.CreateOr(result, builder.CreateShl(part, ConstantInt::get(to, index * bits)));
+        result =
+            builder.CreateOr(result, builder.CreateShl(part, ConstantInt::get(to, index * bits)));
       }
     }
     bitcast->replaceAllUsesWith(result);

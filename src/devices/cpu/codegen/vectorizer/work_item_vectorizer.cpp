@@ -268,8 +268,10 @@ std::optional<unsigned> broadcastsOfArithmeticLoops(const LoopInfo &loops,
 }
 
 /// The automatic width (see vectorizeWorkItems) for work-groups `localSizeX` work-items wide.
-unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes,
-                     TargetMachine &machine, uint64_t localSizeX) {
+/// The widest SIMD group the kernel's values leave room for in the vector registers, whatever
+/// the local size.
+unsigned affordedWidth(Function &function, const vectorizer::ShapeAnalysis &shapes,
+                       TargetMachine &machine) {
   unsigned base = baseWidth(function, machine);
   unsigned registers = vectorRegisterCount(function, machine);
   unsigned pressure = std::max(1u, vectorizer::peakVaryingPressure(function, shapes));
@@ -281,6 +283,13 @@ unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes
   unsigned widest = base;
   while (widest * 2 <= limit && pressure * (widest * 2 / base) <= budget)
     widest *= 2;
+  return widest;
+}
+
+unsigned chooseWidth(Function &function, const vectorizer::ShapeAnalysis &shapes,
+                     TargetMachine &machine, uint64_t localSizeX) {
+  unsigned base = baseWidth(function, machine);
+  unsigned widest = affordedWidth(function, shapes, machine);
   // Lanes past the end of the work-group idle: the widest width that divides the group's size
   // leaves none; otherwise no wider than the group (a 16 x 16 tile in 64 lanes would run a
   // quarter full).
@@ -458,6 +467,22 @@ WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width, Tar
 
 unsigned preferredSimdWidth(Function &function, TargetMachine &machine) {
   return baseWidth(function, machine);
+}
+
+unsigned widestAffordedSimdWidth(Function &function, TargetMachine &machine) {
+  Module &module = *function.getParent();
+  LLVMContext &context = module.getContext();
+  ShapeSeeds seeds;
+  seeds.localId =
+      cast<Function>(module
+                         .getOrInsertFunction("__kiln_local_id", Type::getInt64Ty(context),
+                                              Type::getInt32Ty(context))
+                         .getCallee());
+  seeds.barrier = module.getFunction("__kiln_work_group_barrier");
+  unsigned width = affordedWidth(function, vectorizer::ShapeAnalysis(function, seeds), machine);
+  if (seeds.localId->use_empty())
+    seeds.localId->eraseFromParent();
+  return width;
 }
 
 void assumeEveryLaneActive(Function &function) {

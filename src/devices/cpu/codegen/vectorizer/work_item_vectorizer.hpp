@@ -64,6 +64,11 @@ unsigned vectorRegisterLanes(const llvm::Function &function, llvm::TargetMachine
 /// multiple of it leaves no lane idle (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE).
 unsigned preferredSimdWidth(llvm::Function &function, llvm::TargetMachine &machine);
 
+/// The widest SIMD group the automatic choice would give the kernel's values, before any local
+/// size narrows it: the width of the kernel's sub-groups when it requires none (the same for
+/// every launch, as sub-groups must be).
+unsigned widestAffordedSimdWidth(llvm::Function &function, llvm::TargetMachine &machine);
+
 /// Specializes a vectorized function for work-groups whose SIMD groups are all full: the mask
 /// of active lanes becomes the constant "every lane", which the optimizer then folds into the
 /// masked loads, stores, gathers and scatters.
