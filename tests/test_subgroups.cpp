@@ -643,6 +643,67 @@ kernel void intel(global const uint *in, global uint *out, global const ushort *
   }
 }
 
+/// cl_intel_subgroups' block reads and writes of 2D images: rows of bytes, a block per row.
+TEST_P(SubGroupTest, IntelImageBlockIo) {
+  if (!hasExtension(device_, "cl_intel_subgroups") ||
+      !deviceInfo<cl_bool>(device_, CL_DEVICE_IMAGE_SUPPORT))
+    GTEST_SKIP();
+  std::ostringstream source;
+  if (GetParam() != 0)
+    source << "__attribute__((intel_reqd_sub_group_size(" << GetParam() << ")))\n";
+  source << R"(
+kernel void image_blocks(read_only image2d_t in, write_only image2d_t out, global ushort *halves) {
+  // Sub-group s of the row of work-groups reads two rows from row 2 * y, at byte 4 * width * s.
+  int2 at = (int2)(4 * get_max_sub_group_size() * get_sub_group_id(), 2 * get_group_id(1));
+  uint2 texels = intel_sub_group_block_read2(in, at);
+  intel_sub_group_block_write2(out, at, texels + (uint2)(1, 2));
+  // 16-bit elements: lane i reads bytes 2i and 2i + 1 of the block.
+  halves[get_global_id(1) * get_global_size(0) + get_global_id(0)] =
+      intel_sub_group_block_read_us(in, at);
+}
+)";
+  Kernel kernel = buildKernel(source.str(), "image_blocks", kOptions);
+  ASSERT_TRUE(kernel);
+  size_t width = widthOf(kernel, 64);
+  size_t columns = 4 * width, rows = 6; // RGBA8: one 32-bit texel per lane
+  cl_image_format format{CL_RGBA, CL_UNSIGNED_INT8};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = columns;
+  desc.image_height = rows;
+  std::vector<cl_uint> texels(columns * rows);
+  for (size_t index = 0; index < texels.size(); ++index)
+    texels[index] = cl_uint(index * 2654435761u);
+  cl_int error = CL_SUCCESS;
+  Mem in(clCreateImage(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                       texels.data(), &error));
+  ASSERT_CL_SUCCESS(error);
+  Mem out(clCreateImage(context_, CL_MEM_WRITE_ONLY, &format, &desc, nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  Mem halves = createBuffer(CL_MEM_READ_WRITE, columns * rows / 2 * sizeof(cl_ushort));
+  ASSERT_TRUE(setArgs(kernel, in, out, halves));
+  size_t global[2] = {columns, rows / 2}, local[2] = {columns, 1};
+  ASSERT_TRUE(run(kernel, 2, global, local));
+  std::vector<cl_uint> results(columns * rows);
+  size_t origin[3] = {0, 0, 0}, region[3] = {columns, rows, 1};
+  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, out, CL_TRUE, origin, region, 0, 0, results.data(),
+                                       0, nullptr, nullptr));
+  for (size_t row = 0; row < rows; ++row)
+    for (size_t column = 0; column < columns; ++column) {
+      size_t index = row * columns + column;
+      ASSERT_EQ(texels[index] + (row % 2 == 0 ? 1 : 2), results[index])
+          << "texel " << column << ", row " << row << " with sub-groups of " << width;
+    }
+  std::vector<cl_ushort> readHalves = read<cl_ushort>(halves, columns * rows / 2);
+  for (size_t y = 0; y < rows / 2; ++y)
+    for (size_t x = 0; x < columns; ++x) {
+      size_t lane = x % width, first = x - lane; // the sub-group's first texel in the row
+      cl_uint texel = texels[2 * y * columns + first + lane / 2];
+      ASSERT_EQ(cl_ushort(texel >> (16 * (lane % 2))), readHalves[y * columns + x])
+          << "16-bit block element of lane " << lane << ", work-item " << x << ", " << y;
+    }
+}
+
 /// Two-dimensional work-groups: sub-groups follow the linear local id, whether or not the rows
 /// split into whole sub-groups.
 TEST_P(SubGroupTest, TwoDimensionalGroups) {
