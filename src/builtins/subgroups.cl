@@ -322,8 +322,8 @@ OVL uint4 get_sub_group_lt_mask(void) {
 //    those (its partner at distance d holds lanes d to 2d-1, all past the end if it is).
 //  - scan_<op>: Hillis and Steele's steps, each reading a lower lane.
 // When only some do, the lanes that do not take part do not run the steps either, so no lane
-// can hand on another's partial result: each lane folds the values of the lanes it needs, one
-// lane at a time (lanes that do not take part hold the identity).
+// can hand on another's partial result: each lane folds the values of the lanes it needs that
+// take part, one lane at a time (on a GPU a lane that does not take part holds no value at all).
 // The steps of the butterfly and the scan, one per distance, written out: with the distance a
 // constant, each step's lanes are a constant permutation, which the CPU's vectorizer emits as one
 // vector shuffle (a loop would leave it a lane-by-lane gather until unrolled). Steps at or beyond
@@ -354,13 +354,16 @@ OVL uint4 get_sub_group_lt_mask(void) {
     }                                                                                              \
     T result = KILN_ID_##op(T);                                                                    \
     if (cluster == __kiln_sub_group_width()) { /* the same lanes for all: uniform reads */         \
-      for (uint other = 0; other < size; ++other)                                                  \
-        result = KILN_OP_##op(T, result, lane_value(value, other));                                \
+      for (uint other = 0; other < size; ++other) {                                                \
+        T its = lane_value(value, other);                                                          \
+        result = (active >> other) & 1 ? KILN_OP_##op(T, result, its) : result;                    \
+      }                                                                                            \
       return result;                                                                               \
     }                                                                                              \
     for (uint step = 0; step < cluster; ++step) {                                                  \
       T other = lane_value(value, first + step);                                                   \
-      result = first + step < size ? KILN_OP_##op(T, result, other) : result;                      \
+      bool counts = first + step < size && ((active >> (first + step)) & 1);                       \
+      result = counts ? KILN_OP_##op(T, result, other) : result;                                   \
     }                                                                                              \
     return result;                                                                                 \
   }                                                                                                \
@@ -378,7 +381,7 @@ OVL uint4 get_sub_group_lt_mask(void) {
     T result = KILN_ID_##op(T);                                                                    \
     for (uint other = 0; other < __kiln_sub_group_width(); ++other) {                              \
       T its = lane_value(value, other);                                                            \
-      bool counts = inclusive ? other <= lane : other < lane;                                      \
+      bool counts = (inclusive ? other <= lane : other < lane) && ((active >> other) & 1);         \
       result = counts ? KILN_OP_##op(T, result, its) : result;                                     \
     }                                                                                              \
     return result;                                                                                 \
