@@ -169,7 +169,8 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     bool crossesLanes = subGroupWidth > 1 && compiler::crossesSubGroupLanes(*function);
     bool subGroupsInLanes = crossesLanes && rowsSplitIntoSubGroups(shape, subGroupWidth);
     if (!subGroupsInLanes)
-      lowerSubGroupPrimitives(*function, subGroupWidth, shape);
+      if (Error error = lowerSubGroupPrimitives(*function, subGroupWidth, shape))
+        return error;
     // 15. Work-items side by side in the lanes of vectors, where it pays
     //     (vectorizer/work_item_vectorizer.hpp), or else asked to run interleaved.
     SpecializedWorkGroup specialized;
@@ -192,7 +193,8 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
       specialized.vectorInstructions = vectorized.vectorInstructions;
     }
     if (subGroupsInLanes) // what the vectorizer left: the sub-group id, or all if it could not
-      lowerSubGroupPrimitives(*function, subGroupWidth, shape);
+      if (Error error = lowerSubGroupPrimitives(*function, subGroupWidth, shape))
+        return error;
     // 16. SIMD groups known to be full lose their lane masks; otherwise the full ones are
     //     separated from the last.
     if (specialized.simdWidth > 1) {

@@ -1,10 +1,15 @@
 //===- sub_group_emulation.cpp - Sub-group primitives without SIMD lanes ---===//
 #include "devices/cpu/codegen/work_group/sub_group_emulation.hpp"
 
+#include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/sub_group_primitives.hpp"
+#include "devices/cpu/codegen/vectorizer/vector_shape.hpp"
 #include "devices/cpu/codegen/work_group/barrier_regions.hpp"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
@@ -159,10 +164,66 @@ private:
   AllocaInst *slot_ = nullptr;
 };
 
+bool crossesLanes(const BasicBlock &block) {
+  for (const Instruction &instruction : block)
+    if (auto *call = dyn_cast<CallBase>(&instruction))
+      if (compiler::crossesLanes(compiler::subGroupPrimitive(*call)))
+        return true;
+  return false;
+}
+
+/// Whether a primitive that crosses lanes is in a block that only some work-items of a
+/// sub-group may reach: between a branch on a value that differs between them and where the
+/// branch's sides meet again.
+bool crossesLanesUnderDivergence(Function &function) {
+  Module &module = *function.getParent();
+  vectorizer::ShapeSeeds seeds;
+  seeds.localId = module.getFunction("__kiln_local_id");
+  seeds.barrier = module.getFunction("__kiln_work_group_barrier");
+  vectorizer::ShapeAnalysis shapes(function, seeds);
+  PostDominatorTree postDominators(function);
+  for (BasicBlock &block : function) {
+    Instruction *terminator = block.getTerminator();
+    Value *condition = nullptr;
+    if (auto *branch = dyn_cast<BranchInst>(terminator); branch && branch->isConditional())
+      condition = branch->getCondition();
+    else if (auto *choice = dyn_cast<SwitchInst>(terminator))
+      condition = choice->getCondition();
+    if (condition == nullptr || !shapes.shape(condition).isVarying())
+      continue;
+    DomTreeNode *node = postDominators.getNode(&block);
+    BasicBlock *join = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+    SmallVector<BasicBlock *, 16> work(succ_begin(&block), succ_end(&block));
+    SmallPtrSet<BasicBlock *, 32> seen;
+    while (!work.empty()) {
+      BasicBlock *reached = work.pop_back_val();
+      if (reached == join || !seen.insert(reached).second)
+        continue;
+      if (crossesLanes(*reached))
+        return true;
+      work.append(succ_begin(reached), succ_end(reached));
+    }
+  }
+  return false;
+}
+
 } // namespace
 
-void lowerSubGroupPrimitives(Function &function, unsigned width, const WorkGroupShape &shape) {
+Error lowerSubGroupPrimitives(Function &function, unsigned width, const WorkGroupShape &shape) {
+  if (width > 1 && crossesLanesUnderDivergence(function))
+    return compiler::codegenError(
+        "sub-group functions are called where only some work-items of a sub-group reach them, "
+        "in work-groups of " +
+        std::to_string(shape.localSize[0]) + "x" + std::to_string(shape.localSize[1]) + "x" +
+        std::to_string(shape.localSize[2]) +
+        ", which the CPU device runs one work-item at a time: their rows are not whole "
+        "sub-groups of " +
+        std::to_string(width) +
+        " work-items, or the kernel could not be vectorized. A local size along dimension 0 "
+        "that is a multiple of " +
+        std::to_string(width) + " runs them in SIMD lanes");
   SubGroupLowering(function, width, shape).run();
+  return Error::success();
 }
 
 void substituteSubGroupWidth(Function &function, unsigned width) {
