@@ -229,8 +229,10 @@ OVL int sub_group_ballot_bit_extract(uint4 value, uint index) {
   return index < 64 ? (int)((ballot_bits(value) >> index) & 1) : 0;
 }
 
+// The bits of value that stand for lanes: those below the sub-group width (SPIR-V's
+// SubgroupSize), as the CTS checks, even in a work-group's smaller last sub-group.
 OVL uint sub_group_ballot_bit_count(uint4 value) {
-  return (uint)popcount(ballot_bits(value) & lanes_below(get_sub_group_size()));
+  return (uint)popcount(ballot_bits(value) & lanes_below(__kiln_sub_group_width()));
 }
 
 OVL uint sub_group_ballot_inclusive_scan(uint4 value) {
@@ -242,11 +244,11 @@ OVL uint sub_group_ballot_exclusive_scan(uint4 value) {
 }
 
 OVL uint sub_group_ballot_find_lsb(uint4 value) {
-  return (uint)ctz(ballot_bits(value) & lanes_below(get_sub_group_size()));
+  return (uint)ctz(ballot_bits(value) & lanes_below(__kiln_sub_group_width()));
 }
 
 OVL uint sub_group_ballot_find_msb(uint4 value) {
-  return 63u - (uint)clz(ballot_bits(value) & lanes_below(get_sub_group_size()));
+  return 63u - (uint)clz(ballot_bits(value) & lanes_below(__kiln_sub_group_width()));
 }
 
 OVL uint4 get_sub_group_eq_mask(void) {

@@ -48,7 +48,9 @@ inline constexpr OfferedName kOfferedNames[] = {
     {"cl_khr_suggested_local_work_size", kExtensionVersion, OfferedKind::Extension, kEveryDevice,
      true},
     // Sub-groups (the builtin library's subgroups.cl): the CPU's SIMD groups, the GPU's warps.
-    {"cl_khr_subgroups", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    // The extension cl_khr_subgroups, unlike OpenCL 3.0's sub-groups, promises that sub-groups
+    // make independent forward progress, which the CPU's (one thread runs them in turn) do not.
+    {"cl_khr_subgroups", kExtensionVersion, OfferedKind::Extension, CL_DEVICE_TYPE_GPU},
     {"cl_khr_subgroup_extended_types", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_khr_subgroup_non_uniform_vote", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_khr_subgroup_ballot", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
