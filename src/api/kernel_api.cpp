@@ -310,6 +310,23 @@ Device *queryDevice(const Kernel &kernel, cl_device_id device) {
   return std::find(devices.begin(), devices.end(), target) != devices.end() ? target : nullptr;
 }
 
+/// The kernel's code for the device a query is about, or the error the query returns.
+const DeviceKernel *queriedCode(Kernel *kernel, cl_device_id device, cl_int &error) {
+  if (kernel == nullptr) {
+    error = CL_INVALID_KERNEL;
+    return nullptr;
+  }
+  Device *target = queryDevice(*kernel, device);
+  if (target == nullptr) {
+    error = CL_INVALID_DEVICE;
+    return nullptr;
+  }
+  const DeviceKernel *code = kernel->deviceKernel(target);
+  if (code == nullptr)
+    error = CL_INVALID_PROGRAM_EXECUTABLE;
+  return code;
+}
+
 } // namespace
 
 KILN_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
@@ -317,14 +334,11 @@ KILN_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device
                                                      size_t param_value_size, void *param_value,
                                                      size_t *param_value_size_ret) {
   Kernel *self = toObject<Kernel>(kernel);
-  if (self == nullptr)
-    return CL_INVALID_KERNEL;
-  Device *target = queryDevice(*self, device);
-  if (target == nullptr)
-    return CL_INVALID_DEVICE;
-  const DeviceKernel *code = self->deviceKernel(target);
+  cl_int error = CL_SUCCESS;
+  const DeviceKernel *code = queriedCode(self, device, error);
   if (code == nullptr)
-    return CL_INVALID_PROGRAM_EXECUTABLE;
+    return error;
+  Device *target = queryDevice(*self, device);
   return guard([&]() -> cl_int {
     InfoOutput out(param_value_size, param_value, param_value_size_ret);
     DeviceKernelInfo info = code->info();
@@ -359,16 +373,13 @@ KILN_API cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_
                                                     size_t param_value_size, void *param_value,
                                                     size_t *param_value_size_ret) {
   Kernel *self = toObject<Kernel>(kernel);
-  if (self == nullptr)
-    return CL_INVALID_KERNEL;
+  cl_int error = CL_SUCCESS;
+  const DeviceKernel *code = queriedCode(self, device, error);
+  if (code == nullptr)
+    return error;
   Device *target = queryDevice(*self, device);
-  if (target == nullptr)
-    return CL_INVALID_DEVICE;
   if (target->info().maxNumSubGroups == 0)
     return CL_INVALID_OPERATION;
-  const DeviceKernel *code = self->deviceKernel(target);
-  if (code == nullptr)
-    return CL_INVALID_PROGRAM_EXECUTABLE;
   return guard([&]() -> cl_int {
     InfoOutput out(param_value_size, param_value, param_value_size_ret);
     DeviceKernelInfo info = code->info();

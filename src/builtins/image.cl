@@ -715,84 +715,53 @@ KILN_IMAGE_BLOCK(ushort, us)
 KILN_IMAGE_BLOCK(uchar, uc)
 KILN_IMAGE_BLOCK(ulong, ul)
 
+// N elements: rows coord.y to coord.y + N - 1.
+#define KILN_IMAGE_BLOCK_READ_N(S, SUFFIX, NAME, ACCESS, N)                                        \
+  OVL S##N intel_sub_group_block_read##NAME##N(ACCESS image2d_t image, int2 coord) {               \
+    Image d = __kiln_image_descriptor(image);                                                      \
+    S##N value;                                                                                    \
+    for (int k = 0; k < N; ++k)                                                                    \
+      value[k] = block_read_##SUFFIX(d, coord, k);                                                 \
+    return value;                                                                                  \
+  }
+#define KILN_IMAGE_BLOCK_WRITE_N(S, SUFFIX, NAME, ACCESS, N)                                       \
+  OVL void intel_sub_group_block_write##NAME##N(ACCESS image2d_t image, int2 coord, S##N data) {   \
+    Image d = __kiln_image_descriptor(image);                                                      \
+    for (int k = 0; k < N; ++k)                                                                    \
+      block_write_##SUFFIX(d, coord, k, data[k]);                                                  \
+  }
 #define KILN_IMAGE_BLOCK_READS(S, SUFFIX, NAME, ACCESS)                                            \
   OVL S intel_sub_group_block_read##NAME(ACCESS image2d_t image, int2 coord) {                     \
     return block_read_##SUFFIX(__kiln_image_descriptor(image), coord, 0);                          \
   }                                                                                                \
-  OVL S##2 intel_sub_group_block_read##NAME##2(ACCESS image2d_t image, int2 coord) {               \
-    Image d = __kiln_image_descriptor(image);                                                      \
-    return (S##2)(block_read_##SUFFIX(d, coord, 0), block_read_##SUFFIX(d, coord, 1));             \
-  }                                                                                                \
-  OVL S##4 intel_sub_group_block_read##NAME##4(ACCESS image2d_t image, int2 coord) {               \
-    Image d = __kiln_image_descriptor(image);                                                      \
-    S##4 value;                                                                                    \
-    for (int k = 0; k < 4; ++k)                                                                    \
-      value[k] = block_read_##SUFFIX(d, coord, k);                                                 \
-    return value;                                                                                  \
-  }                                                                                                \
-  OVL S##8 intel_sub_group_block_read##NAME##8(ACCESS image2d_t image, int2 coord) {               \
-    Image d = __kiln_image_descriptor(image);                                                      \
-    S##8 value;                                                                                    \
-    for (int k = 0; k < 8; ++k)                                                                    \
-      value[k] = block_read_##SUFFIX(d, coord, k);                                                 \
-    return value;                                                                                  \
-  }
+  KILN_IMAGE_BLOCK_READ_N(S, SUFFIX, NAME, ACCESS, 2)                                              \
+  KILN_IMAGE_BLOCK_READ_N(S, SUFFIX, NAME, ACCESS, 4)                                              \
+  KILN_IMAGE_BLOCK_READ_N(S, SUFFIX, NAME, ACCESS, 8)
 #define KILN_IMAGE_BLOCK_WRITES(S, SUFFIX, NAME, ACCESS)                                           \
   OVL void intel_sub_group_block_write##NAME(ACCESS image2d_t image, int2 coord, S data) {         \
     block_write_##SUFFIX(__kiln_image_descriptor(image), coord, 0, data);                          \
   }                                                                                                \
-  OVL void intel_sub_group_block_write##NAME##2(ACCESS image2d_t image, int2 coord, S##2 data) {   \
-    Image d = __kiln_image_descriptor(image);                                                      \
-    block_write_##SUFFIX(d, coord, 0, data.s0);                                                    \
-    block_write_##SUFFIX(d, coord, 1, data.s1);                                                    \
-  }                                                                                                \
-  OVL void intel_sub_group_block_write##NAME##4(ACCESS image2d_t image, int2 coord, S##4 data) {   \
-    Image d = __kiln_image_descriptor(image);                                                      \
-    for (int k = 0; k < 4; ++k)                                                                    \
-      block_write_##SUFFIX(d, coord, k, data[k]);                                                  \
-  }                                                                                                \
-  OVL void intel_sub_group_block_write##NAME##8(ACCESS image2d_t image, int2 coord, S##8 data) {   \
-    Image d = __kiln_image_descriptor(image);                                                      \
-    for (int k = 0; k < 8; ++k)                                                                    \
-      block_write_##SUFFIX(d, coord, k, data[k]);                                                  \
-  }
+  KILN_IMAGE_BLOCK_WRITE_N(S, SUFFIX, NAME, ACCESS, 2)                                             \
+  KILN_IMAGE_BLOCK_WRITE_N(S, SUFFIX, NAME, ACCESS, 4)                                             \
+  KILN_IMAGE_BLOCK_WRITE_N(S, SUFFIX, NAME, ACCESS, 8)
 #define KILN_IMAGE_BLOCK_IO(S, SUFFIX, NAME)                                                       \
   KILN_IMAGE_BLOCK_READS(S, SUFFIX, NAME, read_only)                                               \
   KILN_IMAGE_BLOCK_READS(S, SUFFIX, NAME, read_write)                                              \
   KILN_IMAGE_BLOCK_WRITES(S, SUFFIX, NAME, write_only)                                             \
   KILN_IMAGE_BLOCK_WRITES(S, SUFFIX, NAME, read_write)
+// 16 elements of the 8- and 16-bit sizes (and, as the header declares them, of 64 bits).
+#define KILN_IMAGE_BLOCK_IO_16(S, SUFFIX, NAME)                                                    \
+  KILN_IMAGE_BLOCK_READ_N(S, SUFFIX, NAME, read_only, 16)                                          \
+  KILN_IMAGE_BLOCK_READ_N(S, SUFFIX, NAME, read_write, 16)                                         \
+  KILN_IMAGE_BLOCK_WRITE_N(S, SUFFIX, NAME, write_only, 16)                                        \
+  KILN_IMAGE_BLOCK_WRITE_N(S, SUFFIX, NAME, read_write, 16)
 KILN_IMAGE_BLOCK_IO(uint, ui, )
 KILN_IMAGE_BLOCK_IO(uint, ui, _ui)
 KILN_IMAGE_BLOCK_IO(ushort, us, _us)
+KILN_IMAGE_BLOCK_IO_16(ushort, us, _us)
 KILN_IMAGE_BLOCK_IO(uchar, uc, _uc)
+KILN_IMAGE_BLOCK_IO_16(uchar, uc, _uc)
 KILN_IMAGE_BLOCK_IO(ulong, ul, _ul)
+KILN_IMAGE_BLOCK_IO_16(ulong, ul, _ul)
 // The header also declares the 32-bit writes on read-only images.
 KILN_IMAGE_BLOCK_WRITES(uint, ui, _ui, read_only)
-
-#define KILN_IMAGE_BLOCK_READ16(S, SUFFIX, ACCESS)                                                 \
-  OVL S##16 intel_sub_group_block_read_##SUFFIX##16(ACCESS image2d_t image, int2 coord) {          \
-    Image d = __kiln_image_descriptor(image);                                                      \
-    S##16 value;                                                                                   \
-    for (int k = 0; k < 16; ++k)                                                                   \
-      value[k] = block_read_##SUFFIX(d, coord, k);                                                 \
-    return value;                                                                                  \
-  }
-KILN_IMAGE_BLOCK_READ16(ushort, us, read_only)
-KILN_IMAGE_BLOCK_READ16(ushort, us, read_write)
-KILN_IMAGE_BLOCK_READ16(uchar, uc, read_only)
-KILN_IMAGE_BLOCK_READ16(uchar, uc, read_write)
-KILN_IMAGE_BLOCK_READ16(ulong, ul, read_only)
-KILN_IMAGE_BLOCK_READ16(ulong, ul, read_write)
-#define KILN_IMAGE_BLOCK_WRITE16(S, SUFFIX, ACCESS)                                                \
-  OVL void intel_sub_group_block_write_##SUFFIX##16(ACCESS image2d_t image, int2 coord,            \
-                                                    S##16 data) {                                  \
-    Image d = __kiln_image_descriptor(image);                                                      \
-    for (int k = 0; k < 16; ++k)                                                                   \
-      block_write_##SUFFIX(d, coord, k, data[k]);                                                  \
-  }
-KILN_IMAGE_BLOCK_WRITE16(ushort, us, write_only)
-KILN_IMAGE_BLOCK_WRITE16(ushort, us, read_write)
-KILN_IMAGE_BLOCK_WRITE16(uchar, uc, write_only)
-KILN_IMAGE_BLOCK_WRITE16(uchar, uc, read_write)
-KILN_IMAGE_BLOCK_WRITE16(ulong, ul, write_only)
-KILN_IMAGE_BLOCK_WRITE16(ulong, ul, read_write)

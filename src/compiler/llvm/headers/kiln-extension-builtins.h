@@ -105,6 +105,8 @@ __KILN_INTEL_BLOCK(uchar16, _uc16)
 #define __KILN_ELEMENT__ul4 ulong
 #define __KILN_ELEMENT__ul8 ulong
 __KILN_INTEL_BLOCKS(ulong, _ul)
+__KILN_INTEL_IMAGE_BLOCK(ulong16, _ul16)
+__KILN_INTEL_IMAGE_BLOCK_RW(ulong16, _ul16)
 #endif
 
 #endif // KILN_EXTENSION_BUILTINS_H
