@@ -922,12 +922,25 @@ TEST_F(SubGroupQueryTest, UnofferedRequiredSizeFailsTheBuildWithTheOfferedSizes)
 }
 
 TEST_F(SubGroupQueryTest, SpillMemoryIsReported) {
-  Kernel kernel = buildKernel("kernel void k(global int *p) { p[0] = 1; }", "k");
-  ASSERT_TRUE(kernel);
+  Kernel lean = buildKernel("kernel void k(global int *p) { p[0] = 1; }", "k");
+  ASSERT_TRUE(lean);
   cl_ulong spill = 99;
-  EXPECT_CL_SUCCESS(clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_SPILL_MEM_SIZE_INTEL,
+  EXPECT_CL_SUCCESS(clGetKernelWorkGroupInfo(lean, device_, CL_KERNEL_SPILL_MEM_SIZE_INTEL,
                                              sizeof spill, &spill, nullptr));
   EXPECT_EQ(0u, spill);
+  // A private array indexed by data lives in memory, not in registers.
+  Kernel heavy = buildKernel(R"(
+    kernel void k(global const int *in, global float *out) {
+      float values[256];
+      for (int i = 0; i < 256; ++i)
+        values[i] = in[i] * 0.5f;
+      out[get_global_id(0)] = values[in[get_global_id(0)] & 255];
+    })",
+                             "k");
+  ASSERT_TRUE(heavy);
+  EXPECT_CL_SUCCESS(clGetKernelWorkGroupInfo(heavy, device_, CL_KERNEL_SPILL_MEM_SIZE_INTEL,
+                                             sizeof spill, &spill, nullptr));
+  EXPECT_GE(spill, 256 * sizeof(float));
 }
 
 } // namespace

@@ -356,7 +356,7 @@ KILN_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device
     case CL_KERNEL_SPILL_MEM_SIZE_INTEL:
       if (!target->info().hasExtension("cl_intel_required_subgroup_size"))
         return CL_INVALID_VALUE;
-      return out(info.spillMemSize);
+      return out(code->spillMemorySize());
     case CL_KERNEL_GLOBAL_WORK_SIZE:
       // Only for custom devices and built-in kernels, which Kiln does not have.
       return CL_INVALID_VALUE;

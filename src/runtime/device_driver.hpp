@@ -31,9 +31,6 @@ struct DeviceKernelInfo {
   /// The work-items of the kernel's sub-groups (get_max_sub_group_size): sub-group k of a
   /// work-group is the work-items of linear local id k * subGroupSize onwards.
   size_t subGroupSize = 1;
-  /// CL_KERNEL_SPILL_MEM_SIZE_INTEL: memory per work-item the compiled kernel uses beyond its
-  /// registers.
-  cl_ulong spillMemSize = 0;
 };
 
 /// A kernel ready to run on one device. Drivers derive their own and recognise it in launches.
@@ -41,6 +38,9 @@ class DeviceKernel {
 public:
   virtual ~DeviceKernel() = default;
   virtual DeviceKernelInfo info() const = 0;
+  /// CL_KERNEL_SPILL_MEM_SIZE_INTEL: the memory the compiled kernel uses beyond its registers
+  /// (0 only when it needs none). May compile the kernel, so it is asked only for that query.
+  virtual cl_ulong spillMemorySize() const = 0;
 };
 
 /// A program executable loaded on one device.

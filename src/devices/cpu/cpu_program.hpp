@@ -14,6 +14,7 @@
 #include "runtime/device_driver.hpp"
 #include "runtime/objects/compiler_loader.hpp"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -37,6 +38,8 @@ public:
     if (info.requiredWorkGroupSize[0] != 0)
       maxWorkGroupSize_ = info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] *
                           info.requiredWorkGroupSize[2];
+    for (unsigned dim = 0; dim < 3; ++dim)
+      requiredWorkGroupSize_[dim] = info.requiredWorkGroupSize[dim];
   }
 
   DeviceKernelInfo info() const override {
@@ -52,6 +55,10 @@ public:
     return result;
   }
 
+  /// The stack of the work-group function for the kernel's usual work-group: its required size,
+  /// else as many work-items along dimension 0 as it allows, up to 256.
+  cl_ulong spillMemorySize() const override;
+
   /// The work-group function for work-groups of `shape`, compiled on its first use. Null, with
   /// `error` set, when it cannot be compiled.
   const WorkGroupCode *code(const WorkGroupShape &shape, std::string &error) const;
@@ -65,6 +72,7 @@ private:
   uint32_t preferredMultiple_;
   uint32_t subGroupWidth_;
   size_t maxWorkGroupSize_;
+  std::array<size_t, 3> requiredWorkGroupSize_{}; // reqd_work_group_size, 0s when not given
   const std::vector<compiler::PrintfCallSite> *printfCalls_;
   mutable WorkGroupCodeCache codes_;
 };

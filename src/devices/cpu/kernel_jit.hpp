@@ -52,6 +52,9 @@ struct WorkGroupCode {
   /// Bytes of storage the function needs in WorkGroupParams::privateMemory per SIMD group
   /// (simdWidth work-items of dimension 0, the rest of a row included).
   uint64_t privateBytesPerSimdGroup = 0;
+  /// Bytes of stack the function uses (its frame: spills and what else did not fit in
+  /// registers).
+  uint64_t stackBytes = 0;
 };
 
 /// The native code of one program's kernels, compiled one specialization at a time; the code

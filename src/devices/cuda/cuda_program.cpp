@@ -71,7 +71,6 @@ std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const CudaLibrary
     kernelInfo.preferredWorkGroupItems = 256;
     kernelInfo.privateMemSize =
         functionAttribute(*cuda, function, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
-    kernelInfo.spillMemSize = kernelInfo.privateMemSize; // per-thread local memory
     kernelInfo.subGroupSize = kernel.requiredSubGroupSize ? kernel.requiredSubGroupSize : kWarpSize;
     program->kernels_.emplace(kernel.name,
                               CudaKernel(function, kernelInfo, kernel,

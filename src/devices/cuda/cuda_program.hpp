@@ -16,6 +16,8 @@ public:
   CudaKernel(CUfunction function, DeviceKernelInfo info, const compiler::KernelInfo &kernel,
              const std::vector<compiler::PrintfCallSite> *printfCalls);
   DeviceKernelInfo info() const override { return info_; }
+  /// The per-thread local memory of the compiled kernel (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES).
+  cl_ulong spillMemorySize() const override { return info_.privateMemSize; }
   CUfunction function() const { return function_; }
   /// The kernel's own __local variables (static shared memory).
   uint64_t staticLocalBytes() const { return staticLocalBytes_; }

@@ -6,6 +6,7 @@
 #include "devices/cpu/codegen/jit/host_symbols.h"
 #include "devices/cpu/codegen/jit/program_modules.hpp"
 #include "devices/cpu/codegen/jit/specialization_cache.hpp"
+#include "devices/cpu/codegen/jit/stack_sizes.hpp"
 #include "devices/cpu/codegen/jit/vectorization_report.hpp"
 #include "devices/cpu/codegen/pipeline.hpp"
 #include "support/settings.hpp"
@@ -45,6 +46,8 @@ void initializeNativeTarget() {
 Expected<std::unique_ptr<TargetMachine>> hostMachine(orc::JITTargetMachineBuilder &builder,
                                                      bool optimize) {
   builder.setCodeGenOptLevel(optimize ? CodeGenOptLevel::Aggressive : CodeGenOptLevel::None);
+  // Each function's frame size, in a section the JIT does not load (stack_sizes.hpp).
+  builder.getOptions().EmitStackSizeSection = true;
   return builder.createTargetMachine();
 }
 
@@ -223,7 +226,11 @@ private:
                                                    const std::string &key) {
     if (Error error = jit_->addObjectFile(MemoryBuffer::getMemBufferCopy(cached.object, key)))
       return error;
-    return linkedWorkGroupCode(cached.symbol, cached.simdWidth, cached.privateBytesPerSimdGroup);
+    Expected<WorkGroupCode> code =
+        linkedWorkGroupCode(cached.symbol, cached.simdWidth, cached.privateBytesPerSimdGroup);
+    if (code)
+      code->stackBytes = stackBytesOf(cached.object);
+    return code;
   }
 
   /// The work-group function `symbol` of this program's JIT, compiled on first lookup.
@@ -266,9 +273,11 @@ private:
     // neither used nor cached.
     if (Error error = diagnostics->check("internal error"))
       return error;
-    if (std::optional<std::string> object = capture_.take(key))
+    if (std::optional<std::string> object = capture_.take(key)) {
+      code->stackBytes = stackBytesOf(*object);
       cache_->insert(key, CachedSpecialization{std::move(*object), symbol, code->simdWidth,
                                                code->privateBytesPerSimdGroup});
+    }
     return code;
   }
 
