@@ -138,12 +138,12 @@ sourceFileSystem(std::string_view source, std::span<const SourceHeader> headers)
     if (!header.includeName.empty())
       memory->addFile(place(header.includeName), 0,
                       llvm::MemoryBuffer::getMemBuffer(header.text, header.includeName));
-  memory->addFile(std::string(kResourceDir) + "/include/opencl-c-base.h", 0,
-                  embeddedHeader(kiln_opencl_base_header, kiln_opencl_base_header_end,
-                                 "opencl-c-base.h"));
+  memory->addFile(
+      std::string(kResourceDir) + "/include/opencl-c-base.h", 0,
+      embeddedHeader(kiln_opencl_base_header, kiln_opencl_base_header_end, "opencl-c-base.h"));
   memory->addFile(std::string(kResourceDir) + "/include/" + kExtensionBuiltinsHeader, 0,
-                  embeddedHeader(kiln_extension_builtins_header,
-                                 kiln_extension_builtins_header_end, kExtensionBuiltinsHeader));
+                  embeddedHeader(kiln_extension_builtins_header, kiln_extension_builtins_header_end,
+                                 kExtensionBuiltinsHeader));
   // The real file system's working directory is the process's: it must not be changed here.
   auto overlay =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());

@@ -22,7 +22,6 @@
 
 #include "llvm/IR/Function.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/Error.h"
 
 namespace kiln::cpu {
 
