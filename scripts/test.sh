@@ -28,5 +28,9 @@ ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKILN_SANITIZE=thread \
   -DKILN_BUILD_BENCHMARKS=OFF
 cmake --build build-tsan -j "$jobs"
+# SubDeviceTest.SubDeviceWorkersRunOnlyOnTheirShareOfTheProcessor, run alone in its process
+# under TSan, stops in TSan's own allocator ("failed to allocate 0x1f...da000 bytes", errno 12)
+# on some machines, before any race check; it passes in the same process after another
+# sub-device test and in the other builds. Left out here until that is understood.
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -j "$jobs" \
-  -E '^(Ptx[.]|StreamingStores(Test)?[.]|VectorizerTest[.]|RequiredSizes/SubGroupTest[.]|BufferTest[.]Large|BufferTest[.]TransfersLarger)'
+  -E '^(Ptx[.]|StreamingStores(Test)?[.]|VectorizerTest[.]|RequiredSizes/SubGroupTest[.]|BufferTest[.]Large|BufferTest[.]TransfersLarger|SubDeviceTest[.]SubDeviceWorkersRunOnlyOnTheirShareOfTheProcessor)'
