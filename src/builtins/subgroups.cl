@@ -401,28 +401,20 @@ OVL uint4 get_sub_group_lt_mask(void) {
     return reduce_##op(x, cluster);                                                                \
   }
 
-// The uniform functions are the non-uniform ones called by every work-item.
-#define KILN_UNIFORM_OPS(T, op)                                                                    \
-  OVL T sub_group_reduce_##op(T x) {                                                               \
+// The uniform functions (sub_group_* and cl_intel_subgroups' intel_sub_group_*) are the
+// non-uniform ones called by every work-item.
+#define KILN_UNIFORM_OPS_NAMED(PREFIX, T, op)                                                      \
+  OVL T PREFIX##_reduce_##op(T x) {                                                                \
     return reduce_##op(x, __kiln_sub_group_width());                                               \
   }                                                                                                \
-  OVL T sub_group_scan_inclusive_##op(T x) {                                                       \
+  OVL T PREFIX##_scan_inclusive_##op(T x) {                                                        \
     return scan_##op(x, true);                                                                     \
   }                                                                                                \
-  OVL T sub_group_scan_exclusive_##op(T x) {                                                       \
-    return scan_##op(x, false);                                                                 \
+  OVL T PREFIX##_scan_exclusive_##op(T x) {                                                        \
+    return scan_##op(x, false);                                                                    \
   }
-
-#define KILN_INTEL_OPS(T, op)                                                                      \
-  OVL T intel_sub_group_reduce_##op(T x) {                                                         \
-    return reduce_##op(x, __kiln_sub_group_width());                                               \
-  }                                                                                                \
-  OVL T intel_sub_group_scan_inclusive_##op(T x) {                                                 \
-    return scan_##op(x, true);                                                                     \
-  }                                                                                                \
-  OVL T intel_sub_group_scan_exclusive_##op(T x) {                                                 \
-    return scan_##op(x, false);                                                                 \
-  }
+#define KILN_UNIFORM_OPS(T, op) KILN_UNIFORM_OPS_NAMED(sub_group, T, op)
+#define KILN_INTEL_OPS(T, op) KILN_UNIFORM_OPS_NAMED(intel_sub_group, T, op)
 
 #define KILN_ARITHMETIC(T, ...)                                                                    \
   KILN_GROUP_OPS(T, add)                                                                           \

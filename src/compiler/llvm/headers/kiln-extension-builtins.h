@@ -73,7 +73,7 @@ __KILN_INTEL_GROUP_OPS(double)
 __KILN_INTEL_BLOCKS(uint, )
 #endif // cl_intel_subgroups
 
-#if defined(cl_intel_subgroups_char) || defined(cl_intel_subgroups_short) ||                     \
+#if defined(cl_intel_subgroups_char) || defined(cl_intel_subgroups_short) ||                       \
     defined(cl_intel_subgroups_long)
 #define __KILN_ELEMENT__ui uint
 #define __KILN_ELEMENT__ui2 uint
