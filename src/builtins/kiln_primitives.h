@@ -37,6 +37,20 @@ ulong __kiln_sub_group_shuffle_u64(ulong x, uint lane) __attribute__((convergent
 ulong __kiln_sub_group_ballot(int predicate) __attribute__((convergent));
 // Every work-item of the sub-group reaches this call before any of them continues.
 void __kiln_sub_group_barrier(void) __attribute__((convergent));
+// A reduction of 32-bit integers over the work-items of the caller's cluster (`cluster`
+// consecutive lanes, a power of two) that take part in the call, which some devices do in one
+// instruction (the GPU's redux.sync). Called only where __kiln_sub_group_reduces_natively(),
+// which the code generator answers with a constant, says so. `operation` is one of:
+#define KILN_REDUCE_ADD 0
+#define KILN_REDUCE_MIN_SIGNED 1
+#define KILN_REDUCE_MAX_SIGNED 2
+#define KILN_REDUCE_MIN_UNSIGNED 3
+#define KILN_REDUCE_MAX_UNSIGNED 4
+#define KILN_REDUCE_AND 5
+#define KILN_REDUCE_OR 6
+#define KILN_REDUCE_XOR 7
+bool __kiln_sub_group_reduces_natively(void) __attribute__((const));
+uint __kiln_sub_group_reduce_u32(uint x, uint operation, uint cluster) __attribute__((convergent));
 
 // Reserves `size` bytes for one printf record (src/compiler/printf_format.hpp) in the launch's
 // printf buffer; null when they do not fit. The printf lowering of the linker calls it

@@ -317,6 +317,23 @@ OVL uint4 get_sub_group_lt_mask(void) {
 #define KILN_MIN_float (-INFINITY)
 #define KILN_MIN_double (-(double)INFINITY)
 
+// The device's one-instruction reduction of `op` on T (kiln_primitives.h), or -1: it takes
+// 32-bit integers, the add, min, max and bitwise operations. Constant for each T and op.
+#define KILN_IS_INT32(T) (sizeof(T) == 4 && (T)0.5 == 0)
+#define KILN_IS_SIGNED(T) ((T)-1 < (T)0)
+#define native_reduction_add(T) (KILN_IS_INT32(T) ? KILN_REDUCE_ADD : -1)
+#define native_reduction_min(T)                                                                    \
+  (KILN_IS_INT32(T) ? (KILN_IS_SIGNED(T) ? KILN_REDUCE_MIN_SIGNED : KILN_REDUCE_MIN_UNSIGNED) : -1)
+#define native_reduction_max(T)                                                                    \
+  (KILN_IS_INT32(T) ? (KILN_IS_SIGNED(T) ? KILN_REDUCE_MAX_SIGNED : KILN_REDUCE_MAX_UNSIGNED) : -1)
+#define native_reduction_and(T) (KILN_IS_INT32(T) ? KILN_REDUCE_AND : -1)
+#define native_reduction_or(T) (KILN_IS_INT32(T) ? KILN_REDUCE_OR : -1)
+#define native_reduction_xor(T) (KILN_IS_INT32(T) ? KILN_REDUCE_XOR : -1)
+#define native_reduction_mul(T) -1
+#define native_reduction_logical_and(T) -1
+#define native_reduction_logical_or(T) -1
+#define native_reduction_logical_xor(T) -1
+
 // The building blocks, for `op` on T. When every work-item of the sub-group takes part:
 //  - reduce_<op>: a butterfly over the lanes of clusters of `cluster` lanes (a power of two),
 //    then lane 0 of each cluster's result for all its lanes. The butterfly skips partners past
@@ -345,6 +362,8 @@ OVL uint4 get_sub_group_lt_mask(void) {
   }
 #define KILN_GROUP_OPS(T, op)                                                                      \
   static OVL T reduce_##op(T x, uint cluster) {                                                    \
+    if (native_reduction_##op(T) >= 0 && __kiln_sub_group_reduces_natively())                     \
+      return (T)__kiln_sub_group_reduce_u32((uint)x, native_reduction_##op(T), cluster);          \
     uint lane = __kiln_sub_group_local_id();                                                       \
     uint size = get_sub_group_size();                                                              \
     ulong active = active_lanes();                                                                 \

@@ -4,6 +4,9 @@
 // PTX contains: vote\.sync\.ballot\.b32
 // PTX contains: activemask\.b32
 // PTX contains: bar\.warp\.sync
+// 32-bit integer reductions (uniform, non-uniform and clustered) are redux.sync on sm_80+.
+// PTX contains: redux\.sync\.add\.s32
+// PTX contains: redux\.sync\.and\.b32
 
 kernel void warp(global int *in, global int *out, global float *f, global double *d,
                  local int *exchange) {

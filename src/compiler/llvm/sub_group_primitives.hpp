@@ -13,6 +13,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 
 namespace kiln::compiler {
 
@@ -51,6 +52,43 @@ inline bool crossesSubGroupLanes(const llvm::Function &function) {
       if (crossesLanes(subGroupPrimitive(*call)))
         return true;
   return false;
+}
+
+/// The library's native 32-bit reduction (kiln_primitives.h): `__kiln_sub_group_reduce_u32(x,
+/// operation, cluster)`, called only under `__kiln_sub_group_reduces_natively()`. A device with
+/// one instruction for it answers true and replaces the calls; the others answer false, and the
+/// library's shuffle trees run.
+enum class NativeReduction : unsigned {
+  Add,
+  MinSigned,
+  MaxSigned,
+  MinUnsigned,
+  MaxUnsigned,
+  And,
+  Or,
+  Xor,
+};
+inline constexpr const char *kNativeReductionQueryName = "__kiln_sub_group_reduces_natively";
+inline constexpr const char *kNativeReductionName = "__kiln_sub_group_reduce_u32";
+
+/// Answers the library's question in `module`: `available` says whether the code generator
+/// replaces the reductions. Where it does not, they are unreachable and dropped here.
+inline void answerNativeReductionQuery(llvm::Module &module, bool available) {
+  if (llvm::Function *query = module.getFunction(kNativeReductionQueryName)) {
+    for (llvm::User *user : llvm::make_early_inc_range(query->users()))
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
+        call->replaceAllUsesWith(llvm::ConstantInt::getBool(call->getType(), available));
+        call->eraseFromParent();
+      }
+  }
+  llvm::Function *reduction = module.getFunction(kNativeReductionName);
+  if (available || reduction == nullptr)
+    return;
+  for (llvm::User *user : llvm::make_early_inc_range(reduction->users()))
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
+      call->replaceAllUsesWith(llvm::PoisonValue::get(call->getType()));
+      call->eraseFromParent();
+    }
 }
 
 } // namespace kiln::compiler

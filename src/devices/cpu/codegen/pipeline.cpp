@@ -58,8 +58,10 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
   if (Error error = compiler::lowerOpaqueTypes(module))
     return error;
   // 2. What image and sampler values are: an image the address of its descriptor, a sampler
-  //    its bits; the builtin library's texture reads, which need texture units, are dropped.
+  //    its bits; the builtin library's texture reads, which need texture units, are dropped, and
+  //    so are its one-instruction sub-group reductions (a GPU's), leaving its shuffle trees.
   compiler::resolveImageAccessors(module, /*textureHardware=*/false);
+  compiler::answerNativeReductionQuery(module, /*available=*/false);
   // 3. The module retargeted from SPIR64 to the host: triple and data layout, the C calling
   //    convention, every function but the kernels marked for inlining (a work-group function
   //    needs every barrier in one body).

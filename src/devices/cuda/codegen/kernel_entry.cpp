@@ -268,6 +268,14 @@ Error lowerWorkItemPrimitives(Module &module) {
       if (!isEntry(function))
         return compiler::codegenError("'" + callee->getName() + "' called outside a kernel");
       IRBuilder<> builder(call);
+      if (callee->getName() == compiler::kNativeReductionName) {
+        Expected<Value *> value = warpReduction(builder, *call);
+        if (!value)
+          return value.takeError();
+        call->replaceAllUsesWith(*value);
+        call->eraseFromParent();
+        continue;
+      }
       if (compiler::SubGroupPrimitive primitive = compiler::subGroupPrimitive(callee);
           primitive != compiler::SubGroupPrimitive::None) {
         unsigned width = 0;

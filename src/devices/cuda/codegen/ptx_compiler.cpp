@@ -18,6 +18,7 @@
 #include "compiler/llvm/opaque_type_lowering.hpp"
 #include "compiler/llvm/pass_analyses.hpp"
 #include "compiler/llvm/quiet_diagnostics.hpp"
+#include "compiler/llvm/sub_group_primitives.hpp"
 #include "devices/cuda/codegen/address_space_mapping.hpp"
 #include "devices/cuda/codegen/fast_float_math.hpp"
 #include "devices/cuda/codegen/kernel_entry.hpp"
@@ -139,6 +140,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   if (Error error = compiler::lowerOpaqueTypes(**module))
     return error;
   compiler::resolveImageAccessors(**module, /*textureHardware=*/true);
+  compiler::answerNativeReductionQuery(**module, /*available=*/smVersion >= 80);
   if (Error error = mapAddressSpacesToNvptx(**module))
     return error;
   (*module)->setTargetTriple(Triple(kNvptxTriple));

@@ -1,6 +1,8 @@
 //===- warp_lanes.cpp - Sub-groups as warps and parts of warps -------------===//
 #include "devices/cuda/codegen/warp_lanes.hpp"
 
+#include "compiler/llvm/codegen_error.hpp"
+
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
 using namespace llvm;
@@ -68,7 +70,47 @@ Value *ballot(IRBuilder<> &builder, CallBase &call, unsigned width) {
   return builder.CreateZExt(part, call.getType());
 }
 
+Intrinsic::ID reduxIntrinsic(compiler::NativeReduction operation) {
+  using compiler::NativeReduction;
+  switch (operation) {
+  case NativeReduction::Add:
+    return Intrinsic::nvvm_redux_sync_add;
+  case NativeReduction::MinSigned:
+    return Intrinsic::nvvm_redux_sync_min;
+  case NativeReduction::MaxSigned:
+    return Intrinsic::nvvm_redux_sync_max;
+  case NativeReduction::MinUnsigned:
+    return Intrinsic::nvvm_redux_sync_umin;
+  case NativeReduction::MaxUnsigned:
+    return Intrinsic::nvvm_redux_sync_umax;
+  case NativeReduction::And:
+    return Intrinsic::nvvm_redux_sync_and;
+  case NativeReduction::Or:
+    return Intrinsic::nvvm_redux_sync_or;
+  case NativeReduction::Xor:
+    return Intrinsic::nvvm_redux_sync_xor;
+  }
+  return Intrinsic::not_intrinsic;
+}
+
 } // namespace
+
+Expected<Value *> warpReduction(IRBuilder<> &builder, CallBase &call) {
+  auto *operation = dyn_cast<ConstantInt>(call.getArgOperand(1));
+  if (operation == nullptr || operation->getZExtValue() > unsigned(compiler::NativeReduction::Xor))
+    return compiler::codegenError("a sub-group reduction with an unknown operation");
+  // The cluster's lanes: `cluster` of them (a power of two, at most a warp) from the first lane
+  // of the caller's cluster, of which those that run the call.
+  Value *cluster = call.getArgOperand(2);
+  Value *first = builder.CreateAnd(laneId(builder), builder.CreateNeg(cluster));
+  Value *whole = builder.CreateICmpUGE(cluster, builder.getInt32(kWarpSize));
+  Value *lanes =
+      builder.CreateSub(builder.CreateShl(builder.getInt32(1), cluster), builder.getInt32(1));
+  lanes = builder.CreateSelect(whole, builder.getInt32(~0u), builder.CreateShl(lanes, first));
+  Value *members = builder.CreateAnd(activeLanes(builder), lanes);
+  auto id = reduxIntrinsic(compiler::NativeReduction(operation->getZExtValue()));
+  return builder.CreateIntrinsic(builder.getInt32Ty(), id, {call.getArgOperand(0), members});
+}
 
 Value *warpLaneValue(IRBuilder<> &builder, SubGroupPrimitive primitive, CallBase &call,
                      unsigned width) {

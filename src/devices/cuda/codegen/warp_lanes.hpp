@@ -6,7 +6,8 @@
 // sub-group local id i. The builtin library's sub-group primitives
 // (compiler/llvm/sub_group_primitives.hpp) become the warp's .sync instructions over the lanes
 // that run the call (activemask): shfl.sync.idx for shuffles, vote.sync.ballot for ballots,
-// bar.warp.sync for the sub-group barrier.
+// bar.warp.sync for the sub-group barrier; on sm_80 and later the reductions of 32-bit integers
+// are redux.sync.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -25,5 +26,9 @@ inline constexpr const char *kSubGroupWidthAttribute = "kiln-sub-group-width";
 /// it; null for the barrier (which has none).
 llvm::Value *warpLaneValue(llvm::IRBuilder<> &builder, compiler::SubGroupPrimitive primitive,
                            llvm::CallBase &call, unsigned width);
+
+/// The value of `call`, a call of the library's native reduction (sm_80's redux.sync over the
+/// lanes of the caller's cluster that run it), computed before it.
+llvm::Expected<llvm::Value *> warpReduction(llvm::IRBuilder<> &builder, llvm::CallBase &call);
 
 } // namespace kiln::cuda
