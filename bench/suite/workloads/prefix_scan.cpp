@@ -1,8 +1,8 @@
 // An inclusive prefix sum of ints in three passes: each work-group scans its block and writes its
 // total; one work-group scans the totals; every block then adds the total of the blocks before
-// it. Two versions of the block scan: in local memory (Hillis-Steele steps between barriers), and
-// with sub-groups (sub_group_scan_inclusive_add, then the first sub-group scans the sub-groups'
-// totals through local memory).
+// it. Two versions of the work-group scan the first two passes use: in local memory
+// (Hillis-Steele steps between barriers), and with sub-groups (sub_group_scan_inclusive_add, then
+// the first sub-group scans the sub-groups' totals through local memory).
 #include "../workload.hpp"
 
 #include <numeric>
@@ -12,8 +12,19 @@
 namespace bench {
 namespace {
 
-const char *kSource = R"(
+// The kernels both versions share.
+const char *kCommonSource = R"(
   #define GROUP 256
+  kernel void add_totals(global int *data, global const int *totals) {
+    int group = get_group_id(0);
+    if (group > 0)
+      data[get_global_id(0)] += totals[group - 1];
+  }
+  kernel void copy(global const int *from, global int *to) {
+    to[get_global_id(0)] = from[get_global_id(0)];
+  })";
+
+const char *kLocalScanSource = R"(
   void scan_group(local int *values) {
     int id = get_local_id(0);
     for (int offset = 1; offset < GROUP; offset *= 2) {
@@ -37,16 +48,6 @@ const char *kSource = R"(
       barrier(CLK_LOCAL_MEM_FENCE);
     }
   }
-  kernel void add_totals(global int *data, global const int *totals) {
-    int group = get_group_id(0);
-    if (group > 0)
-      data[get_global_id(0)] += totals[group - 1];
-  }
-  kernel void copy(global const int *from, global int *to) {
-    to[get_global_id(0)] = from[get_global_id(0)];
-  })";
-
-const char *kBlockScanSource = R"(
   kernel void scan_blocks(global int *data, global int *totals) {
     local int values[GROUP];
     int id = get_local_id(0);
@@ -58,28 +59,51 @@ const char *kBlockScanSource = R"(
       totals[get_group_id(0)] = values[id];
   })";
 
-const char *kSubGroupBlockScanSource = R"(
-  kernel void scan_blocks(global int *data, global int *totals) {
-    local int offsets[GROUP]; // one per sub-group
-    int scanned = sub_group_scan_inclusive_add(data[get_global_id(0)]);
+const char *kSubGroupScanSource = R"(
+  // The inclusive scan of x over the work-group: each sub-group scans its values, the first
+  // sub-group scans the sub-groups' totals a sub-group's width at a time, and every work-item
+  // adds its sub-group's offset. offsets[] holds one value per sub-group and then the work-group's
+  // total, which *total receives. Two barriers; the caller waits before using offsets again.
+  int scan_group(int x, local int *offsets, int *total) {
+    int scanned = sub_group_scan_inclusive_add(x);
     uint group = get_sub_group_id(), lane = get_sub_group_local_id();
-    uint width = get_sub_group_size();
+    uint width = get_sub_group_size(), count = get_num_sub_groups();
     if (lane == width - 1)
       offsets[group] = scanned;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (group == 0) { // the sub-groups' totals, scanned a sub-group's width at a time
-      uint count = get_num_sub_groups();
+    if (group == 0) {
       int carry = 0;
       for (uint start = 0; start < count; start += width) {
-        int total = start + lane < count ? offsets[start + lane] : 0;
-        int before = sub_group_scan_exclusive_add(total);
+        int sum = start + lane < count ? offsets[start + lane] : 0;
+        int before = sub_group_scan_exclusive_add(sum);
         if (start + lane < count)
           offsets[start + lane] = before + carry;
-        carry += sub_group_broadcast(before + total, width - 1);
+        carry += sub_group_broadcast(before + sum, width - 1);
       }
+      if (lane == 0)
+        offsets[count] = carry;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    scanned += offsets[group];
+    *total = offsets[count];
+    return scanned + offsets[group];
+  }
+  kernel void scan_totals(global int *totals, int count) {
+    local int offsets[GROUP + 1];
+    int id = get_local_id(0);
+    int carry = 0;
+    for (int start = 0; start < count; start += GROUP) {
+      int total;
+      int scanned = scan_group(start + id < count ? totals[start + id] : 0, offsets, &total);
+      if (start + id < count)
+        totals[start + id] = scanned + carry;
+      carry += total;
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+  kernel void scan_blocks(global int *data, global int *totals) {
+    local int offsets[GROUP + 1];
+    int total;
+    int scanned = scan_group(data[get_global_id(0)], offsets, &total);
     data[get_global_id(0)] = scanned;
     if (get_local_id(0) == GROUP - 1)
       totals[get_group_id(0)] = scanned;
@@ -135,8 +159,8 @@ private:
   struct Run final : RunOf<PrefixScan> {
     Run(ClSession &session, const PrefixScan &workload)
         : RunOf(session, workload),
-          source_(std::string(kSource) +
-                  (workload.subGroups_ ? kSubGroupBlockScanSource : kBlockScanSource)),
+          source_(std::string(kCommonSource) +
+                  (workload.subGroups_ ? kSubGroupScanSource : kLocalScanSource)),
           options_(workload.subGroups_ ? "-cl-std=CL3.0" : ""),
           blocks_(session.kernel(source_, "scan_blocks", options_)),
           totals_(session.kernel(source_, "scan_totals", options_)),
