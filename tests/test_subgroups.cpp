@@ -921,6 +921,56 @@ TEST_F(SubGroupQueryTest, UnofferedRequiredSizeFailsTheBuildWithTheOfferedSizes)
   }
 }
 
+// A program built without -cl-std is OpenCL C 1.2 on Kiln's devices; the sub-group extensions
+// the device lists are there for it too (Clang offers them from OpenCL C 2.0 only).
+TEST_F(SubGroupQueryTest, OpenCLC12ProgramsUseTheListedSubGroupExtensions) {
+  const char *source = R"(
+#if !defined(cl_khr_subgroup_shuffle) || !defined(cl_khr_subgroup_shuffle_relative) || \
+    !defined(cl_khr_subgroup_ballot) || __OPENCL_C_VERSION__ != 120
+#error the sub-group extensions are missing
+#endif
+kernel void k(global const uint *in, global uint *out) {
+  size_t g = get_global_id(0);
+  uint x = in[g], lane = get_sub_group_local_id(), size = get_sub_group_size();
+  out[4 * g] = sub_group_shuffle_up(x, 1u) * (lane >= 1) + sub_group_shuffle(x, 0u);
+  out[4 * g + 1] = sub_group_reduce_add(x);
+  out[4 * g + 2] = sub_group_ballot_bit_count(sub_group_ballot(x & 1));
+  out[4 * g + 3] = sub_group_scan_exclusive_max(x) + (get_sub_group_id() << 24);
+}
+)";
+  Kernel kernel = buildKernel(source, "k");
+  ASSERT_TRUE(kernel);
+  const size_t local = 40, global = 80;
+  size_t width = 0;
+  ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_,
+                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                            sizeof local, &local, sizeof width, &width, nullptr));
+  std::vector<cl_uint> in(global);
+  for (size_t i = 0; i < global; ++i)
+    in[i] = cl_uint(i * 7 % 23);
+  Mem input = createBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * sizeof(cl_uint),
+                           in.data());
+  Mem out = createBuffer(CL_MEM_READ_WRITE, 4 * global * sizeof(cl_uint));
+  ASSERT_TRUE(setArgs(kernel, input, out));
+  ASSERT_TRUE(run1D(kernel, global, local));
+  std::vector<cl_uint> seen = read<cl_uint>(out, 4 * global);
+  for (size_t g = 0; g < global; ++g) {
+    size_t item = g % local, group = item / width, lane = item % width;
+    size_t first = g - lane, size = std::min(width, local - group * width);
+    cl_uint sum = 0, odd = 0, before = 0;
+    for (size_t i = first; i < first + size; ++i) {
+      sum += in[i];
+      odd += in[i] & 1;
+      if (i < g)
+        before = std::max(before, in[i]);
+    }
+    ASSERT_EQ((lane >= 1 ? in[g - 1] : 0) + in[first], seen[4 * g]) << g;
+    ASSERT_EQ(sum, seen[4 * g + 1]) << g;
+    ASSERT_EQ(odd, seen[4 * g + 2]) << g;
+    ASSERT_EQ(before + (cl_uint(group) << 24), seen[4 * g + 3]) << g;
+  }
+}
+
 TEST_F(SubGroupQueryTest, SpillMemoryIsReported) {
   Kernel lean = buildKernel("kernel void k(global int *p) { p[0] = 1; }", "k");
   ASSERT_TRUE(lean);

@@ -98,6 +98,22 @@ std::vector<std::string> specificationMacros(const TargetDescription &target) {
   return args;
 }
 
+/// Clang offers the sub-group extensions from OpenCL C 2.0 only; a device with sub-groups offers
+/// them to OpenCL C 1.x programs too: their macros, and __kiln_sub_groups, which makes
+/// kiln-extension-builtins.h declare their functions.
+std::vector<std::string> subGroupMacrosBeforeOpenCLC2(const TargetDescription &target,
+                                                      cl_version version) {
+  if (CL_VERSION_MAJOR(version) >= 2 ||
+      !llvm::is_contained(target.features, "__opencl_c_subgroups"))
+    return {};
+  std::vector<std::string> args = {"-D", "__kiln_sub_groups=1"};
+  for (const std::string &name : target.extensions)
+    if (llvm::StringRef(name).starts_with("cl_khr_subgroup") ||
+        name == "cl_intel_required_subgroup_size")
+      args.insert(args.end(), {"-D", name + "=1"});
+  return args;
+}
+
 // Clang 16 and later make some old C diagnostics errors by default. The compilers OpenCL programs
 // were written against (NVIDIA's, AMD's, Intel's, older Clang) only warn about them, and real
 // programs rely on it (clFFT's generated kernels assign a float2 pointer to a float4 one; old
@@ -230,6 +246,10 @@ std::vector<std::string> clangArguments(const BuildOptions &options,
     args.push_back("-fno-threadsafe-statics");
   std::vector<std::string> macros = specificationMacros(target);
   args.insert(args.end(), macros.begin(), macros.end());
+  if (!options.cxxForOpenCL) {
+    std::vector<std::string> subGroups = subGroupMacrosBeforeOpenCLC2(target, version);
+    args.insert(args.end(), subGroups.begin(), subGroups.end());
+  }
   std::vector<std::string> legacy = legacyDiagnosticArguments(options);
   args.insert(args.end(), legacy.begin(), legacy.end());
   args.insert(args.end(), options.frontendArgs.begin(), options.frontendArgs.end());

@@ -1,5 +1,6 @@
 // Declarations of the builtins of extensions Kiln offers that Clang's builtin tables
-// (-fdeclare-opencl-builtins) lack: cl_intel_subgroups and its char, short and long companions.
+// (-fdeclare-opencl-builtins) lack: cl_intel_subgroups and its char, short and long companions,
+// and the sub-group extensions in OpenCL C 1.x programs.
 // Every compile includes it after opencl-c-base.h (clang_invocation.cpp); the builtin library
 // defines the functions (src/builtins/subgroups.cl, image.cl).
 #ifndef KILN_EXTENSION_BUILTINS_H
@@ -108,5 +109,139 @@ __KILN_INTEL_BLOCKS(ulong, _ul)
 __KILN_INTEL_IMAGE_BLOCK(ulong16, _ul16)
 __KILN_INTEL_IMAGE_BLOCK_RW(ulong16, _ul16)
 #endif
+
+// Sub-groups in OpenCL C 1.x programs. Clang offers cl_khr_subgroups and the cl_khr_subgroup_*
+// extensions from OpenCL C 2.0 only, and so do its builtin tables; but a program built without
+// -cl-std is OpenCL C 1.2 on Kiln's devices (they do not offer OpenCL C 2.0), and programs use
+// the sub-group functions of the extensions a device lists whatever their version, as they can
+// on other OpenCL 3.0 implementations. The compiler defines __kiln_sub_groups and the macros of
+// the listed extensions for such programs (clang_invocation.cpp); their functions are declared
+// here (those that need OpenCL C 2.0 types, memory_scope and pipes, are not).
+#if __OPENCL_C_VERSION__ < 200 && defined(__kiln_sub_groups)
+
+#define __kiln_sg_ovld __attribute__((overloadable))
+#if defined(cl_khr_fp64)
+#define __KILN_SG_DOUBLE(M) M(double)
+#else
+#define __KILN_SG_DOUBLE(M)
+#endif
+#define __KILN_SG_WIDE_TYPES(M) M(int) M(uint) M(long) M(ulong) M(float) __KILN_SG_DOUBLE(M)
+#define __KILN_SG_NARROW_TYPES(M) M(char) M(uchar) M(short) M(ushort)
+#define __KILN_SG_TYPES(M) __KILN_SG_NARROW_TYPES(M) __KILN_SG_WIDE_TYPES(M)
+#define __KILN_SG_INTEGER_TYPES(M) __KILN_SG_NARROW_TYPES(M) M(int) M(uint) M(long) M(ulong)
+#define __KILN_SG_VECTORS(M, S) M(S) M(S##2) M(S##3) M(S##4) M(S##8) M(S##16)
+
+uint __kiln_sg_ovld get_sub_group_size(void);
+uint __kiln_sg_ovld get_max_sub_group_size(void);
+uint __kiln_sg_ovld get_num_sub_groups(void);
+uint __kiln_sg_ovld get_enqueued_num_sub_groups(void);
+uint __kiln_sg_ovld get_sub_group_id(void);
+uint __kiln_sg_ovld get_sub_group_local_id(void);
+void __kiln_ovld_conv sub_group_barrier(cl_mem_fence_flags);
+int __kiln_ovld_conv sub_group_all(int);
+int __kiln_ovld_conv sub_group_any(int);
+
+#define __KILN_SG_BROADCAST(T) T __kiln_ovld_conv sub_group_broadcast(T, uint);
+#define __KILN_SG_SCANS(PREFIX, T, op)                                                             \
+  T __kiln_ovld_conv PREFIX##_reduce_##op(T);                                                      \
+  T __kiln_ovld_conv PREFIX##_scan_inclusive_##op(T);                                              \
+  T __kiln_ovld_conv PREFIX##_scan_exclusive_##op(T);
+#define __KILN_SG_ARITHMETIC(T)                                                                    \
+  __KILN_SG_SCANS(sub_group, T, add)                                                               \
+  __KILN_SG_SCANS(sub_group, T, min) __KILN_SG_SCANS(sub_group, T, max)
+__KILN_SG_WIDE_TYPES(__KILN_SG_BROADCAST)
+__KILN_SG_WIDE_TYPES(__KILN_SG_ARITHMETIC)
+
+#if defined(cl_khr_subgroup_extended_types)
+#define __KILN_SG_BROADCAST_VECTORS(S) __KILN_SG_VECTORS(__KILN_SG_BROADCAST, S)
+__KILN_SG_NARROW_TYPES(__KILN_SG_BROADCAST)
+__KILN_SG_NARROW_TYPES(__KILN_SG_ARITHMETIC)
+#define __KILN_SG_BROADCAST_WIDE_VECTORS(S)                                                        \
+  __KILN_SG_BROADCAST(S##2)                                                                        \
+  __KILN_SG_BROADCAST(S##3)                                                                        \
+  __KILN_SG_BROADCAST(S##4) __KILN_SG_BROADCAST(S##8) __KILN_SG_BROADCAST(S##16)
+__KILN_SG_TYPES(__KILN_SG_BROADCAST_WIDE_VECTORS)
+#endif
+
+#if defined(cl_khr_subgroup_non_uniform_vote)
+int __kiln_ovld_conv sub_group_elect(void);
+int __kiln_ovld_conv sub_group_non_uniform_all(int);
+int __kiln_ovld_conv sub_group_non_uniform_any(int);
+#define __KILN_SG_ALL_EQUAL(T) int __kiln_ovld_conv sub_group_non_uniform_all_equal(T);
+__KILN_SG_TYPES(__KILN_SG_ALL_EQUAL)
+#endif
+
+#if defined(cl_khr_subgroup_ballot)
+#define __KILN_SG_NON_UNIFORM_BROADCAST(T)                                                         \
+  T __kiln_ovld_conv sub_group_non_uniform_broadcast(T, uint);
+#define __KILN_SG_BALLOT_BROADCASTS(S)                                                             \
+  __KILN_SG_VECTORS(__KILN_SG_NON_UNIFORM_BROADCAST, S)                                            \
+  S __kiln_ovld_conv sub_group_broadcast_first(S);
+__KILN_SG_TYPES(__KILN_SG_BALLOT_BROADCASTS)
+uint4 __kiln_ovld_conv sub_group_ballot(int);
+int __kiln_ovld_conv sub_group_inverse_ballot(uint4);
+int __kiln_ovld_conv sub_group_ballot_bit_extract(uint4, uint);
+uint __kiln_ovld_conv sub_group_ballot_bit_count(uint4);
+uint __kiln_ovld_conv sub_group_ballot_inclusive_scan(uint4);
+uint __kiln_ovld_conv sub_group_ballot_exclusive_scan(uint4);
+uint __kiln_ovld_conv sub_group_ballot_find_lsb(uint4);
+uint __kiln_ovld_conv sub_group_ballot_find_msb(uint4);
+uint4 __kiln_sg_ovld get_sub_group_eq_mask(void);
+uint4 __kiln_sg_ovld get_sub_group_ge_mask(void);
+uint4 __kiln_sg_ovld get_sub_group_gt_mask(void);
+uint4 __kiln_sg_ovld get_sub_group_le_mask(void);
+uint4 __kiln_sg_ovld get_sub_group_lt_mask(void);
+#endif
+
+#if defined(cl_khr_subgroup_non_uniform_arithmetic)
+#define __KILN_SG_NON_UNIFORM(T, op) __KILN_SG_SCANS(sub_group_non_uniform, T, op)
+#define __KILN_SG_NON_UNIFORM_ARITHMETIC(T)                                                        \
+  __KILN_SG_NON_UNIFORM(T, add)                                                                    \
+  __KILN_SG_NON_UNIFORM(T, mul) __KILN_SG_NON_UNIFORM(T, min) __KILN_SG_NON_UNIFORM(T, max)
+#define __KILN_SG_NON_UNIFORM_BITWISE(T)                                                           \
+  __KILN_SG_NON_UNIFORM(T, and) __KILN_SG_NON_UNIFORM(T, or) __KILN_SG_NON_UNIFORM(T, xor)
+__KILN_SG_TYPES(__KILN_SG_NON_UNIFORM_ARITHMETIC)
+__KILN_SG_INTEGER_TYPES(__KILN_SG_NON_UNIFORM_BITWISE)
+__KILN_SG_NON_UNIFORM(int, logical_and)
+__KILN_SG_NON_UNIFORM(int, logical_or)
+__KILN_SG_NON_UNIFORM(int, logical_xor)
+#endif
+
+#if defined(cl_khr_subgroup_clustered_reduce)
+#define __KILN_SG_CLUSTERED(T, op) T __kiln_ovld_conv sub_group_clustered_reduce_##op(T, uint);
+#define __KILN_SG_CLUSTERED_ARITHMETIC(T)                                                          \
+  __KILN_SG_CLUSTERED(T, add)                                                                      \
+  __KILN_SG_CLUSTERED(T, mul) __KILN_SG_CLUSTERED(T, min) __KILN_SG_CLUSTERED(T, max)
+#define __KILN_SG_CLUSTERED_BITWISE(T)                                                             \
+  __KILN_SG_CLUSTERED(T, and) __KILN_SG_CLUSTERED(T, or) __KILN_SG_CLUSTERED(T, xor)
+__KILN_SG_TYPES(__KILN_SG_CLUSTERED_ARITHMETIC)
+__KILN_SG_INTEGER_TYPES(__KILN_SG_CLUSTERED_BITWISE)
+__KILN_SG_CLUSTERED(int, logical_and)
+__KILN_SG_CLUSTERED(int, logical_or)
+__KILN_SG_CLUSTERED(int, logical_xor)
+#endif
+
+#if defined(cl_khr_subgroup_shuffle)
+#define __KILN_SG_SHUFFLE(T)                                                                       \
+  T __kiln_ovld_conv sub_group_shuffle(T, uint);                                                   \
+  T __kiln_ovld_conv sub_group_shuffle_xor(T, uint);
+__KILN_SG_TYPES(__KILN_SG_SHUFFLE)
+#endif
+
+#if defined(cl_khr_subgroup_shuffle_relative)
+#define __KILN_SG_SHUFFLE_RELATIVE(T)                                                              \
+  T __kiln_ovld_conv sub_group_shuffle_up(T, uint);                                                \
+  T __kiln_ovld_conv sub_group_shuffle_down(T, uint);
+__KILN_SG_TYPES(__KILN_SG_SHUFFLE_RELATIVE)
+#endif
+
+#if defined(cl_khr_subgroup_rotate)
+#define __KILN_SG_ROTATE(T)                                                                        \
+  T __kiln_ovld_conv sub_group_rotate(T, int);                                                     \
+  T __kiln_ovld_conv sub_group_clustered_rotate(T, int, uint);
+__KILN_SG_TYPES(__KILN_SG_ROTATE)
+#endif
+
+#endif // OpenCL C 1.x with sub-groups
 
 #endif // KILN_EXTENSION_BUILTINS_H
