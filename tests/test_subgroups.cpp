@@ -943,13 +943,13 @@ kernel void k(global const uint *in, global uint *out) {
   const size_t local = 40, global = 80;
   size_t width = 0;
   ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_,
-                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                            sizeof local, &local, sizeof width, &width, nullptr));
+                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                                            &local, sizeof width, &width, nullptr));
   std::vector<cl_uint> in(global);
   for (size_t i = 0; i < global; ++i)
     in[i] = cl_uint(i * 7 % 23);
-  Mem input = createBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * sizeof(cl_uint),
-                           in.data());
+  Mem input =
+      createBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * sizeof(cl_uint), in.data());
   Mem out = createBuffer(CL_MEM_READ_WRITE, 4 * global * sizeof(cl_uint));
   ASSERT_TRUE(setArgs(kernel, input, out));
   ASSERT_TRUE(run1D(kernel, global, local));
