@@ -177,3 +177,86 @@ TEST_F(CompilerCompatTest, EventsLiveAcrossBarriersAndThroughFunctions) {
 }
 
 } // namespace
+
+namespace {
+
+// Programs written for NVIDIA's driver check cl_nv_device_attribute_query and then put PTX in
+// `asm` statements (hashcat's byte permutes, CLBlast's shuffles). The GPU device runs them; the
+// CPU device, whose assembly language is not PTX, refuses them with a build log.
+const char *kBytePermute = R"(
+  uint byte_permute(uint a, uint b, uint selector) {
+    uint r;
+    asm volatile("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(selector));
+    return r;
+  }
+  kernel void permute(global const uint *in, global uint *out) {
+    size_t i = get_global_id(0);
+    out[i] = byte_permute(in[i], in[i + 1], 0x6240 + (uint)i % 7);
+  })";
+
+/// PTX's prmt.b32 in its default mode: each selector nibble picks one of the 8 bytes of {b, a}.
+uint32_t bytePermute(uint32_t a, uint32_t b, uint32_t selector) {
+  uint64_t bytes = uint64_t{b} << 32 | a;
+  uint32_t result = 0;
+  for (int i = 0; i < 4; ++i) {
+    uint32_t nibble = selector >> (4 * i) & 0xf;
+    uint32_t byte = bytes >> (8 * (nibble & 7)) & 0xff;
+    if (nibble & 8) // sign replication of the chosen byte
+      byte = byte & 0x80 ? 0xff : 0;
+    result |= byte << (8 * i);
+  }
+  return result;
+}
+
+} // namespace
+
+TEST_F(CompilerCompatTest, PtxInAsmStatementsRunsOnTheGpuAndIsRefusedOnTheCpu) {
+  bool gpu = deviceInfo<cl_device_type>(device_, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU;
+  BuildResult result = tryBuild(context_, device_, kBytePermute);
+  if (!gpu) {
+    EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, result.error);
+    EXPECT_NE(std::string::npos, result.log.find("asm")) << result.log;
+    // `asm` is no keyword there: an ordinary name.
+    Kernel named = buildKernel("kernel void k(global int *p) { int asm = 3; p[0] = asm; }", "k");
+    EXPECT_TRUE(named);
+    return;
+  }
+  ASSERT_CL_SUCCESS(result.error) << result.log;
+  Kernel kernel = createKernel(result.program, "permute");
+  const size_t count = 256;
+  std::vector<cl_uint> in(count + 1);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = cl_uint(0x9e3779b9u * (i + 1));
+  Mem input =
+      createBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.size() * sizeof(cl_uint), in.data());
+  Mem out = createBuffer(CL_MEM_WRITE_ONLY, count * sizeof(cl_uint));
+  ASSERT_TRUE(setArgs(kernel, input, out));
+  ASSERT_TRUE(run1D(kernel, count, 64));
+  std::vector<cl_uint> seen = read<cl_uint>(out, count);
+  for (size_t i = 0; i < count; ++i)
+    ASSERT_EQ(bytePermute(in[i], in[i + 1], 0x6240 + i % 7), seen[i]) << i;
+}
+
+TEST_F(CompilerCompatTest, NvidiaDeviceAttributesOnTheGpuOnly) {
+  cl_uint major = 0;
+  cl_int error = clGetDeviceInfo(device_, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major,
+                                 &major, nullptr);
+  if (!hasExtension(device_, "cl_nv_device_attribute_query")) {
+    EXPECT_CL_ERROR(CL_INVALID_VALUE, error);
+    return;
+  }
+  ASSERT_CL_SUCCESS(error);
+  EXPECT_GE(major, 7u);
+  cl_uint warp = 0, registers = 0;
+  ASSERT_CL_SUCCESS(clGetDeviceInfo(device_, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, nullptr));
+  EXPECT_EQ(32u, warp);
+  ASSERT_CL_SUCCESS(clGetDeviceInfo(device_, CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof registers,
+                                    &registers, nullptr));
+  EXPECT_GE(registers, 32768u);
+  cl_bool integrated = CL_TRUE;
+  ASSERT_CL_SUCCESS(clGetDeviceInfo(device_, CL_DEVICE_INTEGRATED_MEMORY_NV, sizeof integrated,
+                                    &integrated, nullptr));
+  EXPECT_EQ(CL_FALSE, integrated);
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clGetDeviceInfo(device_, CL_DEVICE_WARP_SIZE_NV, 1, &warp, nullptr));
+}

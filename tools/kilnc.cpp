@@ -147,6 +147,7 @@ bool parseArguments(int argc, char **argv, Arguments &args) {
         std::cerr << "kilnc: --ptx wants an architecture number such as 90\n";
         return false;
       }
+      args.target.inlineAssembly = true; // the GPU device's programs may hold PTX in `asm`
     } else if (arg == "--inspect") {
       args.inspect = true;
     } else if (arg == "-q") {

@@ -226,6 +226,31 @@ cl_int computeInfo(const DeviceInfo &info, cl_device_info param, const InfoOutpu
   }
 }
 
+cl_int nvidiaInfo(const DeviceInfo &info, cl_device_info param, const InfoOutput &out) {
+  if (param < CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV || param > CL_DEVICE_INTEGRATED_MEMORY_NV ||
+      !info.hasExtension("cl_nv_device_attribute_query"))
+    return CL_INVALID_VALUE;
+  const NvidiaAttributes &nvidia = info.nvidia;
+  switch (param) {
+  case CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV:
+    return out(nvidia.computeCapabilityMajor);
+  case CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV:
+    return out(nvidia.computeCapabilityMinor);
+  case CL_DEVICE_REGISTERS_PER_BLOCK_NV:
+    return out(nvidia.registersPerBlock);
+  case CL_DEVICE_WARP_SIZE_NV:
+    return out(nvidia.warpSize);
+  case CL_DEVICE_GPU_OVERLAP_NV:
+    return out.boolean(nvidia.gpuOverlap);
+  case CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV:
+    return out.boolean(nvidia.kernelExecTimeout);
+  case CL_DEVICE_INTEGRATED_MEMORY_NV:
+    return out.boolean(nvidia.integratedMemory);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
 cl_int memoryInfo(const DeviceInfo &info, cl_device_info param, const InfoOutput &out) {
   switch (param) {
   case CL_DEVICE_ADDRESS_BITS:
@@ -355,7 +380,7 @@ KILN_API cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info 
     cl_int result = identityInfo(*self, param_name, out);
     if (result != CL_INVALID_VALUE)
       return result;
-    for (auto group : {computeInfo, memoryInfo, imageAndQueueInfo}) {
+    for (auto group : {computeInfo, memoryInfo, imageAndQueueInfo, nvidiaInfo}) {
       result = group(self->info(), param_name, out);
       if (result != CL_INVALID_VALUE)
         return result;

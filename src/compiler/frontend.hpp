@@ -29,6 +29,9 @@ struct TargetDescription {
   std::vector<cl_version> languageVersions;
   std::vector<std::string> extensions; // cl_khr_fp64, ...
   std::vector<std::string> features;   // __opencl_c_fp64, ...
+  /// Whether OpenCL C's GNU `asm` statements are accepted (the device's code generator passes
+  /// their text to its own assembly language); otherwise `asm` is an ordinary identifier.
+  bool inlineAssembly = false;
 };
 
 struct CompileResult {

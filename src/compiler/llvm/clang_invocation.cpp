@@ -244,6 +244,9 @@ std::vector<std::string> clangArguments(const BuildOptions &options,
     args.push_back("-discard-value-names");
   if (options.cxxForOpenCL)
     args.push_back("-fno-threadsafe-statics");
+  // `asm`, a GNU keyword, for the devices whose code generator takes inline assembly.
+  if (target.inlineAssembly)
+    args.push_back("-fgnu-keywords");
   std::vector<std::string> macros = specificationMacros(target);
   args.insert(args.end(), macros.begin(), macros.end());
   if (!options.cxxForOpenCL) {

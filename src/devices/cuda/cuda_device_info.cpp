@@ -44,6 +44,19 @@ void describeCompute(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info)
   info.executionCapabilities = CL_EXEC_KERNEL;
   info.nonUniformWorkGroupSupport = true;
   info.genericAddressSpaceSupport = true;
+  NvidiaAttributes &nvidia = info.nvidia;
+  nvidia.computeCapabilityMajor =
+      attribute(cuda, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  nvidia.computeCapabilityMinor =
+      attribute(cuda, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  nvidia.registersPerBlock = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+  nvidia.warpSize = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  nvidia.gpuOverlap = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT) > 0;
+  nvidia.kernelExecTimeout = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT) != 0;
+  nvidia.integratedMemory = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0;
+  // Programs written for NVIDIA's driver put PTX in `asm` statements (hashcat, CLBlast); the
+  // code generator passes them through to the PTX it writes.
+  info.inlineAssemblyLanguage = "PTX";
 }
 
 void describeMemory(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info,

@@ -22,6 +22,16 @@ constexpr cl_version makeVersion(cl_uint major, cl_uint minor, cl_uint patch = 0
   return (major << 22) | (minor << 12) | patch;
 }
 
+/// What cl_nv_device_attribute_query reports of an NVIDIA GPU.
+struct NvidiaAttributes {
+  cl_uint computeCapabilityMajor = 0, computeCapabilityMinor = 0;
+  cl_uint registersPerBlock = 0;
+  cl_uint warpSize = 0;
+  bool gpuOverlap = false;        // copies run while kernels do
+  bool kernelExecTimeout = false; // a watchdog limits kernels (a display is attached)
+  bool integratedMemory = false;
+};
+
 struct DeviceInfo {
   // Identity
   cl_device_type type = CL_DEVICE_TYPE_DEFAULT;
@@ -123,6 +133,10 @@ struct DeviceInfo {
   cl_uint partitionMaxSubDevices = 0;
   std::vector<cl_device_partition_property> partitionProperties;
   cl_device_affinity_domain partitionAffinityDomain = 0;
+  NvidiaAttributes nvidia; // with cl_nv_device_attribute_query
+  /// The assembly language of GNU `asm` statements in OpenCL C (the GPU's PTX); empty where
+  /// the code generator takes none, and `asm` is an ordinary identifier.
+  std::string inlineAssemblyLanguage;
 
   /// Space-separated extension names, as CL_DEVICE_EXTENSIONS reports them.
   std::string extensionString() const;

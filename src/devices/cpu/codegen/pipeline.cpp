@@ -64,8 +64,10 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
   compiler::answerNativeReductionQuery(module, /*available=*/false);
   // 3. The module retargeted from SPIR64 to the host: triple and data layout, the C calling
   //    convention, every function but the kernels marked for inlining (a work-group function
-  //    needs every barrier in one body).
+  //    needs every barrier in one body); inline assembly refused (it is another device's).
   retargetModuleToHost(module, machine.getTargetTriple(), machine.createDataLayout());
+  if (Error error = rejectInlineAssembly(module))
+    return error;
   // 4. Integer divisions that cannot trap (OpenCL leaves x/0 undefined; x86 raises SIGFPE).
   guardIntegerDivisions(module);
   VectorizerSettings vectorizer = VectorizerSettings::fromEnvironment();
