@@ -150,7 +150,7 @@ OVL int sub_group_elect(void) {
   OVL KILN_VT(T, N) intel_sub_group_shuffle_xor(KILN_VT(T, N) x, uint mask) {                      \
     return lane_value(x, __kiln_sub_group_local_id() ^ mask);                                      \
   }                                                                                                \
-  /* The lanes past the sub-group's width come from `next`, those before lane 0 from `previous`   \
+  /* The lanes past the sub-group's width come from `next`, those before lane 0 from `previous`    \
    */                                                                                              \
   OVL KILN_VT(T, N) intel_sub_group_shuffle_down(KILN_VT(T, N) current, KILN_VT(T, N) next,        \
                                                  uint delta) {                                     \
@@ -361,16 +361,16 @@ OVL uint4 get_sub_group_lt_mask(void) {
     value = lane >= distance ? KILN_OP_##op(T, value, lower) : value;                              \
   }
 #define KILN_GROUP_OPS(T, op)                                                                      \
-  static OVL T reduce_##op(T x, uint cluster) {                                                    \
-    if (native_reduction_##op(T) >= 0 && __kiln_sub_group_reduces_natively())                     \
-      return (T)__kiln_sub_group_reduce_u32((uint)x, native_reduction_##op(T), cluster);          \
+  static OVL T reduce_##op(T x, uint cluster, bool uniform) {                                      \
+    if (native_reduction_##op(T) >= 0 && __kiln_sub_group_reduces_natively())                      \
+      return (T)__kiln_sub_group_reduce_u32((uint)x, native_reduction_##op(T), cluster);           \
     uint lane = __kiln_sub_group_local_id();                                                       \
     uint size = get_sub_group_size();                                                              \
-    ulong active = active_lanes();                                                                 \
+    ulong active = uniform ? lanes_below(size) : active_lanes();                                   \
     T value = (active >> lane) & 1 ? x : KILN_ID_##op(T);                                          \
     uint first = lane & ~(cluster - 1);                                                            \
     if (active == lanes_below(size)) {                                                             \
-      KILN_EACH_DISTANCE(KILN_BUTTERFLY_STEP, T, op)                                                  \
+      KILN_EACH_DISTANCE(KILN_BUTTERFLY_STEP, T, op)                                               \
       return lane_value(value, first);                                                             \
     }                                                                                              \
     T result = KILN_ID_##op(T);                                                                    \
@@ -388,12 +388,12 @@ OVL uint4 get_sub_group_lt_mask(void) {
     }                                                                                              \
     return result;                                                                                 \
   }                                                                                                \
-  static OVL T scan_##op(T x, bool inclusive) {                                                    \
+  static OVL T scan_##op(T x, bool inclusive, bool uniform) {                                      \
     uint lane = __kiln_sub_group_local_id();                                                       \
-    ulong active = active_lanes();                                                                 \
+    ulong active = uniform ? lanes_below(get_sub_group_size()) : active_lanes();                   \
     T value = (active >> lane) & 1 ? x : KILN_ID_##op(T);                                          \
     if (active == lanes_below(get_sub_group_size())) {                                             \
-      KILN_EACH_DISTANCE(KILN_SCAN_STEP, T, op)                                                       \
+      KILN_EACH_DISTANCE(KILN_SCAN_STEP, T, op)                                                    \
       if (inclusive)                                                                               \
         return value;                                                                              \
       T lower = lane_value(value, lane - 1);                                                       \
@@ -408,29 +408,29 @@ OVL uint4 get_sub_group_lt_mask(void) {
     return result;                                                                                 \
   }                                                                                                \
   OVL T sub_group_non_uniform_reduce_##op(T x) {                                                   \
-    return reduce_##op(x, __kiln_sub_group_width());                                               \
+    return reduce_##op(x, __kiln_sub_group_width(), false);                                        \
   }                                                                                                \
   OVL T sub_group_non_uniform_scan_inclusive_##op(T x) {                                           \
-    return scan_##op(x, true);                                                                     \
+    return scan_##op(x, true, false);                                                              \
   }                                                                                                \
   OVL T sub_group_non_uniform_scan_exclusive_##op(T x) {                                           \
-    return scan_##op(x, false);                                                                    \
+    return scan_##op(x, false, false);                                                             \
   }                                                                                                \
   OVL T sub_group_clustered_reduce_##op(T x, uint cluster) {                                       \
-    return reduce_##op(x, cluster);                                                                \
+    return reduce_##op(x, cluster, false);                                                         \
   }
 
 // The uniform functions (sub_group_* and cl_intel_subgroups' intel_sub_group_*) are the
-// non-uniform ones called by every work-item.
+// non-uniform ones called by every work-item, which they know without asking the lanes.
 #define KILN_UNIFORM_OPS_NAMED(PREFIX, T, op)                                                      \
   OVL T PREFIX##_reduce_##op(T x) {                                                                \
-    return reduce_##op(x, __kiln_sub_group_width());                                               \
+    return reduce_##op(x, __kiln_sub_group_width(), true);                                         \
   }                                                                                                \
   OVL T PREFIX##_scan_inclusive_##op(T x) {                                                        \
-    return scan_##op(x, true);                                                                     \
+    return scan_##op(x, true, true);                                                               \
   }                                                                                                \
   OVL T PREFIX##_scan_exclusive_##op(T x) {                                                        \
-    return scan_##op(x, false);                                                                    \
+    return scan_##op(x, false, true);                                                              \
   }
 #define KILN_UNIFORM_OPS(T, op) KILN_UNIFORM_OPS_NAMED(sub_group, T, op)
 #define KILN_INTEL_OPS(T, op) KILN_UNIFORM_OPS_NAMED(intel_sub_group, T, op)
