@@ -67,8 +67,7 @@ inline constexpr OfferedName kOfferedNames[] = {
     {"cl_intel_subgroups_long", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     // NVIDIA's device queries (compute capability, registers, warp size), which programs read
     // to choose code for NVIDIA GPUs.
-    {"cl_nv_device_attribute_query", kExtensionVersion, OfferedKind::Extension,
-     CL_DEVICE_TYPE_GPU},
+    {"cl_nv_device_attribute_query", kExtensionVersion, OfferedKind::Extension, CL_DEVICE_TYPE_GPU},
     // Images (the builtin library's, every device with image support).
     {"cl_khr_3d_image_writes", kExtensionVersion, OfferedKind::Extension, kEveryDevice, false,
      true},
