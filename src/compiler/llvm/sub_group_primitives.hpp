@@ -74,21 +74,19 @@ inline constexpr const char *kNativeReductionName = "__kiln_sub_group_reduce_u32
 /// Answers the library's question in `module`: `available` says whether the code generator
 /// replaces the reductions. Where it does not, they are unreachable and dropped here.
 inline void answerNativeReductionQuery(llvm::Module &module, bool available) {
-  if (llvm::Function *query = module.getFunction(kNativeReductionQueryName)) {
-    for (llvm::User *user : llvm::make_early_inc_range(query->users()))
-      if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
-        call->replaceAllUsesWith(llvm::ConstantInt::getBool(call->getType(), available));
-        call->eraseFromParent();
-      }
-  }
-  llvm::Function *reduction = module.getFunction(kNativeReductionName);
-  if (available || reduction == nullptr)
-    return;
-  for (llvm::User *user : llvm::make_early_inc_range(reduction->users()))
-    if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
-      call->replaceAllUsesWith(llvm::PoisonValue::get(call->getType()));
-      call->eraseFromParent();
-    }
+  auto replaceCalls = [&](const char *name, auto valueFor) {
+    if (llvm::Function *callee = module.getFunction(name))
+      for (llvm::User *user : llvm::make_early_inc_range(callee->users()))
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
+          call->replaceAllUsesWith(valueFor(call->getType()));
+          call->eraseFromParent();
+        }
+  };
+  replaceCalls(kNativeReductionQueryName,
+               [&](llvm::Type *type) { return llvm::ConstantInt::get(type, available); });
+  if (!available)
+    replaceCalls(kNativeReductionName,
+                 [](llvm::Type *type) { return llvm::PoisonValue::get(type); });
 }
 
 } // namespace kiln::compiler

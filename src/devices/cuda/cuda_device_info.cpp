@@ -56,7 +56,7 @@ void describeCompute(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info)
   nvidia.integratedMemory = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0;
   // Programs written for NVIDIA's driver put PTX in `asm` statements (hashcat, CLBlast); the
   // code generator passes them through to the PTX it writes.
-  info.inlineAssemblyLanguage = "PTX";
+  info.inlineAssembly = true;
 }
 
 void describeMemory(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info,

@@ -134,9 +134,9 @@ struct DeviceInfo {
   std::vector<cl_device_partition_property> partitionProperties;
   cl_device_affinity_domain partitionAffinityDomain = 0;
   NvidiaAttributes nvidia; // with cl_nv_device_attribute_query
-  /// The assembly language of GNU `asm` statements in OpenCL C (the GPU's PTX); empty where
-  /// the code generator takes none, and `asm` is an ordinary identifier.
-  std::string inlineAssemblyLanguage;
+  /// Whether OpenCL C's GNU `asm` statements hold the device's own assembly (the GPU's PTX),
+  /// which its code generator passes through; elsewhere `asm` is an ordinary identifier.
+  bool inlineAssembly = false;
 
   /// Space-separated extension names, as CL_DEVICE_EXTENSIONS reports them.
   std::string extensionString() const;

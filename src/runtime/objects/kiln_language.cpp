@@ -66,7 +66,7 @@ compiler::TargetDescription compilerTargetOf(const DeviceInfo &info) {
     target.extensions.push_back(extension.name);
   for (const NamedVersion &feature : info.openclCFeatures)
     target.features.push_back(feature.name);
-  target.inlineAssembly = !info.inlineAssemblyLanguage.empty();
+  target.inlineAssembly = info.inlineAssembly;
   return target;
 }
 

@@ -128,7 +128,6 @@ __KILN_INTEL_IMAGE_BLOCK_RW(ulong16, _ul16)
 #define __KILN_SG_WIDE_TYPES(M) M(int) M(uint) M(long) M(ulong) M(float) __KILN_SG_DOUBLE(M)
 #define __KILN_SG_NARROW_TYPES(M) M(char) M(uchar) M(short) M(ushort)
 #define __KILN_SG_TYPES(M) __KILN_SG_NARROW_TYPES(M) __KILN_SG_WIDE_TYPES(M)
-#define __KILN_SG_INTEGER_TYPES(M) __KILN_SG_NARROW_TYPES(M) M(int) M(uint) M(long) M(ulong)
 #define __KILN_SG_VECTORS(M, S) M(S) M(S##2) M(S##3) M(S##4) M(S##8) M(S##16)
 
 uint __kiln_sg_ovld get_sub_group_size(void);
@@ -193,32 +192,34 @@ uint4 __kiln_sg_ovld get_sub_group_le_mask(void);
 uint4 __kiln_sg_ovld get_sub_group_lt_mask(void);
 #endif
 
+// The operations of the non-uniform and clustered families: `M(T, op)` for each type and op.
+#if defined(cl_khr_fp64)
+#define __KILN_SG_DOUBLE_OP(M, op) M(double, op)
+#else
+#define __KILN_SG_DOUBLE_OP(M, op)
+#endif
+#define __KILN_SG_OVER_INTEGERS(M, op)                                                             \
+  M(char, op) M(uchar, op) M(short, op) M(ushort, op) M(int, op) M(uint, op) M(long, op) M(ulong, op)
+#define __KILN_SG_OVER_TYPES(M, op)                                                                \
+  __KILN_SG_OVER_INTEGERS(M, op) M(float, op) __KILN_SG_DOUBLE_OP(M, op)
+#define __KILN_SG_EVERY_OPERATION(M)                                                               \
+  __KILN_SG_OVER_TYPES(M, add)                                                                     \
+  __KILN_SG_OVER_TYPES(M, mul)                                                                     \
+  __KILN_SG_OVER_TYPES(M, min)                                                                     \
+  __KILN_SG_OVER_TYPES(M, max)                                                                     \
+  __KILN_SG_OVER_INTEGERS(M, and)                                                                  \
+  __KILN_SG_OVER_INTEGERS(M, or)                                                                   \
+  __KILN_SG_OVER_INTEGERS(M, xor)                                                                  \
+  M(int, logical_and) M(int, logical_or) M(int, logical_xor)
+
 #if defined(cl_khr_subgroup_non_uniform_arithmetic)
 #define __KILN_SG_NON_UNIFORM(T, op) __KILN_SG_SCANS(sub_group_non_uniform, T, op)
-#define __KILN_SG_NON_UNIFORM_ARITHMETIC(T)                                                        \
-  __KILN_SG_NON_UNIFORM(T, add)                                                                    \
-  __KILN_SG_NON_UNIFORM(T, mul) __KILN_SG_NON_UNIFORM(T, min) __KILN_SG_NON_UNIFORM(T, max)
-#define __KILN_SG_NON_UNIFORM_BITWISE(T)                                                           \
-  __KILN_SG_NON_UNIFORM(T, and) __KILN_SG_NON_UNIFORM(T, or) __KILN_SG_NON_UNIFORM(T, xor)
-__KILN_SG_TYPES(__KILN_SG_NON_UNIFORM_ARITHMETIC)
-__KILN_SG_INTEGER_TYPES(__KILN_SG_NON_UNIFORM_BITWISE)
-__KILN_SG_NON_UNIFORM(int, logical_and)
-__KILN_SG_NON_UNIFORM(int, logical_or)
-__KILN_SG_NON_UNIFORM(int, logical_xor)
+__KILN_SG_EVERY_OPERATION(__KILN_SG_NON_UNIFORM)
 #endif
 
 #if defined(cl_khr_subgroup_clustered_reduce)
 #define __KILN_SG_CLUSTERED(T, op) T __kiln_ovld_conv sub_group_clustered_reduce_##op(T, uint);
-#define __KILN_SG_CLUSTERED_ARITHMETIC(T)                                                          \
-  __KILN_SG_CLUSTERED(T, add)                                                                      \
-  __KILN_SG_CLUSTERED(T, mul) __KILN_SG_CLUSTERED(T, min) __KILN_SG_CLUSTERED(T, max)
-#define __KILN_SG_CLUSTERED_BITWISE(T)                                                             \
-  __KILN_SG_CLUSTERED(T, and) __KILN_SG_CLUSTERED(T, or) __KILN_SG_CLUSTERED(T, xor)
-__KILN_SG_TYPES(__KILN_SG_CLUSTERED_ARITHMETIC)
-__KILN_SG_INTEGER_TYPES(__KILN_SG_CLUSTERED_BITWISE)
-__KILN_SG_CLUSTERED(int, logical_and)
-__KILN_SG_CLUSTERED(int, logical_or)
-__KILN_SG_CLUSTERED(int, logical_xor)
+__KILN_SG_EVERY_OPERATION(__KILN_SG_CLUSTERED)
 #endif
 
 #if defined(cl_khr_subgroup_shuffle)

@@ -5,6 +5,8 @@
 
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
+#include <iterator>
+
 using namespace llvm;
 
 namespace kiln::cuda {
@@ -70,28 +72,14 @@ Value *ballot(IRBuilder<> &builder, CallBase &call, unsigned width) {
   return builder.CreateZExt(part, call.getType());
 }
 
-Intrinsic::ID reduxIntrinsic(compiler::NativeReduction operation) {
-  using compiler::NativeReduction;
-  switch (operation) {
-  case NativeReduction::Add:
-    return Intrinsic::nvvm_redux_sync_add;
-  case NativeReduction::MinSigned:
-    return Intrinsic::nvvm_redux_sync_min;
-  case NativeReduction::MaxSigned:
-    return Intrinsic::nvvm_redux_sync_max;
-  case NativeReduction::MinUnsigned:
-    return Intrinsic::nvvm_redux_sync_umin;
-  case NativeReduction::MaxUnsigned:
-    return Intrinsic::nvvm_redux_sync_umax;
-  case NativeReduction::And:
-    return Intrinsic::nvvm_redux_sync_and;
-  case NativeReduction::Or:
-    return Intrinsic::nvvm_redux_sync_or;
-  case NativeReduction::Xor:
-    return Intrinsic::nvvm_redux_sync_xor;
-  }
-  return Intrinsic::not_intrinsic;
-}
+/// redux.sync's operation for each compiler::NativeReduction, in its order.
+constexpr Intrinsic::ID kReduxIntrinsics[] = {
+    Intrinsic::nvvm_redux_sync_add,  Intrinsic::nvvm_redux_sync_min,
+    Intrinsic::nvvm_redux_sync_max,  Intrinsic::nvvm_redux_sync_umin,
+    Intrinsic::nvvm_redux_sync_umax, Intrinsic::nvvm_redux_sync_and,
+    Intrinsic::nvvm_redux_sync_or,   Intrinsic::nvvm_redux_sync_xor,
+};
+static_assert(std::size(kReduxIntrinsics) == unsigned(compiler::NativeReduction::Xor) + 1);
 
 } // namespace
 
@@ -108,8 +96,8 @@ Expected<Value *> warpReduction(IRBuilder<> &builder, CallBase &call) {
       builder.CreateSub(builder.CreateShl(builder.getInt32(1), cluster), builder.getInt32(1));
   lanes = builder.CreateSelect(whole, builder.getInt32(~0u), builder.CreateShl(lanes, first));
   Value *members = builder.CreateAnd(activeLanes(builder), lanes);
-  auto id = reduxIntrinsic(compiler::NativeReduction(operation->getZExtValue()));
-  return builder.CreateIntrinsic(builder.getInt32Ty(), id, {call.getArgOperand(0), members});
+  return builder.CreateIntrinsic(builder.getInt32Ty(), kReduxIntrinsics[operation->getZExtValue()],
+                                 {call.getArgOperand(0), members});
 }
 
 Value *warpLaneValue(IRBuilder<> &builder, SubGroupPrimitive primitive, CallBase &call,
