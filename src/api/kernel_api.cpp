@@ -217,24 +217,54 @@ KILN_API cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint a
   Kernel *self = toObject<Kernel>(kernel);
   if (self == nullptr)
     return CL_INVALID_KERNEL;
+  if (self->program().context().svmCapabilities() == 0)
+    return CL_INVALID_OPERATION;
   if (arg_index >= self->argCount())
     return CL_INVALID_ARG_INDEX;
-  // No device supports shared virtual memory.
-  return CL_INVALID_OPERATION;
+  compiler::ArgKind kind = self->info().args[arg_index].kind;
+  if (kind != compiler::ArgKind::GlobalPointer && kind != compiler::ArgKind::ConstantPointer)
+    return CL_INVALID_ARG_VALUE;
+  // Any address: a pointer into an SVM allocation, NULL, or (fine-grained system SVM) any
+  // memory of the process.
+  return guard([&] {
+    self->setSvmPointer(arg_index, arg_value);
+    return CL_SUCCESS;
+  });
 }
 
 KILN_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
                                                 size_t param_value_size, const void *param_value) {
-  if (toObject<Kernel>(kernel) == nullptr)
+  Kernel *self = toObject<Kernel>(kernel);
+  if (self == nullptr)
     return CL_INVALID_KERNEL;
-  // No device supports shared virtual memory: naming SVM pointers is an invalid operation
-  // (before any check of the value), and fine-grained system SVM may only be turned off.
-  if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS)
-    return CL_INVALID_OPERATION;
-  if (param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM || param_value == nullptr ||
-      param_value_size != sizeof(cl_bool))
+  if (param_value == nullptr)
     return CL_INVALID_VALUE;
-  return *static_cast<const cl_bool *>(param_value) ? CL_INVALID_OPERATION : CL_SUCCESS;
+  cl_device_svm_capabilities capabilities = self->program().context().svmCapabilities();
+  switch (param_name) {
+  case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
+    if (param_value_size % sizeof(void *) != 0)
+      return CL_INVALID_VALUE;
+    if (capabilities == 0)
+      return CL_INVALID_OPERATION;
+    const auto *pointers = static_cast<void *const *>(param_value);
+    return guard([&] {
+      self->setIndirectSvmPointers(
+          std::vector<const void *>(pointers, pointers + param_value_size / sizeof(void *)));
+      return CL_SUCCESS;
+    });
+  }
+  case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+    if (param_value_size != sizeof(cl_bool))
+      return CL_INVALID_VALUE;
+    // Devices with fine-grained system SVM reach every pointer of the process whatever the
+    // kernel is told; the others cannot be told to.
+    return *static_cast<const cl_bool *>(param_value) &&
+                   !(capabilities & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM)
+               ? CL_INVALID_OPERATION
+               : CL_SUCCESS;
+  default:
+    return CL_INVALID_VALUE;
+  }
 }
 
 KILN_API cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,

@@ -1,6 +1,6 @@
-// Memory object entry points: buffers and sub-buffers (images: image_api.cpp); pipes and SVM,
-// which no Kiln device supports yet, answer with the errors the specification names for that
-// case.
+// Memory object entry points: buffers and sub-buffers (images: image_api.cpp, SVM:
+// svm_api.cpp); pipes, which no Kiln device supports yet, answer with the errors the
+// specification names for that case.
 #include "api/api_support.hpp"
 #include "api/memory_flags.hpp"
 #include "runtime/objects/context.hpp"
@@ -80,14 +80,6 @@ bool inheritFlags(cl_mem_flags parent, cl_mem_flags requested, cl_mem_flags &res
 
 namespace {
 
-/// The largest allocation every device of the context accepts.
-cl_ulong maxAllocation(const Context &context) {
-  cl_ulong limit = ~cl_ulong{0};
-  for (const Device *device : context.devices())
-    limit = std::min(limit, device->info().maxMemAllocSize);
-  return limit;
-}
-
 cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
                     size_t size, void *hostPtr, cl_int &error) {
   Context *owner = toObject<Context>(context);
@@ -104,7 +96,7 @@ cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_
     error = CL_INVALID_VALUE;
     return nullptr;
   }
-  if (size == 0 || size > maxAllocation(*owner)) {
+  if (size == 0 || size > owner->maxAllocationSize()) {
     error = CL_INVALID_BUFFER_SIZE;
     return nullptr;
   }
@@ -116,11 +108,21 @@ cl_mem createBuffer(cl_context context, const cl_mem_properties *properties, cl_
   if (!(flags & (CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)))
     flags |= CL_MEM_READ_WRITE;
 
+  // A buffer over SVM memory (CL_MEM_USES_SVM_POINTER) lies within its allocation.
+  SvmLocation svm;
+  if (flags & CL_MEM_USE_HOST_PTR)
+    svm = owner->svmAllocations().find(hostPtr);
+  if (svm && size > svm.bytesAfter()) {
+    error = CL_INVALID_BUFFER_SIZE;
+    return nullptr;
+  }
+
   AlignedStorage storage;
   // CL_MEM_USE_HOST_PTR buffers are the application's memory itself, unless a device of the
   // context cannot address that: they then cache it in memory every device addresses (the
-  // specification allows this; maps and unmaps keep the two in step).
-  bool cachesHostMemory = (flags & CL_MEM_USE_HOST_PTR) && owner->hasDeviceMemory();
+  // specification allows this; maps and unmaps keep the two in step). SVM memory is memory
+  // every device addresses.
+  bool cachesHostMemory = (flags & CL_MEM_USE_HOST_PTR) && owner->hasDeviceMemory() && !svm;
   if (!(flags & CL_MEM_USE_HOST_PTR) || cachesHostMemory) {
     storage = owner->allocateStorage(size, placementOf(flags));
     if (!storage) {
@@ -224,7 +226,8 @@ KILN_API cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_
     case CL_MEM_OFFSET:
       return out(self->origin());
     case CL_MEM_USES_SVM_POINTER:
-      return out.boolean(false);
+      return out.boolean(self->hostPointer() != nullptr &&
+                         self->context().svmAllocations().find(self->hostPointer()));
     case CL_MEM_PROPERTIES:
       return out(self->properties());
     default:
@@ -246,7 +249,7 @@ KILN_API cl_int CL_API_CALL clSetMemObjectDestructorCallback(
   });
 }
 
-// Pipes and shared virtual memory: no device supports them yet.
+// Pipes: no device supports them yet.
 
 KILN_API cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags,
                                          cl_uint pipe_packet_size, cl_uint pipe_max_packets,
@@ -262,14 +265,4 @@ KILN_API cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name,
                                           size_t param_value_size, void *param_value,
                                           size_t *param_value_size_ret) {
   return CL_INVALID_MEM_OBJECT;
-}
-
-KILN_API void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
-                                      cl_uint alignment) {
-  // The specification's answer when no device in the context supports SVM.
-  return nullptr;
-}
-
-KILN_API void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {
-  // clSVMAlloc never returns memory, so there is never any to free.
 }

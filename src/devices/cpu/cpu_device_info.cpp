@@ -38,6 +38,10 @@ void describeMemory(const HostCpu &host, DeviceInfo &info) {
   info.localMemType = CL_GLOBAL; // __local memory is ordinary memory on a CPU
   info.localMemSize = 64 * 1024;
   info.hostUnifiedMemory = true;
+  // Kernels run on the host's cores, on the host's memory: every pointer of the process is one
+  // they can use, and their atomics are the host's.
+  info.svmCapabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                         CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
   info.memBaseAddrAlignBits = 1024; // long16, the largest OpenCL C type, is 1024 bits
   info.minDataTypeAlignSize = 128;
   info.maxParameterSize = 1024;

@@ -59,6 +59,19 @@ void describeCompute(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info)
   info.inlineAssembly = true;
 }
 
+/// SVM allocations are managed memory (one address on the host and every device). The host and
+/// the GPU may use them at the same time, with atomics at system scope, where the GPU accesses
+/// managed memory concurrently with the host; any memory of the process where the GPU reaches
+/// pageable memory (HMM, or a coherent link).
+cl_device_svm_capabilities svmCapabilitiesOf(const CudaLibrary &cuda, CUdevice device) {
+  cl_device_svm_capabilities capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
+  if (attribute(cuda, device, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS) != 0)
+    capabilities |= CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS;
+  if (attribute(cuda, device, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS) != 0)
+    capabilities |= CL_DEVICE_SVM_FINE_GRAIN_SYSTEM;
+  return capabilities;
+}
+
 void describeMemory(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info,
                     GpuProperties &properties) {
   size_t total = 0;
@@ -83,6 +96,7 @@ void describeMemory(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info,
   info.hostUnifiedMemory = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0;
   info.memBaseAddrAlignBits = 1024;
   info.minDataTypeAlignSize = 128;
+  info.svmCapabilities = svmCapabilitiesOf(cuda, device);
   // The kernel parameter space (4 KiB before Volta's 32 KiB) holds the argument block.
   info.maxParameterSize = 4096 - 256;
   info.maxGlobalVariableSize = 64 * 1024;

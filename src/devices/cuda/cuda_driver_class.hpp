@@ -115,6 +115,9 @@ private:
   cl_int copy(void *destination, const void *source, size_t size, CUstream stream);
   /// Puts a rectangle copy that copiesRectOnStream() accepts on the stream.
   cl_int copy(CopyRect &rect, CUstream stream);
+  /// Fills managed memory on the GPU, where the bytes are moved first.
+  cl_int fillOnDevice(std::byte *target, size_t size, std::span<const std::byte> pattern,
+                      CUstream stream);
   /// Puts on `stream` the moves of managed memory that the host command `payload` asks for:
   /// the mapped bytes to the host, or migrated objects where clEnqueueMigrateMemObjects sends
   /// them.

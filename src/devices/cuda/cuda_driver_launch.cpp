@@ -46,6 +46,12 @@ cl_int CudaDriver::start(KernelLaunch &launch, uint64_t printfBuffer, CUstream s
   params.workDim = launch.range.workDim;
   for (const LaunchMemObject &named : launch.arguments.memObjects)
     residency_.moveToDevice(named.memory->data(), named.memory->size(), stream);
+  for (const Ref<MemObject> &allocation : launch.arguments.svmAllocations) {
+    // The host uses fine-grained SVM whenever it likes, without a command that would say so.
+    if (allocation->flags() & CL_MEM_SVM_FINE_GRAIN_BUFFER)
+      residency_.touchedByHost(allocation->data(), allocation->size());
+    residency_.moveToDevice(allocation->data(), allocation->size(), stream);
+  }
   if (cl_int status = prepareImages(launch, stream); status != CL_COMPLETE)
     return status;
   std::array<std::byte, kMinimumBlockSize> noArguments{};

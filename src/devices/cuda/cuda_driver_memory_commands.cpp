@@ -64,13 +64,20 @@ bool CudaDriver::runsOnStream(const CommandPayload &payload) {
     return map->copiesOut && isManagedBuffer(*map->buffer);
   if (auto *unmap = std::get_if<UnmapBuffer>(&payload))
     return unmap->copiesIn && isManagedBuffer(*unmap->buffer);
+  // Copies between SVM allocations and the host's memory (unified addressing names both).
+  if (std::holds_alternative<CopyMemory>(payload))
+    return true;
+  if (auto *fill = std::get_if<FillMemory>(&payload))
+    return fill->allocation && isManaged(*fill->allocation);
   return std::holds_alternative<CopyBuffer>(payload);
 }
 
 bool CudaDriver::startsFromAnyThread(const CommandPayload &payload) {
   auto *rect = std::get_if<CopyRect>(&payload);
+  auto *svmCopy = std::get_if<CopyMemory>(&payload);
   bool readsToHost = std::holds_alternative<ReadBuffer>(payload) ||
                      std::holds_alternative<MapBuffer>(payload) ||
+                     (svmCopy != nullptr && !svmCopy->destinationAllocation) ||
                      (rect != nullptr && rect->direction == CopyRect::Direction::BufferToHost);
   return runsOnStream(payload) && !readsToHost;
 }
@@ -91,13 +98,19 @@ cl_int CudaDriver::enqueueOnStream(CommandPayload &payload, CUstream stream) {
     return copy(map->mappedPointer, map->buffer->data() + map->offset, map->size, stream);
   if (auto *unmap = std::get_if<UnmapBuffer>(&payload))
     return copy(unmap->buffer->data() + unmap->offset, unmap->mappedPointer, unmap->size, stream);
-  if (auto *fill = std::get_if<FillBuffer>(&payload)) {
-    std::byte *target = fill->buffer->data() + fill->offset;
-    residency_.moveToDevice(target, fill->size, stream);
-    return fills_.fill(target, fill->size, fill->pattern, stream) ? CL_COMPLETE
-                                                                  : CL_OUT_OF_RESOURCES;
-  }
+  if (auto *fill = std::get_if<FillBuffer>(&payload))
+    return fillOnDevice(fill->buffer->data() + fill->offset, fill->size, fill->pattern, stream);
+  if (auto *svmCopy = std::get_if<CopyMemory>(&payload))
+    return copy(svmCopy->destination, svmCopy->source, svmCopy->size, stream);
+  if (auto *svmFill = std::get_if<FillMemory>(&payload))
+    return fillOnDevice(svmFill->destination, svmFill->size, svmFill->pattern, stream);
   return CL_INVALID_OPERATION;
+}
+
+cl_int CudaDriver::fillOnDevice(std::byte *target, size_t size, std::span<const std::byte> pattern,
+                                CUstream stream) {
+  residency_.moveToDevice(target, size, stream);
+  return fills_.fill(target, size, pattern, stream) ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
 }
 
 cl_int CudaDriver::copy(void *destination, const void *source, size_t size, CUstream stream) {

@@ -32,6 +32,20 @@ bool Context::hasDeviceMemory() const {
                      [](const Device *device) { return device->driver().hasOwnMemory(); });
 }
 
+cl_ulong Context::maxAllocationSize() const {
+  cl_ulong limit = ~cl_ulong{0};
+  for (const Device *device : devices_)
+    limit = std::min(limit, device->info().maxMemAllocSize);
+  return limit;
+}
+
+cl_device_svm_capabilities Context::svmCapabilities() const {
+  cl_device_svm_capabilities capabilities = 0;
+  for (const Device *device : devices_)
+    capabilities |= device->info().svmCapabilities;
+  return capabilities;
+}
+
 AlignedStorage Context::allocateStorage(size_t size, MemoryPlacement placement) const {
   for (Device *device : devices_)
     if (device->driver().hasOwnMemory())

@@ -3,6 +3,7 @@
 
 #include "runtime/objects/memory.hpp"
 #include "runtime/objects/object.hpp"
+#include "runtime/objects/svm_allocations.hpp"
 
 #include <mutex>
 #include <string>
@@ -34,6 +35,16 @@ public:
   /// Whether a device of the context has memory of its own (DeviceDriver::hasOwnMemory).
   bool hasDeviceMemory() const;
 
+  /// The largest memory object every device of the context accepts.
+  cl_ulong maxAllocationSize() const;
+  /// What the context's devices offer of shared virtual memory, together.
+  cl_device_svm_capabilities svmCapabilities() const;
+  /// clSVMAlloc's allocations.
+  SvmAllocations &svmAllocations() { return svmAllocations_; }
+  /// The application released the context: its SVM allocations go (each of which holds the
+  /// context), once the commands that use them have finished.
+  void lastExternalReleased() { svmAllocations_.clear(); }
+
   /// Reports an error to the application's callback, if it gave one.
   void reportError(const std::string &message) const;
 
@@ -48,6 +59,7 @@ private:
 
   std::mutex mutex_;
   std::vector<std::pair<DestructorCallback, void *>> destructorCallbacks_;
+  SvmAllocations svmAllocations_;
 };
 
 } // namespace kiln

@@ -1,9 +1,11 @@
 #include "runtime/objects/kernel.hpp"
 
 #include "compiler/argument_block.hpp"
+#include "runtime/objects/context.hpp"
 #include "runtime/objects/memory.hpp"
 #include "runtime/objects/program.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kiln {
@@ -17,7 +19,8 @@ Kernel::Kernel(Program &program, compiler::KernelInfo info,
 
 Kernel::Kernel(const Kernel &other)
     : Object(), RefCounted(), program_(other.program_), info_(other.info_),
-      deviceKernels_(other.deviceKernels_), args_(other.args_), argBlock_(other.argBlock_) {
+      deviceKernels_(other.deviceKernels_), args_(other.args_), argBlock_(other.argBlock_),
+      indirectSvmPointers_(other.indirectSvmPointers_) {
   program_->kernelCreated();
 }
 
@@ -44,6 +47,18 @@ void Kernel::setMemObject(cl_uint index, MemObject *memory) {
 
 void Kernel::setLocalSize(cl_uint index, size_t size) {
   args_[index] = ArgState{true, {}, size};
+}
+
+void Kernel::setSvmPointer(cl_uint index, const void *pointer) {
+  std::memcpy(argBlock_.data() + info_.args[index].blockOffset, &pointer, sizeof pointer);
+  args_[index] = ArgState{true, {}, 0, true};
+}
+
+void Kernel::addSvmAllocation(const void *pointer, LaunchSvmAllocations &allocations) const {
+  SvmLocation location = program_->context().svmAllocations().find(pointer);
+  if (location &&
+      std::find(allocations.begin(), allocations.end(), location.allocation) == allocations.end())
+    allocations.push_back(std::move(location.allocation));
 }
 
 bool Kernel::allArgsSet() const {
@@ -76,6 +91,12 @@ cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
     if (kind != compiler::ArgKind::GlobalPointer && kind != compiler::ArgKind::ConstantPointer &&
         !isImage)
       continue;
+    if (args_[index].isSvmPointer) {
+      const void *pointer;
+      std::memcpy(&pointer, block.data() + info_.args[index].blockOffset, sizeof pointer);
+      addSvmAllocation(pointer, arguments.svmAllocations);
+      continue;
+    }
     const WeakRef<MemObject> &named = args_[index].memory;
     Ref<MemObject> memory = named.lock();
     if (!named.isEmpty() && (!memory || !memory->isExternallyAlive()))
@@ -88,6 +109,8 @@ cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
     if (memory)
       memObjects.push_back({std::move(memory), static_cast<uint32_t>(index)});
   }
+  for (const void *pointer : indirectSvmPointers_)
+    addSvmAllocation(pointer, arguments.svmAllocations);
   arguments.localMemorySize = layOutLocalMemory(block.data());
   return CL_SUCCESS;
 }

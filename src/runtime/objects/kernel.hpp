@@ -30,6 +30,7 @@ struct LaunchMemObject {
 /// they come from the recycled blocks.
 using LaunchArgumentBlock = std::vector<std::byte, RecyclingAllocator<std::byte>>;
 using LaunchMemObjects = std::vector<LaunchMemObject, RecyclingAllocator<LaunchMemObject>>;
+using LaunchSvmAllocations = std::vector<Ref<MemObject>, RecyclingAllocator<Ref<MemObject>>>;
 
 /// What a launch takes from its kernel's arguments when it is enqueued: what every device
 /// needs to run it. (What a device derives from these for its own purposes, it derives itself.)
@@ -41,6 +42,10 @@ struct LaunchArguments {
   /// NULL buffer names none): a device that gives images descriptors of its own finds their
   /// slots in the block through these.
   LaunchMemObjects memObjects;
+  /// The SVM allocations the kernel may reach: those its SVM pointer arguments point into, and
+  /// those of the pointers named by CL_KERNEL_EXEC_INFO_SVM_PTRS (a device with memory of its
+  /// own moves them to itself before the launch).
+  LaunchSvmAllocations svmAllocations;
   size_t localMemorySize = 0; // per work-group: the kernel's own plus the arguments'
 };
 
@@ -76,6 +81,13 @@ public:
   void setValue(cl_uint index, const void *value, size_t size);
   void setMemObject(cl_uint index, MemObject *memory);
   void setLocalSize(cl_uint index, size_t size);
+  /// clSetKernelArgSVMPointer: the pointer itself is the argument's value.
+  void setSvmPointer(cl_uint index, const void *pointer);
+  /// CL_KERNEL_EXEC_INFO_SVM_PTRS: SVM memory the kernel reaches other than through its
+  /// arguments (pointers stored in SVM memory).
+  void setIndirectSvmPointers(std::vector<const void *> pointers) {
+    indirectSvmPointers_ = std::move(pointers);
+  }
 
   bool allArgsSet() const;
   bool isArgSet(cl_uint index) const { return args_[index].isSet; }
@@ -106,13 +118,17 @@ private:
     /// NULL buffer.
     WeakRef<MemObject> memory;
     size_t localSize = 0;
+    bool isSvmPointer = false; // the value in the block is the pointer itself
   };
+  /// The SVM allocations that hold `pointer`, added to `allocations`.
+  void addSvmAllocation(const void *pointer, LaunchSvmAllocations &allocations) const;
 
   Ref<Program> program_;
   compiler::KernelInfo info_;
   std::map<const Device *, DeviceKernelCode> deviceKernels_;
   std::vector<ArgState> args_;
   std::vector<std::byte> argBlock_;
+  std::vector<const void *> indirectSvmPointers_;
 };
 
 } // namespace kiln

@@ -2,6 +2,7 @@
 // its status, and the dependencies it waits for. Commands keep every object they use alive.
 #pragma once
 
+#include "runtime/objects/context.hpp"
 #include "runtime/objects/event.hpp"
 #include "runtime/objects/kernel.hpp"
 #include "runtime/objects/memory.hpp"
@@ -109,12 +110,38 @@ struct MigrateMemory {
   std::vector<Ref<MemObject>> memObjects;
   bool toHost = false;
 };
+/// clEnqueueSVMMemcpy: bytes between two addresses the host and the queue's device both reach,
+/// each in an SVM allocation (`...Allocation`, which the command holds) or in the host's memory
+/// (fine-grained system SVM: a null allocation).
+struct CopyMemory {
+  std::byte *destination;
+  const std::byte *source;
+  size_t size;
+  Ref<MemObject> destinationAllocation, sourceAllocation;
+};
+/// clEnqueueSVMMemFill: `pattern` repeated over [destination, destination + size).
+struct FillMemory {
+  std::byte *destination;
+  size_t size;
+  std::vector<std::byte> pattern;
+  Ref<MemObject> allocation; // null for the host's memory
+};
+/// clEnqueueSVMFree: the application's callback with the pointers, or, without one, what
+/// clSVMFree does to each.
+struct FreeSvm {
+  using Callback = void(CL_CALLBACK *)(cl_command_queue, cl_uint, void *[], void *);
+  Callback callback;
+  void *userData;
+  cl_command_queue queue;
+  std::vector<void *> pointers;
+  Ref<Context> context;
+};
 /// Markers and barriers: nothing to run, only ordering.
 struct NoOperation {};
 
-using CommandPayload =
-    std::variant<KernelLaunch, ReadBuffer, WriteBuffer, CopyBuffer, FillBuffer, CopyRect, FillImage,
-                 MapBuffer, UnmapBuffer, NativeKernel, MigrateMemory, NoOperation>;
+using CommandPayload = std::variant<KernelLaunch, ReadBuffer, WriteBuffer, CopyBuffer, FillBuffer,
+                                    CopyRect, FillImage, MapBuffer, UnmapBuffer, NativeKernel,
+                                    MigrateMemory, CopyMemory, FillMemory, FreeSvm, NoOperation>;
 
 class Command : public std::enable_shared_from_this<Command> {
 public:

@@ -61,6 +61,14 @@ struct TransferOf {
                         {},
                         unmap.size};
   }
+  std::optional<ByteTransfer> operator()(CopyMemory &copy) const {
+    if (copy.destination < copy.source + copy.size && copy.source < copy.destination + copy.size)
+      return std::nullopt;
+    return ByteTransfer{copy.destination, copy.source, {}, copy.size};
+  }
+  std::optional<ByteTransfer> operator()(FillMemory &fill) const {
+    return ByteTransfer{fill.destination, nullptr, fill.pattern, fill.size};
+  }
   template <typename Other> std::optional<ByteTransfer> operator()(Other &) const {
     return std::nullopt;
   }
@@ -108,6 +116,21 @@ struct HostExecutor {
   }
   // Where the host and the device share one memory, the objects are already where both use them.
   cl_int operator()(MigrateMemory &) const { return CL_COMPLETE; }
+  cl_int operator()(CopyMemory &copy) const {
+    std::memmove(copy.destination, copy.source, copy.size);
+    return CL_COMPLETE;
+  }
+  cl_int operator()(FillMemory &) const { return CL_INVALID_OPERATION; }
+  cl_int operator()(FreeSvm &free) const {
+    if (free.callback != nullptr) {
+      free.callback(free.queue, static_cast<cl_uint>(free.pointers.size()), free.pointers.data(),
+                    free.userData);
+      return CL_COMPLETE;
+    }
+    for (void *pointer : free.pointers)
+      free.context->svmAllocations().remove(pointer);
+    return CL_COMPLETE;
+  }
   cl_int operator()(NoOperation &) const { return CL_COMPLETE; }
 };
 
