@@ -19,7 +19,11 @@ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build build-sanitize -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
+# The PTX tests check generated code, which the release build runs; the sub-group collectives at
+# every required width (8 to 64) re-run one kernel generator that width 4 and the device's own
+# choice cover here: together they took a third of this run, which kept CI past 30 minutes.
+ctest --test-dir build-sanitize --output-on-failure -j "$jobs" \
+  -E '^(Ptx[.].*|RequiredSizes/SubGroupTest[.].*/Size(8|16|32|64))$'
 
 # ThreadSanitizer on a third build: the scheduler, the thread pool and concurrent API use. The
 # tests of code generation alone (PTX output, the vectorizer's kernels) and of bytes over large

@@ -174,6 +174,7 @@ TEST_F(SvmTest, ArgumentAndExecInfoErrors) {
   EXPECT_CL_ERROR(CL_INVALID_VALUE, clSetKernelExecInfo(kernel, 0x7777, sizeof pointers, pointers));
   EXPECT_CL_SUCCESS(
       clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof pointers, pointers));
+  EXPECT_CL_SUCCESS(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
   cl_bool yes = CL_TRUE, no = CL_FALSE;
   EXPECT_CL_ERROR(CL_INVALID_VALUE,
                   clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 1, &yes));

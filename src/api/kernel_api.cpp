@@ -237,12 +237,12 @@ KILN_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec
   Kernel *self = toObject<Kernel>(kernel);
   if (self == nullptr)
     return CL_INVALID_KERNEL;
-  if (param_value == nullptr)
-    return CL_INVALID_VALUE;
   cl_device_svm_capabilities capabilities = self->program().context().svmCapabilities();
   switch (param_name) {
   case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
-    if (param_value_size % sizeof(void *) != 0)
+    // No pointers (size 0, NULL) forgets those named before.
+    if (param_value_size % sizeof(void *) != 0 ||
+        (param_value == nullptr) != (param_value_size == 0))
       return CL_INVALID_VALUE;
     if (capabilities == 0)
       return CL_INVALID_OPERATION;
@@ -254,7 +254,7 @@ KILN_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec
     });
   }
   case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-    if (param_value_size != sizeof(cl_bool))
+    if (param_value == nullptr || param_value_size != sizeof(cl_bool))
       return CL_INVALID_VALUE;
     // Devices with fine-grained system SVM reach every pointer of the process whatever the
     // kernel is told; the others cannot be told to.
