@@ -6,6 +6,8 @@
 // the two devices are on one clock. Every result is checked against a host reference.
 #include "cl_test.hpp"
 
+#include <atomic>
+
 using namespace cltest;
 
 namespace {
@@ -99,12 +101,12 @@ protected:
     return made >= 2 && parts[1] != nullptr;
   }
 
-  Program buildForBoth(const char *source) {
+  Program buildForBoth(const char *source, const char *options = "") {
     cl_int error = CL_SUCCESS;
     Program program(clCreateProgramWithSource(context_, 1, &source, nullptr, &error));
     EXPECT_CL_SUCCESS(error);
     cl_device_id both[] = {devices_[0], devices_[1]};
-    error = clBuildProgram(program, 2, both, "", nullptr, nullptr);
+    error = clBuildProgram(program, 2, both, options, nullptr, nullptr);
     if (error != CL_SUCCESS) {
       ADD_FAILURE() << "clBuildProgram: " << errorName(error) << "\n"
                     << buildLog(program, both[0]) << buildLog(program, both[1]);
@@ -349,3 +351,87 @@ TEST_F(MultiDeviceTest, ImageWrittenOnOneDeviceIsSampledOnTheOther) {
 }
 
 } // namespace
+
+namespace {
+
+const char *kSvmSource = R"(
+  kernel void affineSvm(global uint *data) {
+    size_t i = get_global_id(0);
+    data[i] = data[i] * 3u + (uint)i;
+  }
+  kernel void count(global atomic_int *counter, int perItem) {
+    for (int k = 0; k < perItem; ++k)
+      atomic_fetch_add_explicit(counter, 1, memory_order_relaxed, memory_scope_all_svm_devices);
+  }
+)";
+
+cl_device_svm_capabilities svmOf(cl_device_id device) {
+  return deviceInfo<cl_device_svm_capabilities>(device, CL_DEVICE_SVM_CAPABILITIES);
+}
+
+} // namespace
+
+// One SVM allocation, used by a kernel of each device in turn and by the host in between.
+TEST_F(MultiDeviceTest, SvmAllocationIsOneAddressForBothDevicesAndTheHost) {
+  if ((svmOf(devices_[0]) & svmOf(devices_[1]) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) == 0)
+    GTEST_SKIP() << "a device has no SVM";
+  Program program = buildForBoth(kSvmSource, "-cl-std=CL3.0");
+  ASSERT_NE(nullptr, program.get());
+  Kernel kernel = createKernel(program, "affineSvm");
+  constexpr size_t kCount = 1 << 14;
+  auto *data = static_cast<uint32_t *>(
+      clSVMAlloc(context_, CL_MEM_READ_WRITE, kCount * sizeof(uint32_t), 0));
+  ASSERT_NE(nullptr, data);
+  std::vector<uint32_t> expected = initial(kCount);
+  ASSERT_CL_SUCCESS(clEnqueueSVMMemcpy(queues_[0], CL_TRUE, data, expected.data(),
+                                       kCount * sizeof(uint32_t), 0, nullptr, nullptr));
+  ASSERT_CL_SUCCESS(clSetKernelArgSVMPointer(kernel, 0, data));
+  for (int round = 0; round < 4; ++round) {
+    Event done;
+    ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queues_[round % 2], kernel, 1, nullptr, &kCount,
+                                             nullptr, 0, nullptr, done.out()));
+    ASSERT_CL_SUCCESS(clFinish(queues_[round % 2]));
+    for (size_t i = 0; i < kCount; ++i)
+      expected[i] = affine(expected[i], i);
+    // The host looks between the devices' turns, through a map on the queue that ran last.
+    ASSERT_CL_SUCCESS(clEnqueueSVMMap(queues_[round % 2], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, data,
+                                      kCount * sizeof(uint32_t), 0, nullptr, nullptr));
+    ASSERT_TRUE(equalArrays(expected, std::vector<uint32_t>(data, data + kCount))) << round;
+    data[0] = expected[0] = 12345u + round;
+    ASSERT_CL_SUCCESS(clEnqueueSVMUnmap(queues_[round % 2], data, 0, nullptr, nullptr));
+  }
+  clSVMFree(context_, data);
+}
+
+// Kernels of both devices and a host thread add to one fine-grained counter at the same time.
+TEST_F(MultiDeviceTest, FineGrainedSvmAtomicsAreSharedByBothDevicesAndTheHost) {
+  cl_device_svm_capabilities both = svmOf(devices_[0]) & svmOf(devices_[1]);
+  if ((both & (CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS)) !=
+      (CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS))
+    GTEST_SKIP() << "a device has no SVM atomics";
+  Program program = buildForBoth(kSvmSource, "-cl-std=CL3.0");
+  ASSERT_NE(nullptr, program.get());
+  auto *counter = static_cast<int *>(
+      clSVMAlloc(context_, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
+                 sizeof(int), 0));
+  ASSERT_NE(nullptr, counter);
+  *counter = 0;
+  constexpr int kPerItem = 100, kHostAdds = 100000;
+  constexpr size_t kItems = 2048;
+  Kernel kernels[2] = {createKernel(program, "count"), createKernel(program, "count")};
+  Event done[2];
+  for (int which = 0; which < 2; ++which) {
+    ASSERT_CL_SUCCESS(clSetKernelArgSVMPointer(kernels[which], 0, counter));
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernels[which], 1, sizeof kPerItem, &kPerItem));
+    ASSERT_CL_SUCCESS(clEnqueueNDRangeKernel(queues_[which], kernels[which], 1, nullptr, &kItems,
+                                             nullptr, 0, nullptr, done[which].out()));
+    ASSERT_CL_SUCCESS(clFlush(queues_[which]));
+  }
+  std::atomic_ref<int> shared(*counter);
+  for (int k = 0; k < kHostAdds; ++k)
+    shared.fetch_add(1, std::memory_order_relaxed);
+  cl_event finished[] = {done[0].get(), done[1].get()};
+  ASSERT_CL_SUCCESS(clWaitForEvents(2, finished));
+  EXPECT_EQ(2 * static_cast<int>(kItems) * kPerItem + kHostAdds, shared.load());
+  clSVMFree(context_, counter);
+}
