@@ -291,6 +291,16 @@ cl_int memoryInfo(const DeviceInfo &info, cl_device_info param, const InfoOutput
     return out(info.maxParameterSize);
   case CL_DEVICE_SVM_CAPABILITIES:
     return out(info.svmCapabilities);
+  case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
+    return out(info.usm.host);
+  case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:
+    return out(info.usm.device);
+  case CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+    return out(info.usm.singleDeviceShared);
+  case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+    return out(info.usm.crossDeviceShared);
+  case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
+    return out(info.usm.sharedSystem);
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     return out(info.preferredPlatformAtomicAlignment);
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:

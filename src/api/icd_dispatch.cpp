@@ -7,6 +7,8 @@
 #include <CL/cl_gl.h>
 
 #include <cstring>
+#include <string_view>
+#include <utility>
 
 namespace kiln {
 
@@ -173,16 +175,36 @@ using namespace kiln;
 
 namespace {
 
+#define KILN_EXTENSION_FUNCTION(name)                                                              \
+  { #name, reinterpret_cast < void *>(&name) }
+
 /// Extension functions Kiln provides, by name.
 void *extensionFunction(const char *name) {
+  static const std::pair<std::string_view, void *> kFunctions[] = {
+      KILN_EXTENSION_FUNCTION(clIcdGetPlatformIDsKHR),
+      KILN_EXTENSION_FUNCTION(clGetKernelSuggestedLocalWorkSizeKHR),
+      // cl_intel_unified_shared_memory
+      KILN_EXTENSION_FUNCTION(clHostMemAllocINTEL),
+      KILN_EXTENSION_FUNCTION(clDeviceMemAllocINTEL),
+      KILN_EXTENSION_FUNCTION(clSharedMemAllocINTEL),
+      KILN_EXTENSION_FUNCTION(clMemFreeINTEL),
+      KILN_EXTENSION_FUNCTION(clMemBlockingFreeINTEL),
+      KILN_EXTENSION_FUNCTION(clGetMemAllocInfoINTEL),
+      KILN_EXTENSION_FUNCTION(clSetKernelArgMemPointerINTEL),
+      KILN_EXTENSION_FUNCTION(clEnqueueMemFillINTEL),
+      KILN_EXTENSION_FUNCTION(clEnqueueMemcpyINTEL),
+      KILN_EXTENSION_FUNCTION(clEnqueueMigrateMemINTEL),
+      KILN_EXTENSION_FUNCTION(clEnqueueMemAdviseINTEL),
+  };
   if (name == nullptr)
     return nullptr;
-  if (std::strcmp(name, "clIcdGetPlatformIDsKHR") == 0)
-    return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
-  if (std::strcmp(name, "clGetKernelSuggestedLocalWorkSizeKHR") == 0)
-    return reinterpret_cast<void *>(&clGetKernelSuggestedLocalWorkSizeKHR);
+  for (const auto &[known, function] : kFunctions)
+    if (known == name)
+      return function;
   return nullptr;
 }
+
+#undef KILN_EXTENSION_FUNCTION
 
 } // namespace
 

@@ -212,6 +212,12 @@ KILN_API cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, 
   });
 }
 
+KILN_API cl_int CL_API_CALL clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index,
+                                                          const void *arg_value) {
+  // A USM pointer is an SVM pointer: both live in the context's SVM allocations.
+  return clSetKernelArgSVMPointer(kernel, arg_index, arg_value);
+}
+
 KILN_API cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
                                                      const void *arg_value) {
   Kernel *self = toObject<Kernel>(kernel);
@@ -239,6 +245,20 @@ KILN_API cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec
     return CL_INVALID_KERNEL;
   cl_device_svm_capabilities capabilities = self->program().context().svmCapabilities();
   switch (param_name) {
+  case CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL:
+  case CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL:
+  case CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL: {
+    if (param_value == nullptr || param_value_size != sizeof(cl_bool))
+      return CL_INVALID_VALUE;
+    SharedMemoryKind kind = param_name == CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL
+                                ? SharedMemoryKind::UsmHost
+                            : param_name == CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL
+                                ? SharedMemoryKind::UsmDevice
+                                : SharedMemoryKind::UsmShared;
+    self->setIndirectUsmAccess(kind, *static_cast<const cl_bool *>(param_value) != CL_FALSE);
+    return CL_SUCCESS;
+  }
+  case CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL:
   case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
     // No pointers (size 0, NULL) forgets those named before.
     if (param_value_size % sizeof(void *) != 0 ||

@@ -4,6 +4,7 @@
 // the host's own memory, which devices with fine-grained system SVM reach as it is.
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
+#include "api/shared_memory_commands.hpp"
 #include "runtime/objects/context.hpp"
 #include "runtime/objects/device.hpp"
 #include "runtime/objects/memory.hpp"
@@ -114,55 +115,101 @@ KILN_API cl_int CL_API_CALL clEnqueueSVMFree(
   });
 }
 
+namespace kiln::api {
+
+cl_int enqueueSharedMemoryCopy(cl_command_queue queue, cl_command_type type, bool blocking,
+                               void *destination, const void *source, size_t size,
+                               cl_uint numEvents, const cl_event *waitList, cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    if (cl_int error = validateSvmCommand(queue, numEvents, waitList, target))
+      return error;
+    if (destination == nullptr || source == nullptr)
+      return CL_INVALID_VALUE;
+    if (overlaps(destination, source, size))
+      return CL_MEM_COPY_OVERLAP;
+    SvmAllocations &allocations = target.queue->context().svmAllocations();
+    SvmLocation to = allocations.find(destination), from = allocations.find(source);
+    if (!fitsInAllocation(to, size) || !fitsInAllocation(from, size))
+      return CL_INVALID_VALUE;
+    return submitCommand(target, type,
+                         CopyMemory{static_cast<std::byte *>(destination),
+                                    static_cast<const std::byte *>(source), size,
+                                    std::move(to.allocation), std::move(from.allocation)},
+                         event, blocking);
+  });
+}
+
+cl_int enqueueSharedMemoryFill(cl_command_queue queue, cl_command_type type, void *destination,
+                               const void *pattern, size_t patternSize, size_t size,
+                               cl_uint numEvents, const cl_event *waitList, cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    if (cl_int error = validateSvmCommand(queue, numEvents, waitList, target))
+      return error;
+    if (destination == nullptr || pattern == nullptr || !std::has_single_bit(patternSize) ||
+        patternSize > 128 || reinterpret_cast<uintptr_t>(destination) % patternSize != 0 ||
+        size % patternSize != 0)
+      return CL_INVALID_VALUE;
+    SvmLocation location = target.queue->context().svmAllocations().find(destination);
+    if (!fitsInAllocation(location, size))
+      return CL_INVALID_VALUE;
+    const auto *bytes = static_cast<const std::byte *>(pattern);
+    return submitCommand(target, type,
+                         FillMemory{static_cast<std::byte *>(destination), size,
+                                    std::vector<std::byte>(bytes, bytes + patternSize),
+                                    std::move(location.allocation)},
+                         event);
+  });
+}
+
+cl_int enqueueSharedMemoryMigration(cl_command_queue queue, cl_command_type type,
+                                    std::span<const void *const> pointers, const size_t *sizes,
+                                    cl_mem_migration_flags flags, cl_uint numEvents,
+                                    const cl_event *waitList, cl_event *event) {
+  return guard([&] {
+    EnqueueTarget target;
+    if (cl_int error = validateSvmCommand(queue, numEvents, waitList, target))
+      return error;
+    if (pointers.empty() ||
+        (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
+      return CL_INVALID_VALUE;
+    MigrateMemory migration;
+    migration.toHost = flags & CL_MIGRATE_MEM_OBJECT_HOST;
+    SvmAllocations &allocations = target.queue->context().svmAllocations();
+    for (size_t index = 0; index < pointers.size(); ++index) {
+      if (pointers[index] == nullptr)
+        return CL_INVALID_VALUE;
+      SvmLocation location = allocations.find(pointers[index]);
+      size_t size = sizes != nullptr ? sizes[index] : 0;
+      if (!fitsInAllocation(location, size))
+        return CL_INVALID_VALUE;
+      // The host's own memory stays where the system keeps it; an allocation moves whole.
+      if (location)
+        migration.memObjects.push_back(std::move(location.allocation));
+    }
+    return submitCommand(target, type, std::move(migration), event);
+  });
+}
+
+} // namespace kiln::api
+
 KILN_API cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue,
                                                cl_bool blocking_copy, void *dst_ptr,
                                                const void *src_ptr, size_t size,
                                                cl_uint num_events_in_wait_list,
                                                const cl_event *event_wait_list, cl_event *event) {
-  return guard([&] {
-    EnqueueTarget target;
-    if (cl_int error =
-            validateSvmCommand(command_queue, num_events_in_wait_list, event_wait_list, target))
-      return error;
-    if (dst_ptr == nullptr || src_ptr == nullptr)
-      return CL_INVALID_VALUE;
-    if (overlaps(dst_ptr, src_ptr, size))
-      return CL_MEM_COPY_OVERLAP;
-    SvmAllocations &allocations = target.queue->context().svmAllocations();
-    SvmLocation destination = allocations.find(dst_ptr), source = allocations.find(src_ptr);
-    if (!fitsInAllocation(destination, size) || !fitsInAllocation(source, size))
-      return CL_INVALID_VALUE;
-    return submitCommand(
-        target, CL_COMMAND_SVM_MEMCPY,
-        CopyMemory{static_cast<std::byte *>(dst_ptr), static_cast<const std::byte *>(src_ptr), size,
-                   std::move(destination.allocation), std::move(source.allocation)},
-        event, blocking_copy);
-  });
+  return enqueueSharedMemoryCopy(command_queue, CL_COMMAND_SVM_MEMCPY, blocking_copy, dst_ptr,
+                                 src_ptr, size, num_events_in_wait_list, event_wait_list, event);
 }
 
 KILN_API cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr,
                                                 const void *pattern, size_t pattern_size,
                                                 size_t size, cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list, cl_event *event) {
-  return guard([&] {
-    EnqueueTarget target;
-    if (cl_int error =
-            validateSvmCommand(command_queue, num_events_in_wait_list, event_wait_list, target))
-      return error;
-    if (svm_ptr == nullptr || pattern == nullptr || !std::has_single_bit(pattern_size) ||
-        pattern_size > 128 || reinterpret_cast<uintptr_t>(svm_ptr) % pattern_size != 0 ||
-        size % pattern_size != 0)
-      return CL_INVALID_VALUE;
-    SvmLocation location = target.queue->context().svmAllocations().find(svm_ptr);
-    if (!fitsInAllocation(location, size))
-      return CL_INVALID_VALUE;
-    const auto *bytes = static_cast<const std::byte *>(pattern);
-    return submitCommand(target, CL_COMMAND_SVM_MEMFILL,
-                         FillMemory{static_cast<std::byte *>(svm_ptr), size,
-                                    std::vector<std::byte>(bytes, bytes + pattern_size),
-                                    std::move(location.allocation)},
-                         event);
-  });
+  return enqueueSharedMemoryFill(command_queue, CL_COMMAND_SVM_MEMFILL, svm_ptr, pattern,
+                                 pattern_size, size, num_events_in_wait_list, event_wait_list,
+                                 event);
 }
 
 KILN_API cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map,
@@ -219,28 +266,10 @@ KILN_API cl_int CL_API_CALL clEnqueueSVMMigrateMem(
     cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers,
     const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return guard([&] {
-    EnqueueTarget target;
-    if (cl_int error =
-            validateSvmCommand(command_queue, num_events_in_wait_list, event_wait_list, target))
-      return error;
-    if (num_svm_pointers == 0 || svm_pointers == nullptr ||
-        (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
-      return CL_INVALID_VALUE;
-    MigrateMemory migration;
-    migration.toHost = flags & CL_MIGRATE_MEM_OBJECT_HOST;
-    SvmAllocations &allocations = target.queue->context().svmAllocations();
-    for (cl_uint index = 0; index < num_svm_pointers; ++index) {
-      if (svm_pointers[index] == nullptr)
-        return CL_INVALID_VALUE;
-      SvmLocation location = allocations.find(svm_pointers[index]);
-      size_t size = sizes != nullptr ? sizes[index] : 0;
-      if (!fitsInAllocation(location, size))
-        return CL_INVALID_VALUE;
-      // The host's own memory stays where the system keeps it; an allocation moves whole.
-      if (location)
-        migration.memObjects.push_back(std::move(location.allocation));
-    }
-    return submitCommand(target, CL_COMMAND_SVM_MIGRATE_MEM, std::move(migration), event);
-  });
+  if (svm_pointers == nullptr && num_svm_pointers != 0)
+    return toObject<Queue>(command_queue) == nullptr ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_VALUE;
+  return enqueueSharedMemoryMigration(
+      command_queue, CL_COMMAND_SVM_MIGRATE_MEM,
+      std::span<const void *const>(svm_pointers, svm_pointers ? num_svm_pointers : 0), sizes, flags,
+      num_events_in_wait_list, event_wait_list, event);
 }

@@ -42,6 +42,11 @@ void describeMemory(const HostCpu &host, DeviceInfo &info) {
   // they can use, and their atomics are the host's.
   info.svmCapabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                          CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
+  constexpr cl_bitfield everything = CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL |
+                                     CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL |
+                                     CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL |
+                                     CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL;
+  info.usm = {everything, everything, everything, everything, everything};
   info.memBaseAddrAlignBits = 1024; // long16, the largest OpenCL C type, is 1024 bits
   info.minDataTypeAlignSize = 128;
   info.maxParameterSize = 1024;

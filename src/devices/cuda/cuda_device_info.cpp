@@ -72,6 +72,27 @@ cl_device_svm_capabilities svmCapabilitiesOf(const CudaLibrary &cuda, CUdevice d
   return capabilities;
 }
 
+/// USM host allocations are pinned host memory, which the GPU reads and writes over the bus
+/// while the host does (atomics over the bus depend on the platform: not offered); device and
+/// shared allocations are managed memory, shared ones used at the same time as the host where
+/// SVM's fine-grained buffers are; system memory where fine-grained system SVM is.
+UsmCapabilities usmCapabilitiesOf(cl_device_svm_capabilities svm) {
+  constexpr cl_bitfield access = CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL;
+  constexpr cl_bitfield atomics = CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL;
+  constexpr cl_bitfield concurrent = CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL |
+                                     CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL;
+  UsmCapabilities usm;
+  usm.host = access | CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL;
+  usm.device = access | atomics;
+  usm.singleDeviceShared = access | atomics;
+  if (svm & CL_DEVICE_SVM_ATOMICS)
+    usm.singleDeviceShared |= concurrent;
+  usm.crossDeviceShared = usm.singleDeviceShared;
+  if (svm & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM)
+    usm.sharedSystem = access | CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL;
+  return usm;
+}
+
 void describeMemory(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info,
                     GpuProperties &properties) {
   size_t total = 0;
@@ -97,6 +118,7 @@ void describeMemory(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info,
   info.memBaseAddrAlignBits = 1024;
   info.minDataTypeAlignSize = 128;
   info.svmCapabilities = svmCapabilitiesOf(cuda, device);
+  info.usm = usmCapabilitiesOf(info.svmCapabilities);
   // The kernel parameter space (4 KiB before Volta's 32 KiB) holds the argument block.
   info.maxParameterSize = 4096 - 256;
   info.maxGlobalVariableSize = 64 * 1024;

@@ -32,6 +32,12 @@ struct NvidiaAttributes {
   bool integratedMemory = false;
 };
 
+/// What the device does with each kind of cl_intel_unified_shared_memory allocation
+/// (CL_UNIFIED_SHARED_MEMORY_*_INTEL bits).
+struct UsmCapabilities {
+  cl_bitfield host = 0, device = 0, singleDeviceShared = 0, crossDeviceShared = 0, sharedSystem = 0;
+};
+
 struct DeviceInfo {
   // Identity
   cl_device_type type = CL_DEVICE_TYPE_DEFAULT;
@@ -96,6 +102,7 @@ struct DeviceInfo {
   cl_uint minDataTypeAlignSize = 128;
   size_t maxParameterSize = 1024;
   cl_device_svm_capabilities svmCapabilities = 0;
+  UsmCapabilities usm; // with cl_intel_unified_shared_memory
   cl_uint preferredPlatformAtomicAlignment = 0;
   cl_uint preferredGlobalAtomicAlignment = 0;
   cl_uint preferredLocalAtomicAlignment = 0;

@@ -65,6 +65,8 @@ inline constexpr OfferedName kOfferedNames[] = {
     {"cl_intel_subgroups_char", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_intel_subgroups_short", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_intel_subgroups_long", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    // Intel's unified shared memory (SYCL runtimes, chipStar), on SVM's allocations.
+    {"cl_intel_unified_shared_memory", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     // NVIDIA's device queries (compute capability, registers, warp size), which programs read
     // to choose code for NVIDIA GPUs.
     {"cl_nv_device_attribute_query", kExtensionVersion, OfferedKind::Extension, CL_DEVICE_TYPE_GPU},

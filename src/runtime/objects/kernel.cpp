@@ -20,7 +20,7 @@ Kernel::Kernel(Program &program, compiler::KernelInfo info,
 Kernel::Kernel(const Kernel &other)
     : Object(), RefCounted(), program_(other.program_), info_(other.info_),
       deviceKernels_(other.deviceKernels_), args_(other.args_), argBlock_(other.argBlock_),
-      indirectSvmPointers_(other.indirectSvmPointers_) {
+      indirectSvmPointers_(other.indirectSvmPointers_), indirectUsmKinds_(other.indirectUsmKinds_) {
   program_->kernelCreated();
 }
 
@@ -111,6 +111,10 @@ cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
   }
   for (const void *pointer : indirectSvmPointers_)
     addSvmAllocation(pointer, arguments.svmAllocations);
+  for (auto kind :
+       {SharedMemoryKind::UsmHost, SharedMemoryKind::UsmDevice, SharedMemoryKind::UsmShared})
+    if (indirectUsmKinds_ & (1u << static_cast<unsigned>(kind)))
+      program_->context().svmAllocations().collect(kind, arguments.svmAllocations);
   arguments.localMemorySize = layOutLocalMemory(block.data());
   return CL_SUCCESS;
 }

@@ -3,6 +3,7 @@
 
 #include "compiler/program_info.hpp"
 #include "runtime/objects/object.hpp"
+#include "runtime/objects/svm_allocations.hpp"
 #include "runtime/objects/weak_ref.hpp"
 #include "runtime/scheduling/block_recycler.hpp"
 
@@ -88,6 +89,12 @@ public:
   void setIndirectSvmPointers(std::vector<const void *> pointers) {
     indirectSvmPointers_ = std::move(pointers);
   }
+  /// CL_KERNEL_EXEC_INFO_INDIRECT_{HOST,DEVICE,SHARED}_ACCESS_INTEL: the kernel may reach any
+  /// USM allocation of `kind` through pointers stored in memory.
+  void setIndirectUsmAccess(SharedMemoryKind kind, bool reaches) {
+    unsigned bit = 1u << static_cast<unsigned>(kind);
+    indirectUsmKinds_ = reaches ? indirectUsmKinds_ | bit : indirectUsmKinds_ & ~bit;
+  }
 
   bool allArgsSet() const;
   bool isArgSet(cl_uint index) const { return args_[index].isSet; }
@@ -129,6 +136,7 @@ private:
   std::vector<ArgState> args_;
   std::vector<std::byte> argBlock_;
   std::vector<const void *> indirectSvmPointers_;
+  unsigned indirectUsmKinds_ = 0; // bit k: SharedMemoryKind k
 };
 
 } // namespace kiln

@@ -98,6 +98,9 @@ public:
       std::default_delete<Derived>{}(static_cast<Derived *>(this));
   }
 
+  /// Kiln's references (one stands for all of the application's while it has any).
+  uint32_t internalCount() const { return internal_.load(std::memory_order_acquire); }
+
   /// What CL_*_REFERENCE_COUNT reports.
   uint32_t externalCount() const { return external_.load(std::memory_order_relaxed); }
 

@@ -9,9 +9,11 @@ uintptr_t addressOf(const void *pointer) {
 
 } // namespace
 
-void SvmAllocations::add(Ref<MemObject> allocation) {
+void SvmAllocations::add(Ref<MemObject> allocation, SharedMemoryKind kind, Device *device,
+                         cl_bitfield usmFlags) {
   std::lock_guard lock(mutex_);
-  byAddress_.emplace(addressOf(allocation->data()), std::move(allocation));
+  uintptr_t base = addressOf(allocation->data());
+  byAddress_.emplace(base, Entry{std::move(allocation), kind, device, usmFlags});
 }
 
 bool SvmAllocations::remove(const void *base) {
@@ -20,13 +22,13 @@ bool SvmAllocations::remove(const void *base) {
   auto found = byAddress_.find(addressOf(base));
   if (found == byAddress_.end())
     return false;
-  removed = std::move(found->second);
+  removed = std::move(found->second.allocation);
   byAddress_.erase(found);
   return true;
 }
 
 void SvmAllocations::clear() {
-  std::map<uintptr_t, Ref<MemObject>> removed;
+  std::map<uintptr_t, Entry> removed;
   std::lock_guard lock(mutex_);
   removed.swap(byAddress_);
 }
@@ -36,11 +38,11 @@ SvmLocation SvmAllocations::find(const void *pointer) const {
   auto after = byAddress_.upper_bound(addressOf(pointer));
   if (after == byAddress_.begin())
     return {};
-  const auto &[base, allocation] = *std::prev(after);
+  const auto &[base, entry] = *std::prev(after);
   size_t offset = addressOf(pointer) - base;
-  if (offset >= allocation->size())
+  if (offset >= entry.allocation->size())
     return {};
-  return {allocation, offset};
+  return {entry.allocation, offset, entry.kind, entry.device, entry.usmFlags};
 }
 
 } // namespace kiln
