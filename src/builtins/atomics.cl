@@ -14,44 +14,45 @@
 #define KILN_OBJ(T, obj) ((__generic T *)(obj))
 
 // ---------------------------------------------------------------------------------------------
-// OpenCL C 1.x: no ordering is promised; sequential consistency costs nothing more on x86
-// (locked read-modify-write instructions are full barriers) and keeps naive code working.
+// OpenCL C 1.x: the functions are atomic and promise no ordering, so they are relaxed (as on
+// every GPU OpenCL: a GPU would otherwise fence each one). On x86 a locked read-modify-write is
+// a full barrier whatever the order asks.
 #define KILN_LEGACY_RMW(PREFIX, T, AS)                                                             \
   OVL T PREFIX##add(volatile AS T *p, T v) {                                                       \
-    return __atomic_fetch_add(KILN_OBJ(T, p), v, __ATOMIC_SEQ_CST);                                \
+    return __atomic_fetch_add(KILN_OBJ(T, p), v, __ATOMIC_RELAXED);                                \
   }                                                                                                \
   OVL T PREFIX##sub(volatile AS T *p, T v) {                                                       \
-    return __atomic_fetch_sub(KILN_OBJ(T, p), v, __ATOMIC_SEQ_CST);                                \
+    return __atomic_fetch_sub(KILN_OBJ(T, p), v, __ATOMIC_RELAXED);                                \
   }                                                                                                \
   OVL T PREFIX##xchg(volatile AS T *p, T v) {                                                      \
-    return __atomic_exchange_n(KILN_OBJ(T, p), v, __ATOMIC_SEQ_CST);                               \
+    return __atomic_exchange_n(KILN_OBJ(T, p), v, __ATOMIC_RELAXED);                               \
   }                                                                                                \
   OVL T PREFIX##inc(volatile AS T *p) {                                                            \
-    return __atomic_fetch_add(KILN_OBJ(T, p), (T)1, __ATOMIC_SEQ_CST);                             \
+    return __atomic_fetch_add(KILN_OBJ(T, p), (T)1, __ATOMIC_RELAXED);                             \
   }                                                                                                \
   OVL T PREFIX##dec(volatile AS T *p) {                                                            \
-    return __atomic_fetch_sub(KILN_OBJ(T, p), (T)1, __ATOMIC_SEQ_CST);                             \
+    return __atomic_fetch_sub(KILN_OBJ(T, p), (T)1, __ATOMIC_RELAXED);                             \
   }                                                                                                \
   /* Returns the old value, whether or not it was replaced. */                                     \
   OVL T PREFIX##cmpxchg(volatile AS T *p, T cmp, T v) {                                            \
-    __atomic_compare_exchange_n(KILN_OBJ(T, p), &cmp, v, false, __ATOMIC_SEQ_CST,                  \
-                                __ATOMIC_SEQ_CST);                                                 \
+    __atomic_compare_exchange_n(KILN_OBJ(T, p), &cmp, v, false, __ATOMIC_RELAXED,                  \
+                                __ATOMIC_RELAXED);                                                 \
     return cmp;                                                                                    \
   }                                                                                                \
   OVL T PREFIX##min(volatile AS T *p, T v) {                                                       \
-    return __atomic_fetch_min(KILN_OBJ(T, p), v, __ATOMIC_SEQ_CST);                                \
+    return __atomic_fetch_min(KILN_OBJ(T, p), v, __ATOMIC_RELAXED);                                \
   }                                                                                                \
   OVL T PREFIX##max(volatile AS T *p, T v) {                                                       \
-    return __atomic_fetch_max(KILN_OBJ(T, p), v, __ATOMIC_SEQ_CST);                                \
+    return __atomic_fetch_max(KILN_OBJ(T, p), v, __ATOMIC_RELAXED);                                \
   }                                                                                                \
   OVL T PREFIX## and (volatile AS T * p, T v) {                                                    \
-    return __atomic_fetch_and(KILN_OBJ(T, p), v, __ATOMIC_SEQ_CST);                                \
+    return __atomic_fetch_and(KILN_OBJ(T, p), v, __ATOMIC_RELAXED);                                \
   }                                                                                                \
   OVL T PREFIX## or (volatile AS T * p, T v) {                                                     \
-    return __atomic_fetch_or(KILN_OBJ(T, p), v, __ATOMIC_SEQ_CST);                                 \
+    return __atomic_fetch_or(KILN_OBJ(T, p), v, __ATOMIC_RELAXED);                                 \
   }                                                                                                \
   OVL T PREFIX## xor                                                                               \
-      (volatile AS T * p, T v) { return __atomic_fetch_xor(KILN_OBJ(T, p), v, __ATOMIC_SEQ_CST); }
+      (volatile AS T * p, T v) { return __atomic_fetch_xor(KILN_OBJ(T, p), v, __ATOMIC_RELAXED); }
 
 KILN_LEGACY_RMW(atom_, int, __global)
 KILN_LEGACY_RMW(atom_, uint, __global)
@@ -68,14 +69,21 @@ KILN_LEGACY_RMW(atomic_, uint, __local)
 
 #define KILN_LEGACY_XCHG_FLOAT(AS)                                                                 \
   OVL float atomic_xchg(volatile AS float *p, float v) {                                           \
-    return as_float(__atomic_exchange_n(KILN_OBJ(uint, p), as_uint(v), __ATOMIC_SEQ_CST));         \
+    return as_float(__atomic_exchange_n(KILN_OBJ(uint, p), as_uint(v), __ATOMIC_RELAXED));         \
   }
 KILN_LEGACY_XCHG_FLOAT(__global)
 KILN_LEGACY_XCHG_FLOAT(__local)
 
 // ---------------------------------------------------------------------------------------------
-// OpenCL C 2.0: the memory_scope argument is accepted and ignored (system scope serves every
-// scope); without _explicit the order is seq_cst.
+// OpenCL C 2.0: without _explicit the order is seq_cst and the scope the device. The builtins
+// have no scope (the front end drops it for SPIR), so an atomic whose scope is every device of
+// the context, memory_scope_all_svm_devices, accesses its object as volatile: the mark that
+// tells a code generator to keep it at system scope (a GPU gives the others its own scope; the
+// CPU's atomics are the host's either way).
+#define KILN_SYSTEM_OBJ(T, obj) ((volatile __generic T *)(obj))
+#define KILN_IN_SCOPE(scope, OP, T, obj, ...)                                                      \
+  ((scope) == memory_scope_all_svm_devices ? OP(KILN_SYSTEM_OBJ(T, obj), __VA_ARGS__)              \
+                                           : OP(KILN_OBJ(T, obj), __VA_ARGS__))
 
 // F, F_explicit(order) and F_explicit(order, scope) for an operation written as
 // KILN_OP_##OP(obj-as-T-pointer, operand, order).
@@ -84,7 +92,7 @@ KILN_LEGACY_XCHG_FLOAT(__local)
     return OP(KILN_OBJ(T, obj), (T)operand, order);                                                \
   }                                                                                                \
   OVL T NAME##_explicit(volatile AS A *obj, V operand, memory_order order, memory_scope scope) {   \
-    return OP(KILN_OBJ(T, obj), (T)operand, order);                                                \
+    return KILN_IN_SCOPE(scope, OP, T, obj, (T)operand, order);                                    \
   }                                                                                                \
   OVL T NAME(volatile AS A *obj, V operand) {                                                      \
     return OP(KILN_OBJ(T, obj), (T)operand, __ATOMIC_SEQ_CST);                                     \
@@ -108,7 +116,7 @@ KILN_LEGACY_XCHG_FLOAT(__local)
   }                                                                                                \
   OVL void atomic_store_explicit(volatile AS A *obj, T desired, memory_order order,                \
                                  memory_scope scope) {                                             \
-    __atomic_store(KILN_OBJ(T, obj), &desired, order);                                             \
+    KILN_IN_SCOPE(scope, __atomic_store, T, obj, &desired, order);                                 \
   }                                                                                                \
   OVL void atomic_store(volatile AS A *obj, T desired) {                                           \
     __atomic_store(KILN_OBJ(T, obj), &desired, __ATOMIC_SEQ_CST);                                  \
@@ -119,7 +127,9 @@ KILN_LEGACY_XCHG_FLOAT(__local)
     return r;                                                                                      \
   }                                                                                                \
   OVL T atomic_load_explicit(volatile AS A *obj, memory_order order, memory_scope scope) {         \
-    return atomic_load_explicit(obj, order);                                                       \
+    T r;                                                                                           \
+    KILN_IN_SCOPE(scope, __atomic_load, T, obj, &r, order);                                        \
+    return r;                                                                                      \
   }                                                                                                \
   OVL T atomic_load(volatile AS A *obj) {                                                          \
     return atomic_load_explicit(obj, memory_order_seq_cst);                                        \
@@ -140,7 +150,12 @@ KILN_LEGACY_XCHG_FLOAT(__local)
   OVL bool atomic_compare_exchange_##KIND##_explicit(volatile AS A *obj, EAS T *expected,          \
                                                      T desired, memory_order success,              \
                                                      memory_order failure, memory_scope scope) {   \
-    return atomic_compare_exchange_##KIND##_explicit(obj, expected, desired, success, failure);    \
+    T e = *expected;                                                                               \
+    bool done = KILN_IN_SCOPE(scope, __atomic_compare_exchange, T, obj, &e, &desired, WEAK,        \
+                              success, failure);                                                   \
+    if (!done)                                                                                     \
+      *expected = e;                                                                               \
+    return done;                                                                                   \
   }                                                                                                \
   OVL bool atomic_compare_exchange_##KIND(volatile AS A *obj, EAS T *expected, T desired) {        \
     return atomic_compare_exchange_##KIND##_explicit(obj, expected, desired, memory_order_seq_cst, \
@@ -219,7 +234,7 @@ KILN_C11_MIXED_POINTER_SIZED(__local)
   }                                                                                                \
   OVL bool atomic_flag_test_and_set_explicit(volatile AS atomic_flag *obj, memory_order order,     \
                                              memory_scope scope) {                                 \
-    return atomic_flag_test_and_set_explicit(obj, order);                                          \
+    return KILN_IN_SCOPE(scope, __atomic_exchange_n, int, obj, 1, order) != 0;                     \
   }                                                                                                \
   OVL bool atomic_flag_test_and_set(volatile AS atomic_flag *obj) {                                \
     return atomic_flag_test_and_set_explicit(obj, memory_order_seq_cst);                           \
@@ -229,7 +244,7 @@ KILN_C11_MIXED_POINTER_SIZED(__local)
   }                                                                                                \
   OVL void atomic_flag_clear_explicit(volatile AS atomic_flag *obj, memory_order order,            \
                                       memory_scope scope) {                                        \
-    atomic_flag_clear_explicit(obj, order);                                                        \
+    KILN_IN_SCOPE(scope, __atomic_store_n, int, obj, 0, order);                                    \
   }                                                                                                \
   OVL void atomic_flag_clear(volatile AS atomic_flag *obj) {                                       \
     atomic_flag_clear_explicit(obj, memory_order_seq_cst);                                         \

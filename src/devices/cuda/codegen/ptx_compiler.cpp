@@ -20,6 +20,7 @@
 #include "compiler/llvm/quiet_diagnostics.hpp"
 #include "compiler/llvm/sub_group_primitives.hpp"
 #include "devices/cuda/codegen/address_space_mapping.hpp"
+#include "devices/cuda/codegen/atomic_scopes.hpp"
 #include "devices/cuda/codegen/fast_float_math.hpp"
 #include "devices/cuda/codegen/kernel_entry.hpp"
 #include "devices/cuda/codegen/libdevice_math.hpp"
@@ -156,6 +157,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   if (Error error = lowerWorkItemPrimitives(**module))
     return error;
   lowerPrivateAtomics(**module);
+  scopeAtomics(**module);
   useFastFloatMath(**module);
   // After inlining, which libdevice's functions are not subject to.
   if (Error error = linkLibdeviceMath(**module))
