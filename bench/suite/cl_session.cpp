@@ -105,6 +105,23 @@ ClBuffer ClSession::image2d(const cl_image_format &format, size_t width, size_t 
   return image;
 }
 
+ClSession::SvmPointer ClSession::svm(size_t bytes, cl_svm_mem_flags flags) {
+  void *pointer = clSVMAlloc(context_.get(), flags, bytes, 0);
+  if (pointer == nullptr)
+    throw ClFailure("clSVMAlloc failed (no SVM of that kind)");
+  return SvmPointer(pointer, SvmFree{context_.get()});
+}
+
+void ClSession::mapSvm(void *pointer, size_t bytes, cl_map_flags flags) {
+  check(clEnqueueSVMMap(queue_.get(), CL_TRUE, flags, pointer, bytes, 0, nullptr, nullptr),
+        "clEnqueueSVMMap");
+}
+
+void ClSession::unmapSvm(void *pointer) {
+  check(clEnqueueSVMUnmap(queue_.get(), pointer, 0, nullptr, nullptr), "clEnqueueSVMUnmap");
+  check(clFinish(queue_.get()), "clFinish");
+}
+
 ClSession::HostBuffer ClSession::hostBuffer(size_t bytes) {
   cl_int error = CL_SUCCESS;
   HostBuffer host;

@@ -57,6 +57,7 @@ public:
   ~ClSession();
 
   const ClDevice &device() const { return device_; }
+  cl_context context() const { return context_.get(); }
   cl_command_queue queue() const { return queue_.get(); }
 
   /// Builds `source` and creates the kernel `name`; throws with the build log on failure.
@@ -79,6 +80,18 @@ public:
     void *mapped = nullptr;
   };
   HostBuffer hostBuffer(size_t bytes);
+
+  /// `bytes` of shared virtual memory (clSVMAlloc with `flags`), freed with the session's
+  /// context; throws where the device has no SVM of that kind.
+  struct SvmFree {
+    cl_context context;
+    void operator()(void *pointer) const { clSVMFree(context, pointer); }
+  };
+  using SvmPointer = std::unique_ptr<void, SvmFree>;
+  SvmPointer svm(size_t bytes, cl_svm_mem_flags flags = CL_MEM_READ_WRITE);
+  /// Blocking clEnqueueSVMMap of `bytes` at `pointer`, and its unmap (which waits too).
+  void mapSvm(void *pointer, size_t bytes, cl_map_flags flags);
+  void unmapSvm(void *pointer);
 
   /// Maps the first `bytes` of `buffer` (blocking) with `flags`; unmap() ends the mapping.
   void *map(cl_mem buffer, size_t bytes, cl_map_flags flags);

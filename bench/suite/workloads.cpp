@@ -30,6 +30,9 @@ std::unique_ptr<Workload> makeFillUpdate();
 std::unique_ptr<Workload> makeImageHistogram();
 std::unique_ptr<Workload> makeImageResize();
 std::unique_ptr<Workload> makeImageSrgbRead();
+std::unique_ptr<Workload> makeTreeSearchSvm();
+std::unique_ptr<Workload> makeTreeSearchBuffer();
+std::unique_ptr<Workload> makeSvmAtomicCounter();
 
 std::vector<std::unique_ptr<Workload>> allWorkloads() {
   std::vector<std::unique_ptr<Workload>> workloads;
@@ -46,6 +49,9 @@ std::vector<std::unique_ptr<Workload>> allWorkloads() {
   workloads.push_back(makeSgemmNaive());
   workloads.push_back(makeSgemmTiled());
   workloads.push_back(makeSpmv());
+  workloads.push_back(makeTreeSearchBuffer());
+  workloads.push_back(makeTreeSearchSvm());
+  workloads.push_back(makeSvmAtomicCounter());
   workloads.push_back(makeSobel());
   workloads.push_back(makeConvolution());
   workloads.push_back(makeNBody());

@@ -5,6 +5,7 @@
 // build without it (no cuda.h, or a device only the tests link) has no row for it.
 #include "runtime/device_driver.hpp"
 #include "runtime/objects/compiler_loader.hpp"
+#include "support/settings.hpp"
 
 #include "devices/cpu/cpu_driver.hpp"
 #ifdef KILN_DEVICE_CUDA
@@ -29,13 +30,29 @@ constexpr CreateDrivers kDeviceKinds[] = {
 #endif
 };
 
+/// Whether KILN_DEVICE_TYPES (a list of `cpu` and `gpu`), where it is set, names `type`.
+bool listed(cl_device_type type) {
+  std::optional<std::string_view> kinds = settingValue(Setting::DeviceTypes);
+  if (!kinds)
+    return true;
+  std::string_view name = type == CL_DEVICE_TYPE_GPU ? "gpu" : "cpu";
+  while (!kinds->empty()) {
+    size_t comma = kinds->find(',');
+    if (kinds->substr(0, comma) == name)
+      return true;
+    kinds->remove_prefix(comma == std::string_view::npos ? kinds->size() : comma + 1);
+  }
+  return false;
+}
+
 } // namespace
 
 std::vector<std::unique_ptr<DeviceDriver>> createDeviceDrivers(CompilerLoader &compiler) {
   std::vector<std::unique_ptr<DeviceDriver>> drivers;
   for (CreateDrivers create : kDeviceKinds)
     for (std::unique_ptr<DeviceDriver> &driver : create(compiler))
-      drivers.push_back(std::move(driver));
+      if (listed(driver->info().type))
+        drivers.push_back(std::move(driver));
   return drivers;
 }
 

@@ -9,6 +9,9 @@ namespace kiln {
 namespace {
 
 constexpr std::array kSettings = {
+    SettingInfo{Setting::DeviceTypes, "KILN_DEVICE_TYPES",
+                "the kinds of device the platform lists, `cpu` and/or `gpu` separated by commas; "
+                "default: every kind this machine has"},
     SettingInfo{Setting::CpuThreads, "KILN_CPU_THREADS",
                 "worker threads of the CPU device (and its compute units); default: one per core "
                 "the process may use"},

@@ -16,6 +16,7 @@
 namespace kiln {
 
 enum class Setting {
+  DeviceTypes,
   CpuThreads,
   CompilerLibrary,
   Vectorize,
