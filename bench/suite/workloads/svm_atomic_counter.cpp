@@ -24,7 +24,7 @@ public:
   double work() const override { return total() / 1e9; }
 
   void prepare(Scale scale) override {
-    items_ = scale == Scale::Tiny ? 1024 : 1 << 18;
+    items_ = scale == Scale::Tiny ? 1024 : 1 << 16;
     hostAdds_ = scale == Scale::Tiny ? 1000 : 100000;
   }
 

@@ -7,6 +7,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 
 using namespace llvm;
 
@@ -30,27 +31,29 @@ bool acquires(AtomicOrdering ordering) {
          ordering == AtomicOrdering::SequentiallyConsistent;
 }
 
-/// A device-scope RMW: relaxed, between the fences of its order.
-void fenceAround(AtomicRMWInst &rmw, const Scopes &scopes) {
-  // The library reaches every object through a generic pointer: where it was a __local one, a
-  // fence of the block's scope is enough.
-  Value *object = rmw.getPointerOperand()->stripPointerCasts();
-  bool shared = object->getType()->getPointerAddressSpace() == kNvptxSharedAddressSpace;
-  SyncScope::ID scope = shared ? scopes.block : scopes.device;
-  AtomicOrdering ordering = rmw.getOrdering();
-  rmw.setSyncScopeID(scope);
-  if (ordering == AtomicOrdering::Monotonic)
-    return;
-  IRBuilder<> builder(&rmw);
+/// The fences `ordering` asks for around a relaxed atomic `atomic` of `scope`.
+void fenceAround(Instruction &atomic, AtomicOrdering ordering, SyncScope::ID scope) {
+  IRBuilder<> builder(&atomic);
   if (releases(ordering))
     builder.CreateFence(ordering == AtomicOrdering::SequentiallyConsistent
                             ? AtomicOrdering::SequentiallyConsistent
                             : AtomicOrdering::Release,
                         scope);
   if (acquires(ordering)) {
-    builder.SetInsertPoint(rmw.getNextNode());
+    builder.SetInsertPoint(atomic.getNextNode());
     builder.CreateFence(AtomicOrdering::Acquire, scope);
   }
+}
+
+/// A device-scope RMW: relaxed, between the fences of its order.
+void scopeToDevice(AtomicRMWInst &rmw, const Scopes &scopes) {
+  // The library reaches every object through a generic pointer: where it was a __local one, a
+  // fence of the block's scope is enough.
+  Value *object = rmw.getPointerOperand()->stripPointerCasts();
+  bool shared = object->getType()->getPointerAddressSpace() == kNvptxSharedAddressSpace;
+  SyncScope::ID scope = shared ? scopes.block : scopes.device;
+  rmw.setSyncScopeID(scope);
+  fenceAround(rmw, rmw.getOrdering(), scope);
   rmw.setOrdering(AtomicOrdering::Monotonic);
 }
 
@@ -73,6 +76,53 @@ void createSystemCmpXchg(IRBuilderBase &builder, Value *address, Value *loaded, 
   newLoaded = asBits ? builder.CreateBitCast(old, type) : old;
 }
 
+/// NVVM's system-scope atomic (`atom.sys`) for `rmw`'s operation, where it has one of the same
+/// meaning: integer add, and, or, xor, exchange (sub as an add of the negation) and floating
+/// add. Not min and max, whose signedness NVVM's names leave open.
+Intrinsic::ID systemIntrinsicFor(const AtomicRMWInst &rmw) {
+  bool integer = rmw.getType()->isIntegerTy(32) || rmw.getType()->isIntegerTy(64);
+  bool floating = rmw.getType()->isFloatTy() || rmw.getType()->isDoubleTy();
+  switch (rmw.getOperation()) {
+  case AtomicRMWInst::Add:
+  case AtomicRMWInst::Sub:
+    return integer ? Intrinsic::nvvm_atomic_add_gen_i_sys : Intrinsic::not_intrinsic;
+  case AtomicRMWInst::And:
+    return integer ? Intrinsic::nvvm_atomic_and_gen_i_sys : Intrinsic::not_intrinsic;
+  case AtomicRMWInst::Or:
+    return integer ? Intrinsic::nvvm_atomic_or_gen_i_sys : Intrinsic::not_intrinsic;
+  case AtomicRMWInst::Xor:
+    return integer ? Intrinsic::nvvm_atomic_xor_gen_i_sys : Intrinsic::not_intrinsic;
+  case AtomicRMWInst::Xchg:
+    return integer ? Intrinsic::nvvm_atomic_exch_gen_i_sys : Intrinsic::not_intrinsic;
+  case AtomicRMWInst::FAdd:
+    return floating ? Intrinsic::nvvm_atomic_add_gen_f_sys : Intrinsic::not_intrinsic;
+  default:
+    return Intrinsic::not_intrinsic;
+  }
+}
+
+/// A system-scope RMW: one `atom.sys` between the system-scope fences of its order where PTX
+/// has the operation, else a loop of system-scope compare-exchanges.
+void scopeToSystem(AtomicRMWInst &rmw) {
+  Intrinsic::ID intrinsic = systemIntrinsicFor(rmw);
+  if (intrinsic == Intrinsic::not_intrinsic) {
+    expandAtomicRMWToCmpXchg(&rmw, createSystemCmpXchg);
+    return;
+  }
+  IRBuilder<> builder(&rmw);
+  Value *pointer = builder.CreateAddrSpaceCast(rmw.getPointerOperand(),
+                                               builder.getPtrTy(kNvptxGenericAddressSpace));
+  Value *operand = rmw.getValOperand();
+  if (rmw.getOperation() == AtomicRMWInst::Sub)
+    operand = builder.CreateNeg(operand);
+  Value *old =
+      builder.CreateIntrinsic(intrinsic, {rmw.getType(), pointer->getType()}, {pointer, operand});
+  auto *call = cast<Instruction>(old);
+  fenceAround(*call, rmw.getOrdering(), SyncScope::System);
+  rmw.replaceAllUsesWith(old);
+  rmw.eraseFromParent();
+}
+
 } // namespace
 
 void scopeAtomics(Module &module) {
@@ -85,7 +135,7 @@ void scopeAtomics(Module &module) {
         if (rmw->isVolatile())
           systemRmws.push_back(rmw);
         else
-          fenceAround(*rmw, scopes);
+          scopeToDevice(*rmw, scopes);
       } else if (auto *exchange = dyn_cast<AtomicCmpXchgInst>(&instruction)) {
         if (!exchange->isVolatile())
           exchange->setSyncScopeID(scopes.device);
@@ -98,7 +148,7 @@ void scopeAtomics(Module &module) {
       }
     }
   for (AtomicRMWInst *rmw : systemRmws)
-    expandAtomicRMWToCmpXchg(rmw, createSystemCmpXchg);
+    scopeToSystem(*rmw);
 }
 
 } // namespace kiln::cuda

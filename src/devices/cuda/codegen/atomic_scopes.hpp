@@ -7,8 +7,9 @@
 // compare-exchanges their order and scope, but emits every read-modify-write as a relaxed
 // `atom` of GPU scope. This step gives the device's atomics the scope they need and their RMWs
 // their order:
-//   - an atomic marked for the whole system stays at system scope (`.sys`); its RMW becomes a
-//     compare-exchange loop, whose `atom.cas` carries the scope and the order;
+//   - an atomic marked for the whole system stays at system scope (`.sys`); its RMW becomes
+//     NVVM's `atom.sys` between system-scope fences where PTX has the operation, else a loop of
+//     compare-exchanges, whose `atom.cas` carries the scope and the order;
 //   - any other atomic gets GPU scope (`.gpu`; `.cta` for a fence around __local memory), and an
 //     RMW stronger than relaxed is surrounded by the fences its order asks for.
 // Run it after the private atomics are lowered and before optimization.
