@@ -122,7 +122,8 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
   launch.deviceKernel = code;
   if (cl_int error = self->launchArgs(launch.arguments))
     return error;
-  if (launch.arguments.localMemorySize > device.info().localMemSize)
+  if (launch.arguments.localMemorySize + code->info().workGroupScratchSize >
+      device.info().localMemSize)
     return CL_OUT_OF_RESOURCES;
   return submitCommand(target, type, std::move(launch), event);
 }

@@ -398,7 +398,7 @@ KILN_API cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
       return out(self->info().requiredWorkGroupSize);
     case CL_KERNEL_LOCAL_MEM_SIZE:
-      return out(static_cast<cl_ulong>(self->localMemorySize()));
+      return out(static_cast<cl_ulong>(self->localMemorySize()) + info.workGroupScratchSize);
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
       return out(info.preferredWorkGroupSizeMultiple);
     case CL_KERNEL_PRIVATE_MEM_SIZE:

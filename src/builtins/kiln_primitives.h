@@ -52,6 +52,12 @@ void __kiln_sub_group_barrier(void) __attribute__((convergent));
 bool __kiln_sub_group_reduces_natively(void) __attribute__((const));
 uint __kiln_sub_group_reduce_u32(uint x, uint operation, uint cluster) __attribute__((convergent));
 
+// The work-group's scratch for the work-group collective functions (work_group_collectives.cl):
+// one 8-byte slot per sub-group of the largest work-group the kernel may run in, in local
+// memory the code generator sets aside for each kernel that calls this
+// (src/compiler/work_group_scratch.hpp).
+__local ulong *__kiln_work_group_scratch(void) __attribute__((const));
+
 // Reserves `size` bytes for one printf record (src/compiler/printf_format.hpp) in the launch's
 // printf buffer; null when they do not fit. The printf lowering of the linker calls it
 // (src/compiler/llvm/printf_lowering.cpp), not the library.

@@ -64,6 +64,9 @@ struct KernelInfo {
   uint32_t argBlockAlignment = 8;
   /// Whether the kernel may call printf (it then needs a printf buffer when it runs).
   bool usesPrintf = false;
+  /// Whether the kernel calls a work-group collective function, whose local memory the device
+  /// adds to the kernel's (compiler/work_group_scratch.hpp).
+  bool usesWorkGroupScratch = false;
 };
 
 /// One argument of a printf call as its record holds it (see compiler/printf_format.hpp).

@@ -4,7 +4,7 @@ namespace kiln::compiler {
 namespace {
 
 /// Bump with every change to ProgramInfo or to the layout below.
-constexpr uint32_t kFormatVersion = 2; // 2: KernelArgInfo::onlyWritten
+constexpr uint32_t kFormatVersion = 3; // 2: KernelArgInfo::onlyWritten, 3: usesWorkGroupScratch
 
 // The fewest bytes one element of each list takes, to bound the counts read back.
 constexpr size_t kMinimumKernelBytes = 8;
@@ -66,6 +66,7 @@ void writeKernel(ByteWriter &out, const KernelInfo &kernel) {
   out.number(kernel.argBlockSize);
   out.number(kernel.argBlockAlignment);
   out.number<uint8_t>(kernel.usesPrintf);
+  out.number<uint8_t>(kernel.usesWorkGroupScratch);
 }
 
 KernelInfo readKernel(ByteReader &in) {
@@ -83,6 +84,7 @@ KernelInfo readKernel(ByteReader &in) {
   kernel.argBlockSize = in.number<uint32_t>();
   kernel.argBlockAlignment = in.number<uint32_t>();
   kernel.usesPrintf = in.number<uint8_t>() != 0;
+  kernel.usesWorkGroupScratch = in.number<uint8_t>() != 0;
   return kernel;
 }
 

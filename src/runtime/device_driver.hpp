@@ -31,6 +31,9 @@ struct DeviceKernelInfo {
   /// The work-items of the kernel's sub-groups (get_max_sub_group_size): sub-group k of a
   /// work-group is the work-items of linear local id k * subGroupSize onwards.
   size_t subGroupSize = 1;
+  /// Local memory the device sets aside for the kernel beyond its own variables and arguments:
+  /// the work-group collective functions' scratch (compiler/work_group_scratch.hpp).
+  cl_ulong workGroupScratchSize = 0;
 };
 
 /// A kernel ready to run on one device. Drivers derive their own and recognise it in launches.

@@ -3,6 +3,7 @@
 #include "compiler/argument_block.hpp"
 #include "compiler/llvm/pointer_argument_access.hpp"
 #include "compiler/llvm/printf_lowering.hpp"
+#include "compiler/work_group_scratch.hpp"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -338,6 +339,8 @@ KernelInfo describeKernel(const llvm::Function &function, const std::vector<Loca
   // Lowered printf calls reserve their records through this primitive.
   const llvm::Function *printfAlloc = function.getParent()->getFunction(kPrintfAllocPrimitive);
   kernel.usesPrintf = printfAlloc != nullptr && reachable.contains(printfAlloc);
+  const llvm::Function *scratch = function.getParent()->getFunction(kWorkGroupScratchPrimitive);
+  kernel.usesWorkGroupScratch = scratch != nullptr && reachable.contains(scratch);
   return kernel;
 }
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "compiler/work_group_scratch.hpp"
 #include "devices/cpu/kernel_jit.hpp"
 #include "devices/cpu/prepared_program_serialization.hpp"
 #include "devices/cpu/work_group_code_cache.hpp"
@@ -38,6 +39,8 @@ public:
     if (info.requiredWorkGroupSize[0] != 0)
       maxWorkGroupSize_ = info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] *
                           info.requiredWorkGroupSize[2];
+    if (info.usesWorkGroupScratch)
+      workGroupScratchSize_ = compiler::workGroupScratchBytes(maxWorkGroupSize_, subGroupWidth_);
     for (unsigned dim = 0; dim < 3; ++dim)
       requiredWorkGroupSize_[dim] = info.requiredWorkGroupSize[dim];
   }
@@ -52,6 +55,7 @@ public:
     // bytes a second with 1024 work-items a group than with 256; 4096 gained nothing more.
     result.preferredWorkGroupItems = 1024;
     result.subGroupSize = subGroupWidth_;
+    result.workGroupScratchSize = workGroupScratchSize_;
     return result;
   }
 
@@ -72,6 +76,7 @@ private:
   uint32_t preferredMultiple_;
   uint32_t subGroupWidth_;
   size_t maxWorkGroupSize_;
+  cl_ulong workGroupScratchSize_ = 0;
   std::array<size_t, 3> requiredWorkGroupSize_{}; // reqd_work_group_size, 0s when not given
   const std::vector<compiler::PrintfCallSite> *printfCalls_;
   mutable WorkGroupCodeCache codes_;

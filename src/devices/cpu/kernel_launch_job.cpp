@@ -76,6 +76,15 @@ KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
     params_.numGroups[dim] = groups[dim];
   }
   params_.localMemorySize = launch_.arguments.localMemorySize;
+  // The work-group collectives' scratch follows the launch's local memory, at a multiple of a
+  // slot (placeWorkGroupScratch in codegen/work_group/work_group_function.hpp).
+  if (cl_ulong scratchSize = deviceKernel_.info().workGroupScratchSize)
+    localMemoryReserved_ = (params_.localMemorySize + compiler::kWorkGroupScratchSlotBytes - 1) /
+                               compiler::kWorkGroupScratchSlotBytes *
+                               compiler::kWorkGroupScratchSlotBytes +
+                           scratchSize;
+  else
+    localMemoryReserved_ = params_.localMemorySize;
   params_.privateMemorySize = code_.privateMemorySize;
 }
 
@@ -84,7 +93,7 @@ void KernelLaunchJob::run(size_t begin, size_t end, unsigned worker) {
     command_->markRunning();
   WorkerScratch &scratch = scratch_[worker];
   if (!WorkerScratch::reserve(scratch.localMemory, scratch.localCapacity,
-                              std::max<size_t>(params_.localMemorySize, 1)) ||
+                              std::max<size_t>(localMemoryReserved_, 1)) ||
       !WorkerScratch::reserve(scratch.privateMemory, scratch.privateCapacity,
                               std::max<size_t>(params_.privateMemorySize, 1))) {
     failed_.store(true);

@@ -92,6 +92,8 @@ private:
   LaunchCode code_;
   std::optional<PrintfOutput> printf_; // for kernels that call printf
   LaunchParams params_{};
+  /// Bytes of each work-group's local memory: the launch's, then any work-group scratch.
+  size_t localMemoryReserved_ = 0;
   std::atomic<bool> started_{false};
   std::atomic<bool> failed_{false};
 };

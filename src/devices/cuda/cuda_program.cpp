@@ -72,6 +72,11 @@ std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const CudaLibrary
     kernelInfo.privateMemSize =
         functionAttribute(*cuda, function, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     kernelInfo.subGroupSize = kernel.requiredSubGroupSize ? kernel.requiredSubGroupSize : kWarpSize;
+    if (kernel.usesWorkGroupScratch)
+      kernelInfo.workGroupScratchSize =
+          workGroupScratchBytes(kernel.requiredWorkGroupSize[0] * kernel.requiredWorkGroupSize[1] *
+                                    kernel.requiredWorkGroupSize[2],
+                                static_cast<unsigned>(kernelInfo.subGroupSize));
     program->kernels_.emplace(kernel.name,
                               CudaKernel(function, kernelInfo, kernel,
                                          kernel.usesPrintf ? &program->printfCalls_ : nullptr));

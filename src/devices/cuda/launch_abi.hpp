@@ -5,6 +5,8 @@
 // a LaunchParams. Change the generator (codegen/kernel_entry.cpp) and the runtime together.
 #pragma once
 
+#include "compiler/work_group_scratch.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -35,6 +37,17 @@ inline constexpr uint32_t kMinimumBlockSize = 8;
 /// The PTX entry of the OpenCL kernel `kernelName`.
 inline std::string entryName(std::string_view kernelName) {
   return "__kiln_entry_" + std::string(kernelName);
+}
+
+/// Threads a block has at most on every GPU CUDA runs: the most work-items of a work-group.
+inline constexpr uint64_t kMaxBlockThreads = 1024;
+
+/// The shared variable of a kernel's work-group collectives' scratch: for blocks of
+/// `requiredThreads` (reqd_work_group_size; 0 when not given, then the largest) in sub-groups of
+/// `subGroupWidth`.
+inline constexpr uint64_t workGroupScratchBytes(uint64_t requiredThreads, unsigned subGroupWidth) {
+  return compiler::workGroupScratchBytes(requiredThreads != 0 ? requiredThreads : kMaxBlockThreads,
+                                         subGroupWidth);
 }
 
 /// The symbol of the dynamic shared memory that holds the __local arguments.

@@ -87,6 +87,9 @@ inline constexpr OfferedName kOfferedNames[] = {
      kEveryDevice},
     {"__opencl_c_generic_address_space", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
     {"__opencl_c_subgroups", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    // The builtin library's work_group_collectives.cl, on the sub-group functions.
+    {"__opencl_c_work_group_collective_functions", kFeatureVersion, OfferedKind::Feature,
+     kEveryDevice},
     {"__opencl_c_images", kFeatureVersion, OfferedKind::Feature, kEveryDevice, false, true},
     {"__opencl_c_read_write_images", kFeatureVersion, OfferedKind::Feature, kEveryDevice, false,
      true},

@@ -43,6 +43,8 @@ void describeKilnLanguage(DeviceInfo &info) {
                              {"OpenCL C", makeVersion(1, 2)},
                              {"OpenCL C", makeVersion(3, 0)}};
   addOfferedNames(info, /*images=*/false);
+  info.workGroupCollectiveFunctionsSupport =
+      info.hasFeature("__opencl_c_work_group_collective_functions");
   info.genericAddressSpaceSupport = true;
   info.nonUniformWorkGroupSupport = true;
   cl_device_atomic_capabilities orders = CL_DEVICE_ATOMIC_ORDER_RELAXED |

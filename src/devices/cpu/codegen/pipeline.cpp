@@ -88,9 +88,11 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
     // 6. The kernel and everything it calls inlined into it.
     if (Error error = inlineKernel(*function))
       return error;
-    // 7. Its __local variables placed in the work-group's local memory.
+    // 7. Its __local variables placed in the work-group's local memory, and after the launch's
+    //    local memory the work-group collectives' scratch.
     if (Error error = placeLocalVariables(module, *shell, kernel))
       return error;
+    placeWorkGroupScratch(module, *shell);
     // 8. Private variables promoted to registers and the body cleaned up, control flow left
     //    alone so that no barrier is duplicated or merged (optimization/pass_pipelines.hpp).
     simplifyKernelBody(*function, machine);

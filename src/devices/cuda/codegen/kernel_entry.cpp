@@ -35,6 +35,30 @@ GlobalVariable &dynamicSharedMemory(Module &module) {
   return *variable;
 }
 
+/// The bytes of the shared variable that stands for the work-group scratch primitive in an
+/// entry (compiler/work_group_scratch.hpp), as a function attribute of the entry: the variable
+/// itself is made when a call is replaced, as nothing would keep an unused one until then.
+constexpr const char *kWorkGroupScratchAttribute = "kiln-work-group-scratch-bytes";
+
+/// The work-group scratch of `entry`, one variable per kernel, of the size its sub-groups need;
+/// null if the entry has none.
+GlobalVariable *workGroupScratch(Function &entry) {
+  uint64_t bytes = 0;
+  if (entry.getFnAttribute(kWorkGroupScratchAttribute).getValueAsString().getAsInteger(10, bytes))
+    return nullptr;
+  Module &module = *entry.getParent();
+  std::string name = (entry.getName() + "_scratch").str();
+  if (GlobalVariable *existing = module.getNamedGlobal(name))
+    return existing;
+  auto *type = ArrayType::get(Type::getInt64Ty(module.getContext()),
+                              bytes / compiler::kWorkGroupScratchSlotBytes);
+  auto *variable =
+      new GlobalVariable(module, type, false, GlobalValue::InternalLinkage, PoisonValue::get(type),
+                         name, nullptr, GlobalValue::NotThreadLocal, kNvptxSharedAddressSpace);
+  variable->setAlignment(Align(compiler::kWorkGroupScratchSlotBytes));
+  return variable;
+}
+
 /// What the reads of the argument block's slots assume of their addresses: the block is a
 /// kernel parameter aligned to at least this (compiler/argument_block.hpp, where the devices
 /// differ), and the slots are at multiples of it.
@@ -104,12 +128,15 @@ Error addEntry(Module &module, Function &kernel, const compiler::KernelInfo &inf
     subGroupWidth = required;
   }
   entry->addFnAttr(kSubGroupWidthAttribute, std::to_string(subGroupWidth));
-  if (info.requiredWorkGroupSize[0] != 0) {
+  size_t requiredThreads =
+      info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] * info.requiredWorkGroupSize[2];
+  if (requiredThreads != 0) {
     // The launch always has this shape: registers can be allotted for exactly that many threads.
-    size_t threads = info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] *
-                     info.requiredWorkGroupSize[2];
-    entry->addFnAttr("nvvm.maxntid", std::to_string(threads));
+    entry->addFnAttr("nvvm.maxntid", std::to_string(requiredThreads));
   }
+  if (info.usesWorkGroupScratch)
+    entry->addFnAttr(kWorkGroupScratchAttribute,
+                     std::to_string(workGroupScratchBytes(requiredThreads, subGroupWidth)));
 
   IRBuilder<> builder(BasicBlock::Create(context, "entry", entry));
   Expected<SmallVector<Value *, 8>> arguments =
@@ -268,6 +295,15 @@ Error lowerWorkItemPrimitives(Module &module) {
       if (!isEntry(function))
         return compiler::codegenError("'" + callee->getName() + "' called outside a kernel");
       IRBuilder<> builder(call);
+      if (callee->getName() == compiler::kWorkGroupScratchPrimitive) {
+        GlobalVariable *scratch = workGroupScratch(function);
+        if (scratch == nullptr)
+          return compiler::codegenError("the work-group scratch of '" + function.getName() +
+                                        "' is missing");
+        call->replaceAllUsesWith(builder.CreateAddrSpaceCast(scratch, call->getType()));
+        call->eraseFromParent();
+        continue;
+      }
       if (callee->getName() == compiler::kNativeReductionName) {
         Expected<Value *> value = warpReduction(builder, *call);
         if (!value)

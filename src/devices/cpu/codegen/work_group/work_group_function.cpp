@@ -6,6 +6,7 @@
 #include "compiler/llvm/printf_lowering.hpp"
 #include "compiler/llvm/printf_reservation.hpp"
 #include "compiler/llvm/spir_address_spaces.hpp"
+#include "compiler/work_group_scratch.hpp"
 #include "devices/cpu/codegen/optimization/pass_pipelines.hpp"
 #include "devices/cpu/codegen/preparation/address_space_queries.hpp"
 #include "devices/cpu/codegen/preparation/local_atomics.hpp"
@@ -302,6 +303,27 @@ Error placeLocalVariables(Module &module, const WorkGroupShell &shell,
                           const compiler::KernelInfo &info) {
   IRBuilder<> builder(shell.function->getEntryBlock().getTerminator());
   return placeLocalVariables(module, *shell.function, builder, shell.localMemory, info);
+}
+
+void placeWorkGroupScratch(Module &module, const WorkGroupShell &shell) {
+  Function &function = *shell.function;
+  SmallVector<CallInst *, 16> calls =
+      callsIn(function, module.getFunction(compiler::kWorkGroupScratchPrimitive));
+  if (calls.empty())
+    return;
+  IRBuilder<> builder(function.getEntryBlock().getTerminator());
+  ParameterReader parameters(builder, function.getArg(0), function.getArg(1));
+  // After the launch's local memory (the kernel's variables and its arguments), at a multiple of
+  // a slot; the launch job reserves it (kernel_launch_job.cpp).
+  Value *size = parameters.launchSize(offsetof(LaunchParams, localMemorySize), "local.size");
+  constexpr uint64_t kSlot = compiler::kWorkGroupScratchSlotBytes;
+  Value *offset = builder.CreateAnd(builder.CreateAdd(size, builder.getInt64(kSlot - 1)),
+                                    builder.getInt64(~(kSlot - 1)), "scratch.offset");
+  Value *scratch = builder.CreateGEP(builder.getInt8Ty(), shell.localMemory, offset, "scratch");
+  for (CallInst *call : calls) {
+    call->replaceAllUsesWith(builder.CreateAddrSpaceCast(scratch, call->getType()));
+    call->eraseFromParent();
+  }
 }
 
 void replaceGroupPrimitives(Module &module, Function &function) {

@@ -72,6 +72,10 @@ llvm::Error inlineKernel(llvm::Function &function);
 llvm::Error placeLocalVariables(llvm::Module &module, const WorkGroupShell &shell,
                                 const compiler::KernelInfo &kernel);
 
+/// Replaces the calls of the work-group scratch primitive (compiler/work_group_scratch.hpp) by
+/// its place in the work-group's local memory: after the launch's own.
+void placeWorkGroupScratch(llvm::Module &module, const WorkGroupShell &shell);
+
 /// Replaces the calls of the work-item primitives that `shape` determines by constants: the
 /// local and enqueued sizes, and the global offset when it is zero.
 void substituteShapeConstants(llvm::Module &module, llvm::Function &function,
