@@ -251,6 +251,57 @@ cl_int nvidiaInfo(const DeviceInfo &info, cl_device_info param, const InfoOutput
   }
 }
 
+// cl_ext_float_atomics, which the Khronos headers Kiln builds with do not define yet.
+#ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+#define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
+#define CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT 0x4232
+#define CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT 0x4233
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 0)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT (1 << 1)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT (1 << 2)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 16)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT (1 << 17)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT (1 << 18)
+#endif
+
+/// What cl_ext_float_atomics offers on the floating type whose feature macros begin with
+/// `prefix` (__opencl_c_ext_fp32_, _fp64_): the capabilities of the features the device lists,
+/// and loads, stores and exchanges, which OpenCL C's atomic_float and atomic_double have anyway.
+cl_bitfield floatAtomicCapabilities(const DeviceInfo &info, const std::string &prefix) {
+  struct Capability {
+    const char *feature;
+    cl_bitfield bit;
+  };
+  const Capability capabilities[] = {
+      {"global_atomic_add", CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT},
+      {"global_atomic_min_max", CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT},
+      {"local_atomic_add", CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT},
+      {"local_atomic_min_max", CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT},
+  };
+  cl_bitfield result = 0;
+  for (const Capability &capability : capabilities)
+    if (info.hasFeature(prefix + capability.feature))
+      result |= capability.bit;
+  if (result != 0)
+    result |= CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT;
+  return result;
+}
+
+cl_int floatAtomicInfo(const DeviceInfo &info, cl_device_info param, const InfoOutput &out) {
+  if (!info.hasExtension("cl_ext_float_atomics"))
+    return CL_INVALID_VALUE;
+  switch (param) {
+  case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
+    return out(floatAtomicCapabilities(info, "__opencl_c_ext_fp32_"));
+  case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+    return out(floatAtomicCapabilities(info, "__opencl_c_ext_fp64_"));
+  case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
+    return out(cl_bitfield{0}); // no half type
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
 cl_int memoryInfo(const DeviceInfo &info, cl_device_info param, const InfoOutput &out) {
   switch (param) {
   case CL_DEVICE_ADDRESS_BITS:
@@ -390,7 +441,7 @@ KILN_API cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info 
     cl_int result = identityInfo(*self, param_name, out);
     if (result != CL_INVALID_VALUE)
       return result;
-    for (auto group : {computeInfo, memoryInfo, imageAndQueueInfo, nvidiaInfo}) {
+    for (auto group : {computeInfo, memoryInfo, imageAndQueueInfo, nvidiaInfo, floatAtomicInfo}) {
       result = group(self->info(), param_name, out);
       if (result != CL_INVALID_VALUE)
         return result;

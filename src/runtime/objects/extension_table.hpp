@@ -47,6 +47,10 @@ inline constexpr OfferedName kOfferedNames[] = {
     {"cl_khr_extended_versioning", kExtensionVersion, OfferedKind::Extension, kEveryDevice, true},
     {"cl_khr_suggested_local_work_size", kExtensionVersion, OfferedKind::Extension, kEveryDevice,
      true},
+    // Atomic add, min and max on float and double in global and local memory (the builtin
+    // library's atomics.cl; CL_DEVICE_{SINGLE,DOUBLE}_FP_ATOMIC_CAPABILITIES_EXT follow the
+    // feature rows below).
+    {"cl_ext_float_atomics", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     // Sub-groups (the builtin library's subgroups.cl): the CPU's SIMD groups, the GPU's warps.
     // The extension cl_khr_subgroups, unlike OpenCL 3.0's sub-groups, promises that sub-groups
     // make independent forward progress, which the CPU's (one thread runs them in turn) do not.
@@ -87,6 +91,18 @@ inline constexpr OfferedName kOfferedNames[] = {
      kEveryDevice},
     {"__opencl_c_generic_address_space", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
     {"__opencl_c_subgroups", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_ext_fp32_global_atomic_add", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_ext_fp32_local_atomic_add", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_ext_fp32_global_atomic_min_max", kFeatureVersion, OfferedKind::Feature,
+     kEveryDevice},
+    {"__opencl_c_ext_fp32_local_atomic_min_max", kFeatureVersion, OfferedKind::Feature,
+     kEveryDevice},
+    {"__opencl_c_ext_fp64_global_atomic_add", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_ext_fp64_local_atomic_add", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
+    {"__opencl_c_ext_fp64_global_atomic_min_max", kFeatureVersion, OfferedKind::Feature,
+     kEveryDevice},
+    {"__opencl_c_ext_fp64_local_atomic_min_max", kFeatureVersion, OfferedKind::Feature,
+     kEveryDevice},
     // The builtin library's work_group_collectives.cl, on the sub-group functions.
     {"__opencl_c_work_group_collective_functions", kFeatureVersion, OfferedKind::Feature,
      kEveryDevice},
