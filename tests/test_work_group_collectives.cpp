@@ -339,21 +339,29 @@ void WorkGroupCollectivesTest::runShape(const Shape &shape) {
   EXPECT_EQ(0u, mismatches);
 }
 
-TEST_P(WorkGroupCollectivesTest, OneDimensionalGroupsOfEverySize) {
-  size_t largest = deviceInfo<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+// Each shape costs the CPU a compilation of this kernel of many collectives: every size and
+// shape for int, fewer for the other types.
+TEST_P(WorkGroupCollectivesTest, OneDimensionalGroupsOfManySizes) {
+  bool everySize = std::string(GetParam().name) == "int";
   for (size_t local : {size_t(1), size_t(7), size_t(33), size_t(64), size_t(250)})
-    runShape({1, {local * 2, 1, 1}, {local, 1, 1}});
-  runShape({1, {largest, 1, 1}, {largest, 1, 1}});
+    if (everySize || local == 7 || local == 64)
+      runShape({1, {local * 2, 1, 1}, {local, 1, 1}});
+  size_t largest = deviceInfo<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  if (everySize)
+    runShape({1, {largest, 1, 1}, {largest, 1, 1}});
 }
 
 TEST_P(WorkGroupCollectivesTest, NonUniformNdRanges) {
-  runShape({1, {300, 1, 1}, {64, 1, 1}});
+  if (std::string(GetParam().name) != "int") {
+    runShape({1, {100, 1, 1}, {64, 1, 1}});
+    return;
+  }
+  runShape({1, {300, 1, 1}, {250, 1, 1}});
   runShape({2, {32, 10, 1}, {32, 4, 1}});
 }
 
 // Rows of whole sub-groups (the odd-shaped groups are OddShapedGroups' below).
-TEST_P(WorkGroupCollectivesTest, TwoAndThreeDimensionalGroups) {
-  runShape({2, {64, 6, 1}, {32, 3, 1}});
+TEST_P(WorkGroupCollectivesTest, ThreeDimensionalGroups) {
   runShape({3, {32, 4, 6}, {32, 2, 3}});
 }
 
@@ -429,7 +437,7 @@ TEST_F(WorkGroupCollectivesMixedTest, OwnLocalMemoryAndBarriersAtEveryRequiredSu
     cl_ulong localMemory = workGroupInfo<cl_ulong>(kernel, device_, CL_KERNEL_LOCAL_MEM_SIZE);
     EXPECT_GT(localMemory, 2 * 256 * sizeof(int));
     EXPECT_LE(localMemory, deviceInfo<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE));
-    for (size_t local : {size_t(250), size_t(33), size_t(7)}) {
+    for (size_t local : {size_t(250), size_t(33)}) {
       SCOPED_TRACE("local size " + std::to_string(local));
       Mem in = bufferWith(input);
       Mem out = createBuffer(CL_MEM_READ_WRITE, 3 * input.size() * sizeof(int));
