@@ -1,8 +1,9 @@
 // An inclusive prefix sum of ints in three passes: each work-group scans its block and writes its
 // total; one work-group scans the totals; every block then adds the total of the blocks before
-// it. Two versions of the work-group scan the first two passes use: in local memory
-// (Hillis-Steele steps between barriers), and with sub-groups (sub_group_scan_inclusive_add, then
-// the first sub-group scans the sub-groups' totals through local memory).
+// it. Three versions of the work-group scan the first two passes use: in local memory
+// (Hillis-Steele steps between barriers), with sub-groups (sub_group_scan_inclusive_add, then
+// the first sub-group scans the sub-groups' totals through local memory), and with the
+// work-group collective work_group_scan_inclusive_add.
 #include "../workload.hpp"
 
 #include <numeric>
@@ -109,13 +110,42 @@ const char *kSubGroupScanSource = R"(
       totals[get_group_id(0)] = scanned;
   })";
 
+const char *kWorkGroupScanSource = R"(
+  kernel void scan_totals(global int *totals, int count) {
+    int id = get_local_id(0);
+    int carry = 0;
+    for (int start = 0; start < count; start += GROUP) {
+      int value = start + id < count ? totals[start + id] : 0;
+      int scanned = work_group_scan_inclusive_add(value);
+      if (start + id < count)
+        totals[start + id] = scanned + carry;
+      carry += work_group_broadcast(scanned, GROUP - 1);
+    }
+  }
+  kernel void scan_blocks(global int *data, global int *totals) {
+    int scanned = work_group_scan_inclusive_add(data[get_global_id(0)]);
+    data[get_global_id(0)] = scanned;
+    if (get_local_id(0) == GROUP - 1)
+      totals[get_group_id(0)] = scanned;
+  })";
+
+/// How a work-group scans its block.
+enum class GroupScan { LocalMemory, SubGroups, WorkGroupCollective };
+
 constexpr size_t kGroupSize = 256;
 
 class PrefixScan final : public Workload {
 public:
-  explicit PrefixScan(bool subGroups) : subGroups_(subGroups) {}
+  explicit PrefixScan(GroupScan groupScan) : groupScan_(groupScan) {}
   std::string name() const override {
-    return subGroups_ ? "prefix scan (sub-groups)" : "prefix scan";
+    switch (groupScan_) {
+    case GroupScan::SubGroups:
+      return "prefix scan (sub-groups)";
+    case GroupScan::WorkGroupCollective:
+      return "prefix scan (work-group)";
+    default:
+      return "prefix scan";
+    }
   }
   std::string unit() const override { return "Gelement/s"; }
   double work() const override { return input_.size() / 1e9; }
@@ -159,9 +189,8 @@ private:
   struct Run final : RunOf<PrefixScan> {
     Run(ClSession &session, const PrefixScan &workload)
         : RunOf(session, workload),
-          source_(std::string(kCommonSource) +
-                  (workload.subGroups_ ? kSubGroupScanSource : kLocalScanSource)),
-          options_(workload.subGroups_ ? "-cl-std=CL3.0" : ""),
+          source_(std::string(kCommonSource) + scanSource(workload.groupScan_)),
+          options_(workload.groupScan_ != GroupScan::LocalMemory ? "-cl-std=CL3.0" : ""),
           blocks_(session.kernel(source_, "scan_blocks", options_)),
           totals_(session.kernel(source_, "scan_totals", options_)),
           add_(session.kernel(source_, "add_totals", options_)),
@@ -186,23 +215,37 @@ private:
       return compareExactly(session_.read<int>(data_.get(), workload_.input_.size()),
                             workload_.output_);
     }
+    static const char *scanSource(GroupScan groupScan) {
+      switch (groupScan) {
+      case GroupScan::SubGroups:
+        return kSubGroupScanSource;
+      case GroupScan::WorkGroupCollective:
+        return kWorkGroupScanSource;
+      default:
+        return kLocalScanSource;
+      }
+    }
     std::string source_, options_;
     ClKernel blocks_, totals_, add_, copy_;
     ClBuffer input_, data_, blockTotals_;
   };
 
-  bool subGroups_;
+  GroupScan groupScan_;
   std::vector<int> input_, output_;
 };
 
 } // namespace
 
 std::unique_ptr<Workload> makePrefixScan() {
-  return std::make_unique<PrefixScan>(false);
+  return std::make_unique<PrefixScan>(GroupScan::LocalMemory);
+}
+
+std::unique_ptr<Workload> makeWorkGroupPrefixScan() {
+  return std::make_unique<PrefixScan>(GroupScan::WorkGroupCollective);
 }
 
 std::unique_ptr<Workload> makeSubGroupPrefixScan() {
-  return std::make_unique<PrefixScan>(true);
+  return std::make_unique<PrefixScan>(GroupScan::SubGroups);
 }
 
 } // namespace bench

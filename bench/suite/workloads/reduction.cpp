@@ -1,7 +1,7 @@
 // A sum of floats: each work-group reduces its share and writes one partial sum; the host adds
-// the partial sums. Two versions: in local memory by halving steps separated by barriers, and
-// with sub-groups (sub_group_reduce_add, then one step through local memory for the sub-groups'
-// sums).
+// the partial sums. Three versions: in local memory by halving steps separated by barriers, with
+// sub-groups (sub_group_reduce_add, then one step through local memory for the sub-groups'
+// sums), and with the work-group collective work_group_reduce_add.
 #include "../workload.hpp"
 
 #include <cmath>
@@ -49,13 +49,35 @@ const char *kSubGroupSource = R"(
     }
   })";
 
+const char *kWorkGroupSource = R"(
+  kernel void reduce(global const float *data, uint length, global float *partials) {
+    float sum = 0.0f;
+    for (uint i = get_global_id(0); i < length; i += get_global_size(0))
+      sum += data[i];
+    sum = work_group_reduce_add(sum);
+    if (get_local_id(0) == 0)
+      partials[get_group_id(0)] = sum;
+  })";
+
+/// How a work-group adds up its work-items' sums.
+enum class GroupSum { LocalMemory, SubGroups, WorkGroupCollective };
+
 constexpr size_t kGroupSize = 256;
 constexpr size_t kGroups = 64;
 
 class Reduction final : public Workload {
 public:
-  explicit Reduction(bool subGroups) : subGroups_(subGroups) {}
-  std::string name() const override { return subGroups_ ? "reduction (sub-groups)" : "reduction"; }
+  explicit Reduction(GroupSum groupSum) : groupSum_(groupSum) {}
+  std::string name() const override {
+    switch (groupSum_) {
+    case GroupSum::SubGroups:
+      return "reduction (sub-groups)";
+    case GroupSum::WorkGroupCollective:
+      return "reduction (work-group)";
+    default:
+      return "reduction";
+    }
+  }
   std::string unit() const override { return "GB/s"; }
   double work() const override { return data_.size() * sizeof(float) / 1e9; }
 
@@ -95,9 +117,7 @@ public:
 private:
   struct Run final : RunOf<Reduction> {
     Run(ClSession &session, const Reduction &workload)
-        : RunOf(session, workload),
-          kernel_(workload.subGroups_ ? session.kernel(kSubGroupSource, "reduce", "-cl-std=CL3.0")
-                                      : session.kernel(kSource, "reduce")),
+        : RunOf(session, workload), kernel_(kernelFor(session, workload.groupSum_)),
           data_(session.buffer(workload.data_)),
           partials_(session.buffer(kGroups * sizeof(float))) {
       setArgs(kernel_.get(), data_, static_cast<cl_uint>(workload.data_.size()), partials_);
@@ -115,11 +135,21 @@ private:
         return "sum " + std::to_string(sum) + " instead of " + std::to_string(workload_.sum_);
       return "";
     }
+    static ClKernel kernelFor(ClSession &session, GroupSum groupSum) {
+      switch (groupSum) {
+      case GroupSum::SubGroups:
+        return session.kernel(kSubGroupSource, "reduce", "-cl-std=CL3.0");
+      case GroupSum::WorkGroupCollective:
+        return session.kernel(kWorkGroupSource, "reduce", "-cl-std=CL3.0");
+      default:
+        return session.kernel(kSource, "reduce");
+      }
+    }
     ClKernel kernel_;
     ClBuffer data_, partials_;
   };
 
-  bool subGroups_;
+  GroupSum groupSum_;
   std::vector<float> data_;
   double sum_ = 0;
 };
@@ -127,11 +157,15 @@ private:
 } // namespace
 
 std::unique_ptr<Workload> makeReduction() {
-  return std::make_unique<Reduction>(false);
+  return std::make_unique<Reduction>(GroupSum::LocalMemory);
 }
 
 std::unique_ptr<Workload> makeSubGroupReduction() {
-  return std::make_unique<Reduction>(true);
+  return std::make_unique<Reduction>(GroupSum::SubGroups);
+}
+
+std::unique_ptr<Workload> makeWorkGroupReduction() {
+  return std::make_unique<Reduction>(GroupSum::WorkGroupCollective);
 }
 
 } // namespace bench
