@@ -5,11 +5,11 @@
 // Each works across the lanes of every sub-group first (subgroups.cl), then passes one value per
 // sub-group through the work-group's scratch (__kiln_work_group_scratch(), a slot per
 // sub-group). Every work-item then folds the slots it needs itself, so no sub-group waits for
-// another to combine them. Two barriers per call: the first
-// publishes the slots, the second keeps the next call from overwriting them before every
-// work-item has read this call's. The last sub-group of a work-group may be smaller than the
-// others, and a work-group of a non-uniform ND-range smaller than the enqueued size: both come
-// from get_sub_group_size() and get_num_sub_groups(), which know.
+// another to combine them. Two barriers per call: the first publishes the slots, the second
+// keeps the next call from overwriting them before every work-item has read this call's. The
+// last sub-group of a work-group may be smaller than the others, and a work-group of a
+// non-uniform ND-range smaller than the enqueued size: both come from get_sub_group_size() and
+// get_num_sub_groups(), which know.
 #include "kiln_internal.h"
 #include "kiln_primitives.h"
 
@@ -45,7 +45,7 @@ static KILN_WG_CONVERGENT void work_group_step(void) {
 // work-items of a sub-group). Each work-item reads the slots itself: they are few (a sub-group's
 // work-items read the same slot at once, which a GPU's shared memory broadcasts), and an
 // exchange across the lanes would cost a CPU that runs the work-items of an odd-shaped group one
-// at a time two work-group barriers per step.
+// at a time two work-group barriers per step. (`unused` picks the overload of T.)
 #define KILN_WG_FOLD(T, op)                                                                        \
   static OVL T fold_slots_##op(T unused, uint count) {                                             \
     T result = KILN_WG_ID_##op(T);                                                                 \
