@@ -186,6 +186,42 @@ TEST_P(FloatAtomicsTest, MinMaxOfZerosAndNaNsAndExchanges) {
   EXPECT_EQ(-std::numeric_limits<double>::infinity(), values[7]);
 }
 
+// Where the device keeps denormals (CL_FP_DENORM), atomic adds keep them too, in global and
+// local memory, at device and at system scope: the smallest denormal added to zero, and two
+// denormals added up.
+TEST_P(FloatAtomicsTest, AddsKeepDenormalsWhereTheDeviceDoes) {
+  cl_device_fp_config config = deviceInfo<cl_device_fp_config>(
+      device_, isDouble() ? CL_DEVICE_DOUBLE_FP_CONFIG : CL_DEVICE_SINGLE_FP_CONFIG);
+  if (!(config & CL_FP_DENORM))
+    GTEST_SKIP() << "the device flushes denormals";
+  const char *source = R"(
+    kernel void denormals(global atomic_T *g, local atomic_T *l, T tiny) {
+      atomic_init(l, (T)0);
+      atomic_fetch_add(&g[0], tiny);
+      atomic_fetch_add_explicit(&g[1], tiny, memory_order_relaxed, memory_scope_all_svm_devices);
+      atomic_fetch_add(l, tiny);
+      atomic_fetch_add(l, tiny);
+      atomic_fetch_sub(&g[2], tiny);
+      atomic_store(&g[3], atomic_load(l));
+    })";
+  std::string options = this->options() + " -Datomic_T=atomic_" + GetParam();
+  Kernel kernel = buildKernel(source, "denormals", options);
+  ASSERT_NE(nullptr, kernel.get());
+  double tiny = isDouble() ? std::numeric_limits<double>::denorm_min()
+                           : std::numeric_limits<float>::denorm_min();
+  Mem values = bufferOf({0.0, 0.0, 0.0, 0.0});
+  float tinyFloat = static_cast<float>(tiny);
+  ASSERT_TRUE(setArgs(kernel, values, LocalSize{elementBytes()}));
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, isDouble() ? sizeof tiny : sizeof tinyFloat,
+                                   isDouble() ? static_cast<void *>(&tiny) : &tinyFloat));
+  ASSERT_TRUE(run1D(kernel, 1, 1));
+  std::vector<double> out = readValues(values, 4);
+  EXPECT_EQ(tiny, out[0]);
+  EXPECT_EQ(tiny, out[1]);
+  EXPECT_EQ(-tiny, out[2]);
+  EXPECT_EQ(2 * tiny, out[3]);
+}
+
 INSTANTIATE_TEST_SUITE_P(Types, FloatAtomicsTest, ::testing::Values("float", "double"),
                          [](const ::testing::TestParamInfo<const char *> &info) {
                            return std::string(info.param);

@@ -1,8 +1,15 @@
-# One PTX test: compiles KERNEL (OpenCL C 3.0) with kilnc as the GPU device does (MODE optimized
-# or unoptimized, i.e. -cl-opt-disable), checks that every kernel has its entry and that the PTX
+# One PTX test: compiles KERNEL (OpenCL C 3.0, with the build options of a "// PTX options:" line)
+# with kilnc as the GPU device does (MODE optimized or unoptimized, i.e. -cl-opt-disable), checks that every kernel has its entry and that the PTX
 # matches each "// PTX contains: <regex>" line of the kernel's source, then assembles the PTX
 # with the CUDA toolkit's ptxas for sm_90 when PTXAS names one.
 set(options -cl-std=CL3.0)
+file(READ ${KERNEL} source)
+# "// PTX options: <build options>" adds build options.
+string(REGEX MATCH "// PTX options: ([^\n]+)" extra "${source}")
+if(extra)
+  separate_arguments(extra_options UNIX_COMMAND "${CMAKE_MATCH_1}")
+  list(APPEND options ${extra_options})
+endif()
 if(MODE STREQUAL "unoptimized")
   list(APPEND options -cl-opt-disable)
 endif()
@@ -11,7 +18,6 @@ execute_process(COMMAND ${KILNC} -q --link --ptx 90 ${options} ${KERNEL} -o ${OU
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "kilnc failed on ${KERNEL}:\n${out}")
 endif()
-file(READ ${KERNEL} source)
 file(READ ${OUTPUT} ptx)
 string(REGEX MATCHALL "kernel void ([A-Za-z_0-9]+)" kernels "${source}")
 foreach(kernel ${kernels})

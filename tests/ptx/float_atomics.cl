@@ -1,7 +1,9 @@
-// cl_ext_float_atomics: add is the GPU's own atom.add on float and double, in global and shared
-// memory; min and max are what the back end makes of atomicrmw fmin/fmax.
-// PTX contains: atom(\.[a-z_]+)*\.global(\.[a-z_]+)*\.add\.f32
-// PTX contains: atom(\.[a-z_]+)*\.shared(\.[a-z_]+)*\.add\.f32
+// cl_ext_float_atomics: add is the GPU's own atom.add on double, in global and shared memory;
+// on float it is a compare-exchange loop, since atom.add.f32 flushes denormals, which the device
+// keeps (float_atomics_ftz.cl: with -cl-denorms-are-zero, atom.add.f32); min and max are what
+// the back end makes of atomicrmw fmin/fmax.
+// PTX contains: atom(\.[a-z_]+)*\.global(\.[a-z_]+)*\.cas\.b32
+// PTX contains: atom(\.[a-z_]+)*\.shared(\.[a-z_]+)*\.cas\.b32
 // PTX contains: atom(\.[a-z_]+)*\.global(\.[a-z_]+)*\.add\.f64
 // PTX contains: atom(\.[a-z_]+)*\.shared(\.[a-z_]+)*\.add\.f64
 
