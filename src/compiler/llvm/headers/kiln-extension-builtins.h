@@ -199,7 +199,8 @@ uint4 __kiln_sg_ovld get_sub_group_lt_mask(void);
 #define __KILN_SG_DOUBLE_OP(M, op)
 #endif
 #define __KILN_SG_OVER_INTEGERS(M, op)                                                             \
-  M(char, op) M(uchar, op) M(short, op) M(ushort, op) M(int, op) M(uint, op) M(long, op) M(ulong, op)
+  M(char, op)                                                                                      \
+  M(uchar, op) M(short, op) M(ushort, op) M(int, op) M(uint, op) M(long, op) M(ulong, op)
 #define __KILN_SG_OVER_TYPES(M, op)                                                                \
   __KILN_SG_OVER_INTEGERS(M, op) M(float, op) __KILN_SG_DOUBLE_OP(M, op)
 #define __KILN_SG_EVERY_OPERATION(M)                                                               \
