@@ -29,9 +29,8 @@ ctest --test-dir build-sanitize --output-on-failure -j "$jobs" \
 # tests of code generation alone (PTX output, the vectorizer's kernels) and of bytes over large
 # buffers (streaming stores, transfers and fills past the cache) add no concurrency the others
 # lack, and took 40% of this run: they run in the two builds above.
-# It builds its own compiler library: with the release build's (KILN_PREBUILT_COMPILER_LIBRARY),
-# TSan no longer sees the compiler's own locking and reported a race inside LLVM between two
-# concurrent builds (ThreadTest.ConcurrentBuildsOfOneSourceInSeparatePrograms).
+# It builds its own compiler library: with the release build's, TSan no longer saw the
+# compiler's own locking and reported a race inside LLVM between two concurrent builds.
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKILN_SANITIZE=thread \
   -DKILN_BUILD_BENCHMARKS=OFF
 cmake --build build-tsan -j "$jobs"
