@@ -1,5 +1,7 @@
 #include "api/api_support.hpp"
 
+#include "runtime/objects/queue.hpp"
+
 #include "runtime/objects/context.hpp"
 #include "runtime/objects/event.hpp"
 
@@ -26,6 +28,11 @@ void returnEvent(Event &event, cl_event *eventOut) {
     *eventOut = &event;
   else
     event.releaseExternal();
+}
+
+Queue *toHostQueue(cl_command_queue handle) {
+  Queue *queue = toObject<Queue>(handle);
+  return queue != nullptr && !queue->isOnDevice() ? queue : nullptr;
 }
 
 } // namespace kiln::api

@@ -17,6 +17,7 @@
 namespace kiln {
 class Context;
 class Event;
+class Queue;
 } // namespace kiln
 
 namespace kiln::api {
@@ -28,6 +29,10 @@ template <typename T, typename Handle> T *toObject(Handle *handle) {
   T *object = static_cast<T *>(handle);
   return object->isExternallyAlive() ? object : nullptr;
 }
+
+/// A host queue: null also for a device queue (CL_QUEUE_ON_DEVICE), which only kernels
+/// enqueue on.
+Queue *toHostQueue(cl_command_queue handle);
 
 /// clRetain*: one more application reference, or `invalid` for a bad handle.
 template <typename T, typename Handle> cl_int retainObject(Handle *handle, cl_int invalid) {

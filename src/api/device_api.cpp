@@ -5,6 +5,7 @@
 #include "runtime/objects/device.hpp"
 #include "runtime/objects/device_partition.hpp"
 #include "runtime/objects/platform.hpp"
+#include "runtime/objects/queue.hpp"
 
 #include <cstring>
 #include <memory>
@@ -506,8 +507,15 @@ KILN_API cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, c
   Context *self = toObject<Context>(context);
   if (self == nullptr)
     return CL_INVALID_CONTEXT;
-  if (toObject<Device>(device) == nullptr || !self->hasDevice(static_cast<Device *>(device)))
+  Device *target = toObject<Device>(device);
+  if (target == nullptr || !self->hasDevice(target))
     return CL_INVALID_DEVICE;
-  // No device supports device-side enqueue, so there are no device queues to make default.
-  return CL_INVALID_OPERATION;
+  if (!(target->info().deviceEnqueueCapabilities & CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT))
+    return CL_INVALID_OPERATION;
+  Queue *queue = toObject<Queue>(command_queue);
+  if (queue == nullptr || !queue->isOnDevice() || &queue->device() != target ||
+      &queue->context() != self)
+    return CL_INVALID_COMMAND_QUEUE;
+  self->deviceQueues().setDefault(*target, *queue);
+  return CL_SUCCESS;
 }

@@ -32,7 +32,7 @@ cl_int validateImage(const EnqueueTarget &target, cl_mem handle, MemObject *&ima
 /// Queue, wait list and the first image of an image command.
 cl_int validateImageCommand(cl_command_queue queue, cl_mem handle, cl_uint numEvents,
                             const cl_event *waitList, EnqueueTarget &target, MemObject *&image) {
-  target.queue = toObject<Queue>(queue);
+  target.queue = toHostQueue(queue);
   if (target.queue == nullptr)
     return CL_INVALID_COMMAND_QUEUE;
   if (cl_int error = validateImage(target, handle, image))

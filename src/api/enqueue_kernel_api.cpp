@@ -21,7 +21,7 @@ namespace {
 /// The queue, the kernel with all its arguments set, and its code for the queue's device.
 cl_int validateKernelOnQueue(cl_command_queue command_queue, cl_kernel kernel, Queue *&queue,
                              Kernel *&self, const DeviceKernel *&code) {
-  queue = toObject<Queue>(command_queue);
+  queue = toHostQueue(command_queue);
   if (queue == nullptr)
     return CL_INVALID_COMMAND_QUEUE;
   self = toObject<Kernel>(kernel);

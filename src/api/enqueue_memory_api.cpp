@@ -32,7 +32,7 @@ bool inBounds(const MemObject &buffer, size_t offset, size_t size) {
 /// The common head of every command: queue, wait list, buffer.
 cl_int validateBufferCommand(cl_command_queue queue, cl_mem handle, cl_uint numEvents,
                              const cl_event *waitList, EnqueueTarget &target, MemObject *&buffer) {
-  target.queue = toObject<Queue>(queue);
+  target.queue = toHostQueue(queue);
   if (target.queue == nullptr)
     return CL_INVALID_COMMAND_QUEUE;
   if (cl_int error = validateBuffer(target, handle, buffer))
@@ -350,7 +350,7 @@ KILN_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_que
                                                     cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    target.queue = toObject<Queue>(command_queue);
+    target.queue = toHostQueue(command_queue);
     if (target.queue == nullptr)
       return CL_INVALID_COMMAND_QUEUE;
     MemObject *mapped = toObject<MemObject>(memobj); // a buffer or an image

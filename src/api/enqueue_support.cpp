@@ -7,7 +7,7 @@ namespace kiln::api {
 
 cl_int validateEnqueue(cl_command_queue queue, cl_uint numEvents, const cl_event *waitList,
                        EnqueueTarget &target) {
-  target.queue = toObject<Queue>(queue);
+  target.queue = toHostQueue(queue);
   if (target.queue == nullptr)
     return CL_INVALID_COMMAND_QUEUE;
   return validateWaitList(numEvents, waitList, &target.queue->context(), target.waitList);

@@ -5,6 +5,7 @@
 #include "runtime/objects/kernel.hpp"
 #include "runtime/objects/memory.hpp"
 #include "runtime/objects/program.hpp"
+#include "runtime/objects/queue.hpp"
 #include "runtime/objects/sampler.hpp"
 
 #include <algorithm>
@@ -18,18 +19,11 @@ namespace {
 /// executable (made when the program was built).
 cl_kernel makeKernel(Program &program, const compiler::KernelInfo &info, cl_int &error) {
   std::map<const Device *, DeviceKernelCode> deviceKernels;
-  for (Device *device : program.devices()) {
-    std::shared_ptr<const DeviceProgram> code = program.deviceProgram(*device);
-    if (code == nullptr)
-      continue;
-    const DeviceKernel *kernel = code->kernel(info.name);
-    if (kernel == nullptr) {
-      program.context().reportError("Kiln has no code for kernel '" + info.name +
-                                    "' in the program built for this device");
-      error = CL_OUT_OF_RESOURCES;
-      return nullptr;
-    }
-    deviceKernels.emplace(device, DeviceKernelCode{std::move(code), kernel});
+  if (!findDeviceKernels(program, info.name, deviceKernels)) {
+    program.context().reportError("Kiln has no code for kernel '" + info.name +
+                                  "' in the program built for this device");
+    error = CL_OUT_OF_RESOURCES;
+    return nullptr;
   }
   return createObject<Kernel>(program, info, std::move(deviceKernels));
 }
@@ -76,8 +70,10 @@ KILN_API cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *ke
       error = CL_INVALID_VALUE;
       return nullptr;
     }
-    auto found = std::find_if(info.kernels.begin(), info.kernels.end(),
-                              [&](const compiler::KernelInfo &k) { return k.name == kernel_name; });
+    auto found =
+        std::find_if(info.kernels.begin(), info.kernels.end(), [&](const compiler::KernelInfo &k) {
+          return k.name == kernel_name && !k.isEnqueuedBlock;
+        });
     if (found == info.kernels.end()) {
       error = CL_INVALID_KERNEL_NAME;
       return nullptr;
@@ -95,13 +91,14 @@ KILN_API cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint
     compiler::ProgramInfo info;
     if (!owner->executableInfo(info))
       return CL_INVALID_PROGRAM_EXECUTABLE;
-    if (kernels != nullptr && num_kernels < info.kernels.size())
+    std::vector<const compiler::KernelInfo *> listed = compiler::applicationKernels(info);
+    if (kernels != nullptr && num_kernels < listed.size())
       return CL_INVALID_VALUE;
     if (kernels != nullptr) {
       std::vector<cl_kernel> created;
-      for (const compiler::KernelInfo &kernel : info.kernels) {
+      for (const compiler::KernelInfo *kernel : listed) {
         cl_int error = CL_SUCCESS;
-        cl_kernel handle = makeKernel(*owner, kernel, error);
+        cl_kernel handle = makeKernel(*owner, *kernel, error);
         if (handle == nullptr) {
           for (cl_kernel made : created)
             static_cast<Kernel *>(made)->releaseExternal();
@@ -112,7 +109,7 @@ KILN_API cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint
       std::copy(created.begin(), created.end(), kernels);
     }
     if (num_kernels_ret != nullptr)
-      *num_kernels_ret = static_cast<cl_uint>(info.kernels.size());
+      *num_kernels_ret = static_cast<cl_uint>(listed.size());
     return CL_SUCCESS;
   });
 }
@@ -203,8 +200,20 @@ KILN_API cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, 
       self->setMemObject(arg_index, image);
       return CL_SUCCESS;
     }
-    case compiler::ArgKind::Queue:
-      return arg_size != sizeof(cl_command_queue) ? CL_INVALID_ARG_SIZE : CL_INVALID_DEVICE_QUEUE;
+    case compiler::ArgKind::Queue: {
+      if (arg_size != sizeof(cl_command_queue))
+        return CL_INVALID_ARG_SIZE;
+      Queue *queue = arg_value != nullptr
+                         ? toObject<Queue>(*static_cast<const cl_command_queue *>(arg_value))
+                         : nullptr;
+      if (queue == nullptr || !queue->isOnDevice() ||
+          &queue->context() != &self->program().context())
+        return CL_INVALID_DEVICE_QUEUE;
+      // A kernel's queue_t is the queue's handle (DeviceQueues finds it again).
+      uint64_t handle = deviceQueueHandle(*queue);
+      self->setValue(arg_index, &handle, sizeof handle);
+      return CL_SUCCESS;
+    }
     case compiler::ArgKind::Pipe:
       return arg_size != sizeof(cl_mem) ? CL_INVALID_ARG_SIZE : CL_INVALID_MEM_OBJECT;
     }

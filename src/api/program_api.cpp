@@ -373,10 +373,10 @@ std::vector<uint8_t> deviceBinary(const Program &program, const Device *device) 
 
 std::string kernelNames(const compiler::ProgramInfo &info) {
   std::string names;
-  for (const compiler::KernelInfo &kernel : info.kernels) {
+  for (const compiler::KernelInfo *kernel : compiler::applicationKernels(info)) {
     if (!names.empty())
       names += ';';
-    names += kernel.name;
+    names += kernel->name;
   }
   return names;
 }
@@ -435,7 +435,7 @@ KILN_API cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info
       if (!self->executableInfo(info))
         return CL_INVALID_PROGRAM_EXECUTABLE;
       if (param_name == CL_PROGRAM_NUM_KERNELS)
-        return out(info.kernels.size());
+        return out(compiler::applicationKernels(info).size());
       if (param_name == CL_PROGRAM_KERNEL_NAMES)
         return out(kernelNames(info));
       return out.boolean(false); // OpenCL C has no program-scope constructors or destructors

@@ -54,6 +54,19 @@ cl_command_queue makeQueue(cl_context context, cl_device_id device,
     error = CL_INVALID_QUEUE_PROPERTIES;
     return nullptr;
   }
+  if (onDevice) {
+    DeviceQueues &queues = owner->deviceQueues();
+    // There is one default device queue per device: asking for it again gives it again.
+    if (properties & CL_QUEUE_ON_DEVICE_DEFAULT)
+      if (Ref<Queue> existing = queues.defaultFor(*target)) {
+        existing->retainExternal();
+        return existing.get();
+      }
+    if (queues.countFor(*target) >= target->info().maxOnDeviceQueues) {
+      error = CL_OUT_OF_RESOURCES;
+      return nullptr;
+    }
+  }
   return createObject<Queue>(*owner, *target, properties, std::move(propertyList));
 }
 
@@ -78,6 +91,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
       return nullptr;
     cl_command_queue_properties flags = 0;
     bool hasSize = false;
+    cl_queue_properties size = 0;
     std::vector<cl_queue_properties> list;
     for (const cl_queue_properties *entry = properties; entry != nullptr && *entry != 0;
          entry += 2) {
@@ -87,6 +101,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
         break;
       case CL_QUEUE_SIZE:
         hasSize = true;
+        size = entry[1];
         break;
       default:
         error = CL_INVALID_VALUE;
@@ -97,7 +112,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
     }
     if (!list.empty())
       list.push_back(0);
-    if (hasSize && !(flags & CL_QUEUE_ON_DEVICE)) {
+    if (hasSize && (!(flags & CL_QUEUE_ON_DEVICE) || size > target->info().queueOnDeviceMaxSize)) {
       error = CL_INVALID_VALUE;
       return nullptr;
     }
@@ -141,9 +156,13 @@ KILN_API cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue
       return out(self->propertyList());
     case CL_QUEUE_SIZE:
       // Only device queues have a size.
-      return CL_INVALID_COMMAND_QUEUE;
-    case CL_QUEUE_DEVICE_DEFAULT:
-      return out(static_cast<cl_command_queue>(nullptr));
+      if (!self->isOnDevice())
+        return CL_INVALID_COMMAND_QUEUE;
+      return out(self->deviceQueueSize());
+    case CL_QUEUE_DEVICE_DEFAULT: {
+      Ref<Queue> defaultQueue = self->context().deviceQueues().defaultFor(self->device());
+      return out(static_cast<cl_command_queue>(defaultQueue.get()));
+    }
     default:
       return CL_INVALID_VALUE;
     }
@@ -161,7 +180,7 @@ KILN_API cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_q
 }
 
 KILN_API cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
-  Queue *self = toObject<Queue>(command_queue);
+  Queue *self = toHostQueue(command_queue);
   if (self == nullptr)
     return CL_INVALID_COMMAND_QUEUE;
   self->flush();
@@ -169,7 +188,7 @@ KILN_API cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
 }
 
 KILN_API cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
-  Queue *self = toObject<Queue>(command_queue);
+  Queue *self = toHostQueue(command_queue);
   if (self == nullptr)
     return CL_INVALID_COMMAND_QUEUE;
   return guard([&] {

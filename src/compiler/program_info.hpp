@@ -67,6 +67,12 @@ struct KernelInfo {
   /// Whether the kernel calls a work-group collective function, whose local memory the device
   /// adds to the kernel's (compiler/work_group_scratch.hpp).
   bool usesWorkGroupScratch = false;
+  /// Whether the kernel enqueues kernels or uses device events (it then needs an arena when it
+  /// runs: compiler/device_enqueue_format.hpp).
+  bool usesDeviceEnqueue = false;
+  /// A block Clang made a kernel for enqueue_kernel: launched by device-side enqueue only, so
+  /// the program does not list it.
+  bool isEnqueuedBlock = false;
 };
 
 /// One argument of a printf call as its record holds it (see compiler/printf_format.hpp).
@@ -101,5 +107,14 @@ struct ProgramInfo {
   /// The printf calls of the program, by the call site number their records carry.
   std::vector<PrintfCallSite> printfCalls;
 };
+
+/// The kernels the application sees: all but the block kernels of device-side enqueue.
+inline std::vector<const KernelInfo *> applicationKernels(const ProgramInfo &info) {
+  std::vector<const KernelInfo *> kernels;
+  for (const KernelInfo &kernel : info.kernels)
+    if (!kernel.isEnqueuedBlock)
+      kernels.push_back(&kernel);
+  return kernels;
+}
 
 } // namespace kiln::compiler

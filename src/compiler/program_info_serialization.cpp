@@ -4,7 +4,7 @@ namespace kiln::compiler {
 namespace {
 
 /// Bump with every change to ProgramInfo or to the layout below.
-constexpr uint32_t kFormatVersion = 3; // 2: KernelArgInfo::onlyWritten, 3: usesWorkGroupScratch
+constexpr uint32_t kFormatVersion = 4;
 
 // The fewest bytes one element of each list takes, to bound the counts read back.
 constexpr size_t kMinimumKernelBytes = 8;
@@ -67,6 +67,8 @@ void writeKernel(ByteWriter &out, const KernelInfo &kernel) {
   out.number(kernel.argBlockAlignment);
   out.number<uint8_t>(kernel.usesPrintf);
   out.number<uint8_t>(kernel.usesWorkGroupScratch);
+  out.number<uint8_t>(kernel.usesDeviceEnqueue);
+  out.number<uint8_t>(kernel.isEnqueuedBlock);
 }
 
 KernelInfo readKernel(ByteReader &in) {
@@ -85,6 +87,8 @@ KernelInfo readKernel(ByteReader &in) {
   kernel.argBlockAlignment = in.number<uint32_t>();
   kernel.usesPrintf = in.number<uint8_t>() != 0;
   kernel.usesWorkGroupScratch = in.number<uint8_t>() != 0;
+  kernel.usesDeviceEnqueue = in.number<uint8_t>() != 0;
+  kernel.isEnqueuedBlock = in.number<uint8_t>() != 0;
   return kernel;
 }
 

@@ -15,8 +15,8 @@ namespace {
 enum class Accessor {
   None,
   ImageDescriptor,
-  SamplerBits,
-  SamplerFromBits,
+  SamplerBits,     // also a queue's and an event's
+  SamplerFromBits, // likewise
   TextureHardware,
   TextureRead
 };
@@ -26,9 +26,12 @@ Accessor accessorOf(const Function &function) {
   StringRef name = function.getName();
   if (name.contains("__kiln_image_descriptor"))
     return Accessor::ImageDescriptor;
-  if (name.contains("__kiln_sampler_bits"))
+  // Samplers, device queues and device events are bits held in the pointer.
+  if (name.contains("__kiln_sampler_bits") || name.contains("__kiln_queue_bits") ||
+      name.contains("__kiln_event_bits"))
     return Accessor::SamplerBits;
-  if (name.contains("__translate_sampler_initializer"))
+  if (name.contains("__translate_sampler_initializer") || name.contains("__kiln_queue_from_bits") ||
+      name.contains("__kiln_event_from_bits"))
     return Accessor::SamplerFromBits;
   if (name.contains("__kiln_texture_hardware"))
     return Accessor::TextureHardware;
@@ -51,9 +54,11 @@ Value *meaning(Accessor accessor, CallInst &call, bool textureHardware) {
   case Accessor::ImageDescriptor:
     return builder.CreatePointerBitCastOrAddrSpaceCast(argument, result);
   case Accessor::SamplerBits:
-    return builder.CreateTrunc(builder.CreatePtrToInt(argument, builder.getInt64Ty()), result);
+    return builder.CreateZExtOrTrunc(builder.CreatePtrToInt(argument, builder.getInt64Ty()),
+                                     result);
   default: // SamplerFromBits
-    return builder.CreateIntToPtr(builder.CreateZExt(argument, builder.getInt64Ty()), result);
+    return builder.CreateIntToPtr(builder.CreateZExtOrTrunc(argument, builder.getInt64Ty()),
+                                  result);
   }
 }
 

@@ -17,7 +17,9 @@
 namespace kiln::compiler {
 
 /// Replaces every call of __kiln_image_descriptor (the image itself), __kiln_sampler_bits (the
-/// low 32 bits of the sampler), __translate_sampler_initializer (a sampler holding the bits) and
+/// low 32 bits of the sampler), __translate_sampler_initializer (a sampler holding the bits),
+/// __kiln_queue_bits / __kiln_event_bits and __kiln_queue_from_bits / __kiln_event_from_bits
+/// (a device queue's or device event's bits, and back), and
 /// __kiln_texture_hardware (`textureHardware`); without texture hardware, the calls of the
 /// __kiln_texture_* reads too. Returns how many calls it replaced.
 unsigned resolveImageAccessors(llvm::Module &module, bool textureHardware);

@@ -1,6 +1,8 @@
 #include "compiler/llvm/kernel_metadata.hpp"
 
 #include "compiler/argument_block.hpp"
+#include "compiler/device_enqueue_format.hpp"
+#include "compiler/llvm/enqueued_blocks.hpp"
 #include "compiler/llvm/pointer_argument_access.hpp"
 #include "compiler/llvm/printf_lowering.hpp"
 #include "compiler/work_group_scratch.hpp"
@@ -341,6 +343,9 @@ KernelInfo describeKernel(const llvm::Function &function, const std::vector<Loca
   kernel.usesPrintf = printfAlloc != nullptr && reachable.contains(printfAlloc);
   const llvm::Function *scratch = function.getParent()->getFunction(kWorkGroupScratchPrimitive);
   kernel.usesWorkGroupScratch = scratch != nullptr && reachable.contains(scratch);
+  const llvm::Function *arena = function.getParent()->getFunction(kDeviceEnqueueArenaPrimitive);
+  kernel.usesDeviceEnqueue = arena != nullptr && reachable.contains(arena);
+  kernel.isEnqueuedBlock = isEnqueuedBlock(function);
   return kernel;
 }
 

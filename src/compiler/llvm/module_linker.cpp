@@ -2,6 +2,7 @@
 
 #include "compiler/llvm/bitcode_io.hpp"
 #include "compiler/llvm/builtin_library.hpp"
+#include "compiler/llvm/enqueued_blocks.hpp"
 #include "compiler/llvm/printf_lowering.hpp"
 
 #include "llvm/ADT/StringMap.h"
@@ -302,7 +303,10 @@ std::unique_ptr<llvm::Module> linkProgram(std::span<const Bitcode *const> module
   handleLinkOptions(*program, options);
   if (options.createLibrary)
     return program;
-  if (!lowerPrintfCalls(*program, log) || !linkBuiltins(*program, log))
+  if (!lowerPrintfCalls(*program, log))
+    return nullptr;
+  numberEnqueuedBlocks(*program);
+  if (!linkBuiltins(*program, log))
     return nullptr;
   std::vector<std::string> undefined = undefinedSymbols(*program);
   for (const std::string &line : undefined)

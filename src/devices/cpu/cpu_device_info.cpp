@@ -1,5 +1,7 @@
 #include "devices/cpu/cpu_device_info.hpp"
 
+#include "runtime/scheduling/device_enqueue.hpp"
+
 #include "devices/cpu/cpu_topology.hpp"
 #include "devices/cpu/kernel_jit.hpp"
 #include "runtime/objects/kiln_language.hpp"
@@ -109,6 +111,7 @@ DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCp
   info.preferredWorkGroupSizeMultiple = host.vectorBits / 32;
   info.executionCapabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
   info.queueOnHostProperties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+  describeDeviceEnqueue(info);
   info.printfBufferSize = 1 << 20;
   info.profilingTimerResolutionNs = 1;
 

@@ -11,7 +11,9 @@
 #include "devices/cpu/prepared_program_serialization.hpp"
 #include "devices/cpu/thread_pool.hpp"
 #include "runtime/objects/compiler_loader.hpp"
+#include "runtime/objects/context.hpp"
 #include "runtime/objects/kiln_language.hpp"
+#include "runtime/objects/program.hpp"
 #include "runtime/scheduling/command.hpp"
 #include "runtime/scheduling/host_commands.hpp"
 #include "runtime/scheduling/work_group_grid.hpp"
@@ -128,6 +130,8 @@ public:
                      error)) {
         // The kernel was prepared at build, so this is rare: out of memory, or an internal
         // error of the code generator.
+        launch->kernel->program().context().reportError("Kiln could not compile kernel '" +
+                                                        launch->kernel->name() + "': " + error);
         command->complete(CL_OUT_OF_RESOURCES);
         return;
       }

@@ -1,7 +1,9 @@
 //===- kernel_launch_job.cpp - An NDRange run by the CPU device's workers --===//
 #include "devices/cpu/kernel_launch_job.hpp"
 
+#include "runtime/objects/device.hpp"
 #include "runtime/objects/kernel.hpp"
+#include "runtime/objects/queue.hpp"
 #include "runtime/scheduling/work_group_grid.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -66,6 +68,13 @@ KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
                     printfBufferSize);
     params_.printfBuffer = printf_->buffer();
   }
+  if (launch_.kernel->info().usesDeviceEnqueue) {
+    enqueueArena_ = EnqueueArena::create(launch_, command_->event().queue()->device());
+    if (enqueueArena_ == nullptr)
+      failed_.store(true);
+    else
+      params_.deviceEnqueueArena = enqueueArena_->arena();
+  }
   const NDRange &range = launch_.range;
   params_.args = launch_.arguments.block.data();
   params_.workDim = range.workDim;
@@ -91,6 +100,8 @@ KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
 void KernelLaunchJob::run(size_t begin, size_t end, unsigned worker) {
   if (!started_.exchange(true))
     command_->markRunning();
+  if (failed_.load(std::memory_order_relaxed))
+    return;
   WorkerScratch &scratch = scratch_[worker];
   if (!WorkerScratch::reserve(scratch.localMemory, scratch.localCapacity,
                               std::max<size_t>(localMemoryReserved_, 1)) ||
@@ -128,7 +139,9 @@ void KernelLaunchJob::finished() {
   if (printf_)
     printf_->write(*deviceKernel_.printfCalls());
   printf_.reset();
-  command_->complete(failed_.load() ? CL_OUT_OF_RESOURCES : CL_COMPLETE);
+  // A kernel's enqueued kernels run once it has finished; its command completes after them.
+  completeAfterEnqueuedCommands(command_, std::move(enqueueArena_),
+                                failed_.load() ? CL_OUT_OF_RESOURCES : CL_COMPLETE);
 }
 
 } // namespace kiln::cpu

@@ -16,6 +16,7 @@
 #include "devices/cpu/waiter_tag.hpp"
 #include "runtime/printf/printf_output.hpp"
 #include "runtime/scheduling/command.hpp"
+#include "runtime/scheduling/device_enqueue.hpp"
 
 #include <array>
 #include <atomic>
@@ -90,7 +91,8 @@ private:
   KernelLaunch &launch_;
   const CpuKernel &deviceKernel_;
   LaunchCode code_;
-  std::optional<PrintfOutput> printf_; // for kernels that call printf
+  std::optional<PrintfOutput> printf_;         // for kernels that call printf
+  std::unique_ptr<EnqueueArena> enqueueArena_; // for kernels that enqueue kernels
   LaunchParams params_{};
   /// Bytes of each work-group's local memory: the launch's, then any work-group scratch.
   size_t localMemoryReserved_ = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compiler/argument_block.hpp"
+#include "compiler/device_enqueue_format.hpp"
 #include "compiler/printf_format.hpp"
 
 #include <atomic>
@@ -30,6 +31,8 @@ struct LaunchParams {
   uint32_t workDim;
   /// Null unless the kernel calls printf.
   PrintfBuffer *printfBuffer;
+  /// Null unless the kernel enqueues kernels or uses device events.
+  compiler::DeviceEnqueueArena *deviceEnqueueArena;
 };
 
 /// One work-group.

@@ -1,6 +1,7 @@
 // cl_context: a set of devices sharing memory objects, programs and queues.
 #pragma once
 
+#include "runtime/objects/device_queues.hpp"
 #include "runtime/objects/memory.hpp"
 #include "runtime/objects/object.hpp"
 #include "runtime/objects/svm_allocations.hpp"
@@ -41,6 +42,7 @@ public:
   cl_device_svm_capabilities svmCapabilities() const;
   /// clSVMAlloc's allocations.
   SvmAllocations &svmAllocations() { return svmAllocations_; }
+  DeviceQueues &deviceQueues() { return deviceQueues_; }
   /// The application released the context: its SVM allocations go (each of which holds the
   /// context), once the commands that use them have finished.
   void lastExternalReleased() { svmAllocations_.clear(); }
@@ -60,6 +62,7 @@ private:
   std::mutex mutex_;
   std::vector<std::pair<DestructorCallback, void *>> destructorCallbacks_;
   SvmAllocations svmAllocations_;
+  DeviceQueues deviceQueues_;
 };
 
 } // namespace kiln

@@ -1,6 +1,7 @@
 #include "runtime/objects/kernel.hpp"
 
 #include "compiler/argument_block.hpp"
+#include "runtime/device_driver.hpp"
 #include "runtime/objects/context.hpp"
 #include "runtime/objects/memory.hpp"
 #include "runtime/objects/program.hpp"
@@ -9,6 +10,20 @@
 #include <cstring>
 
 namespace kiln {
+
+bool findDeviceKernels(const Program &program, const std::string &name,
+                       std::map<const Device *, DeviceKernelCode> &found) {
+  for (Device *device : program.devices()) {
+    std::shared_ptr<const DeviceProgram> code = program.deviceProgram(*device);
+    if (code == nullptr)
+      continue;
+    const DeviceKernel *kernel = code->kernel(name);
+    if (kernel == nullptr)
+      return false;
+    found.emplace(device, DeviceKernelCode{std::move(code), kernel});
+  }
+  return true;
+}
 
 Kernel::Kernel(Program &program, compiler::KernelInfo info,
                std::map<const Device *, DeviceKernelCode> deviceKernels)

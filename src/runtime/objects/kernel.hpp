@@ -56,6 +56,11 @@ struct DeviceKernelCode {
   const DeviceKernel *kernel = nullptr;
 };
 
+/// The code of kernel `name` on every device `program` has an executable for; false when one
+/// of those executables lacks it.
+bool findDeviceKernels(const Program &program, const std::string &name,
+                       std::map<const Device *, DeviceKernelCode> &found);
+
 class Kernel : public Object<_cl_kernel, ObjectKind::Kernel>, public RefCounted<Kernel> {
 public:
   /// `deviceKernels` has the loaded kernel for every device the program was built for.

@@ -13,9 +13,20 @@ namespace kiln {
 Queue::Queue(Context &context, Device &device, cl_command_queue_properties properties,
              std::vector<cl_queue_properties> propertyList)
     : context_(&context), device_(device), properties_(properties),
-      propertyList_(std::move(propertyList)) {}
+      propertyList_(std::move(propertyList)) {
+  if (!isOnDevice())
+    return;
+  deviceQueueSize_ = device.info().queueOnDevicePreferredSize;
+  for (size_t i = 0; i + 1 < propertyList_.size(); i += 2)
+    if (propertyList_[i] == CL_QUEUE_SIZE)
+      deviceQueueSize_ = static_cast<cl_uint>(propertyList_[i + 1]);
+  context.deviceQueues().add(*this, properties & CL_QUEUE_ON_DEVICE_DEFAULT);
+}
 
-Queue::~Queue() = default;
+Queue::~Queue() {
+  if (isOnDevice())
+    context_->deviceQueues().remove(*this);
+}
 
 void Queue::enqueue(const std::shared_ptr<Command> &command, std::span<Event *const> waitList) {
   wire(command, waitList, Ordering::Normal);

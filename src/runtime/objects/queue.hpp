@@ -27,6 +27,10 @@ public:
   const std::vector<cl_queue_properties> &propertyList() const { return propertyList_; }
   bool isInOrder() const { return !(properties_ & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
   bool profilingEnabled() const { return properties_ & CL_QUEUE_PROFILING_ENABLE; }
+  /// A device queue (CL_QUEUE_ON_DEVICE): only kernels enqueue on it.
+  bool isOnDevice() const { return properties_ & CL_QUEUE_ON_DEVICE; }
+  /// CL_QUEUE_SIZE of a device queue: the bytes its kernels' enqueues may take at a time.
+  cl_uint deviceQueueSize() const { return deviceQueueSize_; }
 
   /// Enqueues `command` (whose event belongs to this queue): it runs once every event of
   /// `waitList` has finished and, in an in-order queue, the previous command has; in an
@@ -58,6 +62,7 @@ private:
   Device &device_;
   cl_command_queue_properties properties_;
   std::vector<cl_queue_properties> propertyList_;
+  cl_uint deviceQueueSize_ = 0;
 
   AdaptiveMutex mutex_;
   std::vector<Ref<Event>> unfinished_; // enqueued and not yet finished, oldest first

@@ -76,6 +76,7 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
     case compiler::ArgKind::ConstantPointer:
     case compiler::ArgKind::Image:
     case compiler::ArgKind::Sampler:
+    case compiler::ArgKind::Queue:
       return builder.CreateAlignedLoad(type, slot, kSlotReadAlignment);
     case compiler::ArgKind::LocalPointer: {
       // The kernel's own __local variables are static shared memory here; the dynamic memory

@@ -109,6 +109,7 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
     }
     case compiler::ArgKind::Image:   // the address of its descriptor
     case compiler::ArgKind::Sampler: // its CLK_* bits (image_accessors.hpp)
+    case compiler::ArgKind::Queue:   // its handle (runtime/objects/device_queues.hpp)
       value = builder.CreateAlignedLoad(builder.getPtrTy(), slot, kArgumentReadAlignment);
       break;
     case compiler::ArgKind::LocalPointer: {
@@ -357,6 +358,14 @@ void replaceGroupPrimitives(Module &module, Function &function) {
     Value *address =
         at.CreateConstInBoundsGEP1_64(at.getInt8Ty(), launch, offsetof(LaunchParams, workDim));
     call->replaceAllUsesWith(at.CreateLoad(at.getInt32Ty(), address, "work.dim"));
+    call->eraseFromParent();
+  }
+  for (CallInst *call :
+       callsIn(function, module.getFunction(compiler::kDeviceEnqueueArenaPrimitive))) {
+    IRBuilder<> at(call);
+    Value *address = at.CreateConstInBoundsGEP1_64(at.getInt8Ty(), launch,
+                                                   offsetof(LaunchParams, deviceEnqueueArena));
+    call->replaceAllUsesWith(at.CreateLoad(call->getType(), address, "enqueue.arena"));
     call->eraseFromParent();
   }
 }

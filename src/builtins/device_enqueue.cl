@@ -1,0 +1,348 @@
+// Device-side enqueue (OpenCL C 3.0 section 6.15.16): enqueue_kernel (which Clang lowers to the
+// __enqueue_kernel_* functions below, giving the block's kernel as a number the compiler put in
+// place of its address: compiler/llvm/enqueued_blocks.hpp), enqueue_marker, ndranges, device
+// events, get_default_queue and the block kernel queries. Each appends to or reads the launch's
+// arena, whose layout compiler/device_enqueue_format.hpp gives; the host launches the records
+// once the launch has finished.
+#include "kiln_internal.h"
+
+typedef struct {
+  ulong maxWorkGroupSize;
+  ulong preferredWorkGroupSizeMultiple;
+  ulong subGroupSize;
+} KilnBlockKernelLimits;
+
+typedef struct {
+  int status;
+  uint kind;
+  ulong profilingResult;
+} KilnDeviceEvent;
+
+typedef struct {
+  uint size;
+  uint kind;
+  ulong queue;
+  uint flags;
+  uint blockKernel;
+  uint workDim;
+  uint waitCount;
+  ulong globalOffset[3];
+  ulong globalSize[3];
+  ulong localSize[3];
+  uint returnEvent;
+  uint localArgumentCount;
+  uint literalSize;
+  uint literalOffset;
+  ulong reserved;
+} KilnEnqueueRecord;
+
+typedef struct {
+  global uchar *records;
+  ulong capacity;
+  atomic_ulong used;
+  global KilnDeviceEvent *events;
+  uint eventCapacity;
+  atomic_uint eventsUsed;
+  ulong defaultQueue;
+  const global KilnBlockKernelLimits *kernels;
+  ulong kernelCount;
+} KilnEnqueueArena;
+
+#define KILN_RECORD_ALIGNMENT 128
+#define KILN_RECORD_KERNEL 1
+#define KILN_RECORD_MARKER 2
+#define KILN_EVENT_USER 1
+#define KILN_EVENT_COMMAND 2
+
+// Resolved by each code generator: this launch's arena.
+global KilnEnqueueArena *__kiln_device_enqueue_arena(void);
+// Opaque values as the bits they hold (compiler/llvm/image_accessors.hpp).
+ulong __kiln_queue_bits(queue_t queue);
+queue_t __kiln_queue_from_bits(ulong bits);
+ulong __kiln_event_bits(clk_event_t event);
+clk_event_t __kiln_event_from_bits(ulong bits);
+
+static ulong alignUp(ulong value, ulong alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+// The arena entry of a device event, or null for a value that is none.
+static global KilnDeviceEvent *eventEntry(global KilnEnqueueArena *arena, clk_event_t event) {
+  ulong bits = __kiln_event_bits(event);
+  if (bits == 0 || bits > arena->eventCapacity)
+    return 0;
+  return &arena->events[bits - 1];
+}
+
+static clk_event_t allocateEvent(global KilnEnqueueArena *arena, uint kind) {
+  uint index = atomic_fetch_add_explicit(&arena->eventsUsed, 1u, memory_order_relaxed,
+                                         memory_scope_device);
+  if (index >= arena->eventCapacity)
+    return __kiln_event_from_bits(~0ul); // CLK_NULL_EVENT
+  global KilnDeviceEvent *entry = &arena->events[index];
+  entry->status = 2 /* CL_SUBMITTED */;
+  entry->profilingResult = 0;
+  entry->kind = kind;
+  return __kiln_event_from_bits((ulong)index + 1);
+}
+
+// `size` bytes of records, or null when the arena has no room for them.
+static global KilnEnqueueRecord *reserveRecord(global KilnEnqueueArena *arena, ulong size) {
+  ulong used = atomic_load_explicit(&arena->used, memory_order_relaxed, memory_scope_device);
+  do {
+    if (used + size > arena->capacity)
+      return 0;
+  } while (!atomic_compare_exchange_weak_explicit(&arena->used, &used, used + size,
+                                                  memory_order_relaxed, memory_order_relaxed,
+                                                  memory_scope_device));
+  return (global KilnEnqueueRecord *)(arena->records + used);
+}
+
+static bool validWaitList(global KilnEnqueueArena *arena, uint count,
+                          const clk_event_t *waitList) {
+  if ((count == 0) != (waitList == 0))
+    return false;
+  for (uint i = 0; i < count; ++i)
+    if (eventEntry(arena, waitList[i]) == 0)
+      return false;
+  return true;
+}
+
+static bool validNDRange(global KilnEnqueueArena *arena, uint blockKernel, const ndrange_t *range) {
+  uint dims = range->workDimension;
+  if (dims < 1 || dims > 3)
+    return false;
+  ulong items = 1;
+  bool chosen = true;
+  for (uint d = 0; d < dims; ++d) {
+    if (range->globalWorkSize[d] == 0)
+      return false;
+    items *= range->localWorkSize[d];
+    chosen = chosen && range->localWorkSize[d] == 0;
+  }
+  if (chosen)
+    return true;
+  if (items == 0)
+    return false;
+  ulong limit =
+      blockKernel >= 1 && blockKernel <= arena->kernelCount ? arena->kernels[blockKernel - 1].maxWorkGroupSize : 0;
+  return items <= limit;
+}
+
+// Appends a record; `kernel` 0 makes a marker. Returns a CLK_* code.
+static int appendRecord(queue_t queue, uint flags, const ndrange_t *range, uint blockKernel,
+                        const generic uchar *literal, uint waitCount, const clk_event_t *waitList,
+                        clk_event_t *returnEvent, uint localCount, const size_t *localSizes) {
+  global KilnEnqueueArena *arena = __kiln_device_enqueue_arena();
+  ulong queueBits = __kiln_queue_bits(queue);
+  if (queueBits == 0)
+    return CLK_INVALID_QUEUE;
+  if (!validWaitList(arena, waitCount, waitList))
+    return CLK_INVALID_EVENT_WAIT_LIST;
+  if (blockKernel != 0 && !validNDRange(arena, blockKernel, range))
+    return CLK_INVALID_NDRANGE;
+  for (uint i = 0; i < localCount; ++i)
+    if (localSizes[i] == 0)
+      return CLK_INVALID_ARG_SIZE;
+  uint literalSize = literal != 0 ? *(const generic uint *)literal : 0;
+  ulong literalOffset = alignUp(sizeof(KilnEnqueueRecord) + waitCount * 4, 8) + localCount * 8;
+  literalOffset = alignUp(literalOffset, KILN_RECORD_ALIGNMENT);
+  ulong size = alignUp(literalOffset + literalSize, KILN_RECORD_ALIGNMENT);
+  global KilnEnqueueRecord *record = reserveRecord(arena, size);
+  if (record == 0)
+    return CLK_DEVICE_QUEUE_FULL;
+  uint event = 0;
+  if (returnEvent != 0) {
+    clk_event_t made = allocateEvent(arena, KILN_EVENT_COMMAND);
+    if (eventEntry(arena, made) == 0) {
+      record->size = (uint)size;
+      record->kind = 0; // a hole: nothing to run
+      return CLK_EVENT_ALLOCATION_FAILURE;
+    }
+    *returnEvent = made;
+    event = (uint)__kiln_event_bits(made);
+  }
+  record->size = (uint)size;
+  record->kind = blockKernel != 0 ? KILN_RECORD_KERNEL : KILN_RECORD_MARKER;
+  record->queue = queueBits;
+  record->flags = flags;
+  record->blockKernel = blockKernel;
+  record->workDim = blockKernel != 0 ? range->workDimension : 0;
+  record->waitCount = waitCount;
+  for (uint d = 0; d < 3; ++d) {
+    bool used = blockKernel != 0 && d < range->workDimension;
+    record->globalOffset[d] = used ? range->globalWorkOffset[d] : 0;
+    record->globalSize[d] = used ? range->globalWorkSize[d] : 1;
+    record->localSize[d] = used ? range->localWorkSize[d] : 0;
+  }
+  record->returnEvent = event;
+  record->localArgumentCount = localCount;
+  record->literalSize = literalSize;
+  record->literalOffset = (uint)literalOffset;
+  global uchar *bytes = (global uchar *)record;
+  global uint *waits = (global uint *)(bytes + sizeof(KilnEnqueueRecord));
+  for (uint i = 0; i < waitCount; ++i)
+    waits[i] = (uint)__kiln_event_bits(waitList[i]);
+  global ulong *locals =
+      (global ulong *)(bytes + alignUp(sizeof(KilnEnqueueRecord) + waitCount * 4, 8));
+  for (uint i = 0; i < localCount; ++i)
+    locals[i] = localSizes[i];
+  for (uint i = 0; i < literalSize; ++i)
+    bytes[literalOffset + i] = literal[i];
+  return CLK_SUCCESS;
+}
+
+static uint kernelNumber(const generic void *invoke) { return (uint)(ulong)invoke; }
+
+int __enqueue_kernel_basic(queue_t queue, int flags, private ndrange_t *range,
+                           generic void *invoke, generic void *block) {
+  return appendRecord(queue, flags, range, kernelNumber(invoke), block, 0, 0, 0, 0, 0);
+}
+
+int __enqueue_kernel_basic_events(queue_t queue, int flags, private ndrange_t *range,
+                                  uint waitCount, generic clk_event_t *waitList,
+                                  generic clk_event_t *returnEvent, generic void *invoke,
+                                  generic void *block) {
+  return appendRecord(queue, flags, range, kernelNumber(invoke), block, waitCount, waitList,
+                      returnEvent, 0, 0);
+}
+
+int __enqueue_kernel_varargs(queue_t queue, int flags, private ndrange_t *range,
+                             generic void *invoke, generic void *block, uint localCount,
+                             private size_t *localSizes) {
+  return appendRecord(queue, flags, range, kernelNumber(invoke), block, 0, 0, 0, localCount,
+                      localSizes);
+}
+
+int __enqueue_kernel_events_varargs(queue_t queue, int flags, private ndrange_t *range,
+                                    uint waitCount, generic clk_event_t *waitList,
+                                    generic clk_event_t *returnEvent, generic void *invoke,
+                                    generic void *block, uint localCount,
+                                    private size_t *localSizes) {
+  return appendRecord(queue, flags, range, kernelNumber(invoke), block, waitCount, waitList,
+                      returnEvent, localCount, localSizes);
+}
+
+OVL int enqueue_marker(queue_t queue, uint waitCount, const clk_event_t *waitList,
+                       clk_event_t *returnEvent) {
+  // A marker without events to wait for has nothing to mark (the specification requires a
+  // wait list).
+  if (waitCount == 0 || waitList == 0)
+    return CLK_INVALID_EVENT_WAIT_LIST;
+  if (returnEvent == 0)
+    return CLK_EVENT_ALLOCATION_FAILURE;
+  return appendRecord(queue, 0, 0, 0, 0, waitCount, waitList, returnEvent, 0, 0);
+}
+
+// Block kernel queries
+
+static const global KilnBlockKernelLimits *limitsOf(const generic void *invoke) {
+  global KilnEnqueueArena *arena = __kiln_device_enqueue_arena();
+  uint blockKernel = kernelNumber(invoke);
+  return blockKernel >= 1 && blockKernel <= arena->kernelCount ? &arena->kernels[blockKernel - 1] : 0;
+}
+
+static ulong maxWorkGroupSizeOf(const global KilnBlockKernelLimits *limits) {
+  return limits != 0 ? limits->maxWorkGroupSize : 1;
+}
+
+uint __get_kernel_work_group_size_impl(generic void *invoke, generic void *block) {
+  return (uint)maxWorkGroupSizeOf(limitsOf(invoke));
+}
+
+uint __get_kernel_preferred_work_group_size_multiple_impl(generic void *invoke,
+                                                          generic void *block) {
+  const global KilnBlockKernelLimits *limits = limitsOf(invoke);
+  return limits != 0 ? (uint)limits->preferredWorkGroupSizeMultiple : 1;
+}
+
+// Work-items of the range's work-groups (the implementation's choice counts as the largest).
+static ulong workGroupItems(const private ndrange_t *range,
+                            const global KilnBlockKernelLimits *limits) {
+  ulong items = 1;
+  for (uint d = 0; d < range->workDimension && d < 3; ++d)
+    items *= range->localWorkSize[d];
+  return items != 0 ? items : maxWorkGroupSizeOf(limits);
+}
+
+uint __get_kernel_max_sub_group_size_for_ndrange_impl(private ndrange_t *range,
+                                                      generic void *invoke, generic void *block) {
+  const global KilnBlockKernelLimits *limits = limitsOf(invoke);
+  ulong width = limits != 0 ? limits->subGroupSize : 1;
+  ulong items = workGroupItems(range, limits);
+  return (uint)(items < width ? items : width);
+}
+
+uint __get_kernel_sub_group_count_for_ndrange_impl(private ndrange_t *range,
+                                                   generic void *invoke, generic void *block) {
+  const global KilnBlockKernelLimits *limits = limitsOf(invoke);
+  ulong width = limits != 0 ? limits->subGroupSize : 1;
+  ulong items = workGroupItems(range, limits);
+  return (uint)((items + width - 1) / width);
+}
+
+// Queues and events
+
+OVL queue_t get_default_queue(void) {
+  return __kiln_queue_from_bits(__kiln_device_enqueue_arena()->defaultQueue);
+}
+
+OVL clk_event_t create_user_event(void) {
+  return allocateEvent(__kiln_device_enqueue_arena(), KILN_EVENT_USER);
+}
+
+OVL bool is_valid_event(clk_event_t event) {
+  return eventEntry(__kiln_device_enqueue_arena(), event) != 0;
+}
+
+// Device events live as long as the launch's arena, until every child has finished, which is
+// as long as any kernel can name them: retaining and releasing count nothing.
+OVL void retain_event(clk_event_t event) {}
+OVL void release_event(clk_event_t event) {}
+
+OVL void set_user_event_status(clk_event_t event, int status) {
+  global KilnDeviceEvent *entry = eventEntry(__kiln_device_enqueue_arena(), event);
+  if (entry != 0 && entry->kind == KILN_EVENT_USER && (status == CL_COMPLETE || status < 0))
+    entry->status = status;
+}
+
+OVL void capture_event_profiling_info(clk_event_t event, clk_profiling_info name,
+                                      global void *value) {
+  global KilnDeviceEvent *entry = eventEntry(__kiln_device_enqueue_arena(), event);
+  if (entry != 0 && name == CLK_PROFILING_COMMAND_EXEC_TIME)
+    entry->profilingResult = (ulong)value;
+}
+
+// ndranges
+
+static ndrange_t makeRange(uint dims, const size_t *offset, const size_t *globalSize,
+                           const size_t *localSize) {
+  ndrange_t range;
+  range.workDimension = dims;
+  for (uint d = 0; d < 3; ++d) {
+    range.globalWorkOffset[d] = offset != 0 && d < dims ? offset[d] : 0;
+    range.globalWorkSize[d] = d < dims ? globalSize[d] : 1;
+    range.localWorkSize[d] = localSize != 0 && d < dims ? localSize[d] : 0;
+  }
+  return range;
+}
+
+OVL ndrange_t ndrange_1D(size_t globalSize) { return makeRange(1, 0, &globalSize, 0); }
+OVL ndrange_t ndrange_1D(size_t globalSize, size_t localSize) { return makeRange(1, 0, &globalSize, &localSize); }
+OVL ndrange_t ndrange_1D(size_t offset, size_t globalSize, size_t localSize) {
+  return makeRange(1, &offset, &globalSize, &localSize);
+}
+OVL ndrange_t ndrange_2D(const size_t globalSize[2]) { return makeRange(2, 0, globalSize, 0); }
+OVL ndrange_t ndrange_2D(const size_t globalSize[2], const size_t localSize[2]) {
+  return makeRange(2, 0, globalSize, localSize);
+}
+OVL ndrange_t ndrange_2D(const size_t offset[2], const size_t globalSize[2], const size_t localSize[2]) {
+  return makeRange(2, offset, globalSize, localSize);
+}
+OVL ndrange_t ndrange_3D(const size_t globalSize[3]) { return makeRange(3, 0, globalSize, 0); }
+OVL ndrange_t ndrange_3D(const size_t globalSize[3], const size_t localSize[3]) {
+  return makeRange(3, 0, globalSize, localSize);
+}
+OVL ndrange_t ndrange_3D(const size_t offset[3], const size_t globalSize[3], const size_t localSize[3]) {
+  return makeRange(3, offset, globalSize, localSize);
+}

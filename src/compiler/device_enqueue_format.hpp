@@ -1,0 +1,96 @@
+// Device-side enqueue: how a kernel's enqueue_kernel and enqueue_marker calls, and the device
+// events it makes, reach the host. Each launch of a kernel that uses them gets an arena in
+// memory the kernel and the host both address; the builtin library (builtins/device_enqueue.cl,
+// whose structs mirror these) appends a record for each enqueue, and once every work-group of
+// the launch has finished, the runtime (runtime/scheduling/device_enqueue.hpp) launches the
+// records' kernels in the order their events ask. Every device uses this one format; no LLVM
+// types.
+//
+// Why after the parent: OpenCL C lets a child start at the earliest when its parent's work-group
+// (CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP) or whole NDRange (WAIT_KERNEL) has finished, and promises
+// nothing earlier for NO_WAIT; a parent may never wait for its children. Starting every child
+// when its parent has finished keeps all three promises and lets one piece of host code serve
+// every device.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace kiln::compiler {
+
+/// What a kernel may ask of a block kernel before enqueuing it (get_kernel_work_group_size and
+/// the others), for each kernel of the program, by index.
+struct BlockKernelLimits {
+  uint64_t maxWorkGroupSize;
+  uint64_t preferredWorkGroupSizeMultiple;
+  uint64_t subGroupSize;
+};
+
+/// One device event (clk_event_t): a kernel's value of it is its index in
+/// DeviceEnqueueArena::events plus one (0 and all ones are never events).
+struct DeviceEvent {
+  /// CL_SUBMITTED until set_user_event_status sets a user event's; unused for others.
+  int32_t status;
+  uint32_t kind; // DeviceEventKind
+  /// Where capture_event_profiling_info asked the event's execution time to be written (two
+  /// 64-bit values), or 0.
+  uint64_t profilingResult;
+};
+
+enum class DeviceEventKind : uint32_t { Unused = 0, User = 1, Command = 2 };
+
+enum class EnqueueRecordKind : uint32_t { Kernel = 1, Marker = 2 };
+
+/// A record's fixed part; after it come the waited events (uint32_t each), then the sizes of
+/// the block's __local arguments (uint64_t each, at an 8-byte boundary), then the block literal
+/// at literalOffset.
+struct EnqueueRecord {
+  uint32_t size; // the whole record's bytes, a multiple of kEnqueueRecordAlignment
+  uint32_t kind; // EnqueueRecordKind
+  uint64_t queue;
+  uint32_t flags;
+  uint32_t kernel; // index in ProgramInfo::kernels plus one (a Kernel record)
+  uint32_t workDim;
+  uint32_t waitCount;
+  uint64_t globalOffset[3];
+  uint64_t globalSize[3];
+  uint64_t localSize[3]; // all 0: the implementation chooses
+  uint32_t returnEvent;  // device event plus one, 0 for none
+  uint32_t localArgumentCount;
+  uint32_t literalSize;
+  uint32_t literalOffset;
+  uint64_t reserved;
+};
+static_assert(sizeof(EnqueueRecord) == 128);
+
+/// Records start at multiples of this, and a block literal within its record too, which covers
+/// the alignment of anything a block captures (long16).
+inline constexpr uint64_t kEnqueueRecordAlignment = 128;
+
+/// The arena of one launch.
+struct DeviceEnqueueArena {
+  std::byte *records;
+  uint64_t capacity;
+  /// Bytes of `records` holding records: advanced atomically by the kernel, never past
+  /// `capacity`.
+  std::atomic<uint64_t> used;
+  DeviceEvent *events;
+  uint32_t eventCapacity;
+  std::atomic<uint32_t> eventsUsed;
+  /// get_default_queue(): the device's default device queue when the launch started, or 0.
+  uint64_t defaultQueue;
+  const BlockKernelLimits *kernels;
+  uint64_t kernelCount;
+};
+static_assert(std::atomic<uint64_t>::is_always_lock_free &&
+                  sizeof(std::atomic<uint64_t>) == sizeof(uint64_t) &&
+                  sizeof(std::atomic<uint32_t>) == sizeof(uint32_t),
+              "the library updates the arena's counters as plain atomics");
+static_assert(sizeof(DeviceEnqueueArena) == 64);
+
+/// The primitive through which the library finds its launch's arena: `global
+/// DeviceEnqueueArena *__kiln_device_enqueue_arena(void)`, which each code generator replaces
+/// by the launch's (its presence also tells that a kernel needs one).
+inline constexpr const char *kDeviceEnqueueArenaPrimitive = "__kiln_device_enqueue_arena";
+
+} // namespace kiln::compiler
