@@ -62,10 +62,6 @@ cl_command_queue makeQueue(cl_context context, cl_device_id device,
         existing->retainExternal();
         return existing.get();
       }
-    if (queues.countFor(*target) >= target->info().maxOnDeviceQueues) {
-      error = CL_OUT_OF_RESOURCES;
-      return nullptr;
-    }
   }
   return createObject<Queue>(*owner, *target, properties, std::move(propertyList));
 }

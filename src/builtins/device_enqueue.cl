@@ -16,7 +16,15 @@ typedef struct {
   int status;
   uint kind;
   ulong profilingResult;
+  ulong executionTime;
+  ulong completionTime;
 } KilnDeviceEvent;
+
+typedef struct {
+  global KilnDeviceEvent *entries;
+  uint capacity;
+  atomic_uint used;
+} KilnDeviceEventTable;
 
 typedef struct {
   uint size;
@@ -40,12 +48,11 @@ typedef struct {
   global uchar *records;
   ulong capacity;
   atomic_ulong used;
-  global KilnDeviceEvent *events;
-  uint eventCapacity;
-  atomic_uint eventsUsed;
+  global KilnDeviceEventTable *events;
   ulong defaultQueue;
   const global KilnBlockKernelLimits *kernels;
   ulong kernelCount;
+  ulong reserved;
 } KilnEnqueueArena;
 
 #define KILN_RECORD_ALIGNMENT 128
@@ -69,19 +76,23 @@ static ulong alignUp(ulong value, ulong alignment) {
 // The arena entry of a device event, or null for a value that is none.
 static global KilnDeviceEvent *eventEntry(global KilnEnqueueArena *arena, clk_event_t event) {
   ulong bits = __kiln_event_bits(event);
-  if (bits == 0 || bits > arena->eventCapacity)
+  global KilnDeviceEventTable *table = arena->events;
+  if (bits == 0 || bits > table->capacity)
     return 0;
-  return &arena->events[bits - 1];
+  return &table->entries[bits - 1];
 }
 
 static clk_event_t allocateEvent(global KilnEnqueueArena *arena, uint kind) {
-  uint index = atomic_fetch_add_explicit(&arena->eventsUsed, 1u, memory_order_relaxed,
-                                         memory_scope_device);
-  if (index >= arena->eventCapacity)
+  global KilnDeviceEventTable *table = arena->events;
+  uint index =
+      atomic_fetch_add_explicit(&table->used, 1u, memory_order_relaxed, memory_scope_device);
+  if (index >= table->capacity)
     return __kiln_event_from_bits(~0ul); // CLK_NULL_EVENT
-  global KilnDeviceEvent *entry = &arena->events[index];
+  global KilnDeviceEvent *entry = &table->entries[index];
   entry->status = 2 /* CL_SUBMITTED */;
   entry->profilingResult = 0;
+  entry->executionTime = 0;
+  entry->completionTime = 0;
   entry->kind = kind;
   return __kiln_event_from_bits((ulong)index + 1);
 }
@@ -309,8 +320,16 @@ OVL void set_user_event_status(clk_event_t event, int status) {
 OVL void capture_event_profiling_info(clk_event_t event, clk_profiling_info name,
                                       global void *value) {
   global KilnDeviceEvent *entry = eventEntry(__kiln_device_enqueue_arena(), event);
-  if (entry != 0 && name == CLK_PROFILING_COMMAND_EXEC_TIME)
+  if (entry == 0 || entry->kind != KILN_EVENT_COMMAND || name != CLK_PROFILING_COMMAND_EXEC_TIME)
+    return;
+  // A command that has finished has its times already; otherwise the host writes them when it
+  // finishes.
+  if (entry->status == CL_COMPLETE) {
+    ((global ulong *)value)[0] = entry->executionTime;
+    ((global ulong *)value)[1] = entry->completionTime;
+  } else {
     entry->profilingResult = (ulong)value;
+  }
 }
 
 // ndranges

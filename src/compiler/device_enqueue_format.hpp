@@ -26,16 +26,31 @@ struct BlockKernelLimits {
   uint64_t subGroupSize;
 };
 
-/// One device event (clk_event_t): a kernel's value of it is its index in
-/// DeviceEnqueueArena::events plus one (0 and all ones are never events).
+/// One device event (clk_event_t): a kernel's value of it is its index in the launch tree's
+/// DeviceEventTable plus one (0 and all ones are never events).
 struct DeviceEvent {
-  /// CL_SUBMITTED until set_user_event_status sets a user event's; unused for others.
+  /// A user event: CL_SUBMITTED until set_user_event_status sets it. A command's: CL_SUBMITTED
+  /// until the host sets CL_COMPLETE (or an error) when the command has finished.
   int32_t status;
   uint32_t kind; // DeviceEventKind
-  /// Where capture_event_profiling_info asked the event's execution time to be written (two
-  /// 64-bit values), or 0.
+  /// Where capture_event_profiling_info asked the command's execution times to be written (two
+  /// 64-bit values) once it has finished, or 0.
   uint64_t profilingResult;
+  /// A finished command's times in nanoseconds: CL_PROFILING_COMMAND_END - _START and
+  /// _COMPLETE - _START (what CLK_PROFILING_COMMAND_EXEC_TIME captures).
+  uint64_t executionTime;
+  uint64_t completionTime;
 };
+static_assert(sizeof(DeviceEvent) == 32);
+
+/// The device events of a launch from the host and of everything it enqueues, at any depth: a
+/// child may wait for, or capture, an event its parent made.
+struct DeviceEventTable {
+  DeviceEvent *entries;
+  uint32_t capacity;
+  std::atomic<uint32_t> used;
+};
+static_assert(sizeof(DeviceEventTable) == 16);
 
 enum class DeviceEventKind : uint32_t { Unused = 0, User = 1, Command = 2 };
 
@@ -74,13 +89,12 @@ struct DeviceEnqueueArena {
   /// Bytes of `records` holding records: advanced atomically by the kernel, never past
   /// `capacity`.
   std::atomic<uint64_t> used;
-  DeviceEvent *events;
-  uint32_t eventCapacity;
-  std::atomic<uint32_t> eventsUsed;
+  DeviceEventTable *events;
   /// get_default_queue(): the device's default device queue when the launch started, or 0.
   uint64_t defaultQueue;
   const BlockKernelLimits *kernels;
   uint64_t kernelCount;
+  uint64_t reserved;
 };
 static_assert(std::atomic<uint64_t>::is_always_lock_free &&
                   sizeof(std::atomic<uint64_t>) == sizeof(uint64_t) &&

@@ -43,12 +43,6 @@ Ref<Queue> DeviceQueues::defaultFor(const Device &device) const {
   return nullptr;
 }
 
-size_t DeviceQueues::countFor(const Device &device) const {
-  std::lock_guard lock(mutex_);
-  return std::count_if(queues_.begin(), queues_.end(),
-                       [&](const Entry &entry) { return &entry.queue->device() == &device; });
-}
-
 uint64_t deviceQueueHandle(const Queue &queue) {
   return reinterpret_cast<uint64_t>(static_cast<const _cl_command_queue *>(&queue));
 }

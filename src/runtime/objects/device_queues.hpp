@@ -27,8 +27,6 @@ public:
   void setDefault(const Device &device, Queue &queue);
   /// The default device queue of `device` (held by the returned reference), or null.
   Ref<Queue> defaultFor(const Device &device) const;
-  /// Whether `device` has as many device queues as it allows.
-  size_t countFor(const Device &device) const;
 
 private:
   struct Entry {

@@ -46,21 +46,31 @@ struct EnqueuedChildren {
   }
 };
 
-/// What a child's completion callback needs: the children, and where the kernel asked for
-/// the child's execution time (capture_event_profiling_info), if it did.
+/// What a child's completion callback needs: the children, and the device event that stands
+/// for the child, if the kernel asked for one.
 struct ChildNotice {
   std::shared_ptr<EnqueuedChildren> children;
-  uint64_t *profilingResult = nullptr;
+  DeviceEvent *deviceEvent = nullptr;
 };
+
+/// Tells the device event of a finished command its status and times, and writes the times
+/// where capture_event_profiling_info asked for them.
+void recordFinished(const Event &event, DeviceEvent &entry) {
+  cl_ulong start = event.profilingTime(CL_PROFILING_COMMAND_START);
+  entry.executionTime = event.profilingTime(CL_PROFILING_COMMAND_END) - start;
+  entry.completionTime = event.profilingTime(CL_PROFILING_COMMAND_COMPLETE) - start;
+  if (entry.profilingResult != 0) {
+    auto *result = reinterpret_cast<uint64_t *>(entry.profilingResult);
+    result[0] = entry.executionTime;
+    result[1] = entry.completionTime;
+  }
+  std::atomic_ref(entry.status).store(event.status(), std::memory_order_release);
+}
 
 void CL_CALLBACK childFinished(cl_event handle, cl_int, void *userData) {
   std::unique_ptr<ChildNotice> notice(static_cast<ChildNotice *>(userData));
-  if (notice->profilingResult != nullptr) {
-    auto *event = static_cast<Event *>(handle);
-    cl_ulong start = event->profilingTime(CL_PROFILING_COMMAND_START);
-    notice->profilingResult[0] = event->profilingTime(CL_PROFILING_COMMAND_END) - start;
-    notice->profilingResult[1] = event->profilingTime(CL_PROFILING_COMMAND_COMPLETE) - start;
-  }
+  if (notice->deviceEvent != nullptr)
+    recordFinished(*static_cast<Event *>(handle), *notice->deviceEvent);
   notice->children->finishOne();
 }
 
@@ -69,7 +79,8 @@ class RecordReader {
 public:
   RecordReader(std::shared_ptr<EnqueuedChildren> children, Program &program)
       : children_(std::move(children)), arena_(*children_->arena->arena()),
-        device_(children_->arena->device()), program_(program), events_(arena_.eventCapacity) {
+        events_(*children_->arena->events()), device_(children_->arena->device()),
+        program_(program) {
     program_.executableInfo(info_);
   }
 
@@ -104,26 +115,25 @@ private:
       return;
     auto notice = std::make_unique<ChildNotice>();
     notice->children = children_;
-    if (const DeviceEvent *event = deviceEvent(record.returnEvent)) {
-      events_[record.returnEvent - 1] = Ref<Event>(&command->event());
-      notice->profilingResult = reinterpret_cast<uint64_t *>(event->profilingResult);
+    if (DeviceEvent *event = events_.entry(record.returnEvent)) {
+      events_.setCommandEvent(record.returnEvent, Ref<Event>(&command->event()));
+      notice->deviceEvent = event;
     }
     children_->pending.fetch_add(1, std::memory_order_relaxed);
     command->event().addCallback(CL_COMPLETE, &childFinished, notice.release());
     queue->enqueue(command, waitList);
   }
 
-  const DeviceEvent *deviceEvent(uint32_t number) const {
-    return number >= 1 && number <= arena_.eventCapacity ? &arena_.events[number - 1] : nullptr;
-  }
-
   /// The event a record waits for: a command's, or a user event as the kernel left it.
   Event *waitedEvent(uint32_t number, std::vector<Ref<Event>> &held) {
-    const DeviceEvent *event = deviceEvent(number);
+    const DeviceEvent *event = events_.entry(number);
     if (event == nullptr)
       return nullptr;
-    if (event->kind == static_cast<uint32_t>(compiler::DeviceEventKind::Command))
-      return events_[number - 1].get();
+    if (event->kind == static_cast<uint32_t>(compiler::DeviceEventKind::Command)) {
+      Ref<Event> command = events_.commandEvent(number);
+      held.push_back(command);
+      return command.get();
+    }
     // A user event the kernel never set cannot be set later (its kernel has finished): what
     // waits for it runs, rather than never.
     Event *user = createObject<Event>(program_.context());
@@ -157,6 +167,7 @@ private:
     if (launch.deviceKernel == nullptr || kernel->launchArgs(launch.arguments) != CL_SUCCESS)
       return nullptr;
     launch.range = rangeOf(record, *launch.deviceKernel);
+    launch.deviceEvents = children_->arena->events();
     return makeCommand(queue, CL_COMMAND_NDRANGE_KERNEL, std::move(launch));
   }
 
@@ -199,10 +210,10 @@ private:
 
   std::shared_ptr<EnqueuedChildren> children_;
   const DeviceEnqueueArena &arena_;
+  EnqueueEvents &events_;
   Device &device_;
   Program &program_;
   compiler::ProgramInfo info_;
-  std::vector<Ref<Event>> events_; // the commands' events, by device event number - 1
   std::map<uint32_t, Ref<Kernel>> kernels_;
 };
 
@@ -217,22 +228,21 @@ std::unique_ptr<EnqueueArena> EnqueueArena::create(const KernelLaunch &launch, D
   const DeviceInfo &deviceInfo = device.info();
   size_t recordBytes =
       defaultQueue ? defaultQueue->deviceQueueSize() : deviceInfo.queueOnDevicePreferredSize;
-  size_t eventCount = deviceInfo.maxOnDeviceEvents;
+  std::shared_ptr<EnqueueEvents> events =
+      launch.deviceEvents ? launch.deviceEvents
+                          : EnqueueEvents::create(context, deviceInfo.maxOnDeviceEvents);
   size_t limitsOffset = roundUp(sizeof(DeviceEnqueueArena), kEnqueueRecordAlignment);
-  size_t eventsOffset = roundUp(limitsOffset + info.kernels.size() * sizeof(BlockKernelLimits),
-                                kEnqueueRecordAlignment);
-  size_t recordsOffset =
-      roundUp(eventsOffset + eventCount * sizeof(DeviceEvent), kEnqueueRecordAlignment);
+  size_t recordsOffset = roundUp(limitsOffset + info.kernels.size() * sizeof(BlockKernelLimits),
+                                 kEnqueueRecordAlignment);
   AlignedStorage storage = context.allocateStorage(recordsOffset + recordBytes);
-  if (storage == nullptr)
+  if (storage == nullptr || events == nullptr)
     return nullptr;
   std::byte *base = storage.get();
   std::memset(base, 0, recordsOffset);
   auto *arena = std::construct_at(reinterpret_cast<DeviceEnqueueArena *>(base));
   arena->records = base + recordsOffset;
   arena->capacity = recordBytes;
-  arena->events = reinterpret_cast<DeviceEvent *>(base + eventsOffset);
-  arena->eventCapacity = static_cast<uint32_t>(eventCount);
+  arena->events = events->table();
   arena->defaultQueue = defaultQueue ? deviceQueueHandle(*defaultQueue) : 0;
   auto *limits = reinterpret_cast<BlockKernelLimits *>(base + limitsOffset);
   arena->kernels = limits;
@@ -244,7 +254,38 @@ std::unique_ptr<EnqueueArena> EnqueueArena::create(const KernelLaunch &launch, D
     limits[i] = {kernelInfo.maxWorkGroupSize, kernelInfo.preferredWorkGroupSizeMultiple,
                  kernelInfo.subGroupSize};
   }
-  return std::make_unique<EnqueueArena>(std::move(storage), device);
+  return std::make_unique<EnqueueArena>(std::move(storage), std::move(events), device);
+}
+
+std::shared_ptr<EnqueueEvents> EnqueueEvents::create(const Context &context, uint32_t capacity) {
+  size_t entriesOffset = roundUp(sizeof(compiler::DeviceEventTable), alignof(DeviceEvent));
+  AlignedStorage storage = context.allocateStorage(entriesOffset + capacity * sizeof(DeviceEvent));
+  if (storage == nullptr)
+    return nullptr;
+  auto *table = std::construct_at(reinterpret_cast<compiler::DeviceEventTable *>(storage.get()));
+  table->entries = reinterpret_cast<DeviceEvent *>(storage.get() + entriesOffset);
+  table->capacity = capacity;
+  return std::make_shared<EnqueueEvents>(std::move(storage));
+}
+
+EnqueueEvents::EnqueueEvents(AlignedStorage storage) : storage_(std::move(storage)) {}
+
+EnqueueEvents::~EnqueueEvents() = default;
+
+DeviceEvent *EnqueueEvents::entry(uint32_t number) const {
+  const compiler::DeviceEventTable &events = *table();
+  return number >= 1 && number <= events.capacity ? &events.entries[number - 1] : nullptr;
+}
+
+void EnqueueEvents::setCommandEvent(uint32_t number, Ref<Event> event) {
+  std::lock_guard lock(mutex_);
+  commandEvents_[number] = std::move(event);
+}
+
+Ref<Event> EnqueueEvents::commandEvent(uint32_t number) const {
+  std::lock_guard lock(mutex_);
+  auto found = commandEvents_.find(number);
+  return found != commandEvents_.end() ? found->second : nullptr;
 }
 
 void describeDeviceEnqueue(DeviceInfo &info) {
@@ -254,6 +295,8 @@ void describeDeviceEnqueue(DeviceInfo &info) {
   // launch never writes cost nothing.
   info.queueOnDevicePreferredSize = 1 << 20;
   info.queueOnDeviceMaxSize = 16 << 20;
+  // Device queues cost nothing until a kernel enqueues: any number may be made; this is the
+  // number the device promises.
   info.maxOnDeviceQueues = 4;
   info.maxOnDeviceEvents = 4096;
 }
