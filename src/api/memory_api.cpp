@@ -1,14 +1,15 @@
-// Memory object entry points: buffers and sub-buffers (images: image_api.cpp, SVM:
-// svm_api.cpp); pipes, which no Kiln device supports yet, answer with the errors the
-// specification names for that case.
+// Memory object entry points: buffers, sub-buffers and pipes (images: image_api.cpp, SVM:
+// svm_api.cpp).
 #include "api/api_support.hpp"
 #include "api/memory_flags.hpp"
 #include "runtime/objects/context.hpp"
 #include "runtime/objects/device.hpp"
 #include "runtime/objects/memory.hpp"
+#include "runtime/objects/pipe_storage.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 using namespace kiln;
 using namespace kiln::api;
@@ -249,20 +250,91 @@ KILN_API cl_int CL_API_CALL clSetMemObjectDestructorCallback(
   });
 }
 
-// Pipes: no device supports them yet.
+// Pipes: a memory object of the context whose storage only kernels use (pipe_storage.hpp).
+
+namespace {
+
+/// Whether `flags` are what clCreatePipe accepts: CL_MEM_READ_WRITE, CL_MEM_HOST_NO_ACCESS,
+/// both, or 0 (which means both).
+bool validPipeFlags(cl_mem_flags flags) {
+  return (flags & ~(CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS)) == 0;
+}
+
+/// The largest CL_DEVICE_PIPE_MAX_PACKET_SIZE of the context's devices that support pipes;
+/// nothing when none does.
+std::optional<cl_uint> largestPipePacket(const Context &context) {
+  std::optional<cl_uint> largest;
+  for (const Device *device : context.devices())
+    if (device->info().pipeSupport)
+      largest = std::max(largest.value_or(0), device->info().pipeMaxPacketSize);
+  return largest;
+}
+
+cl_mem createPipe(cl_context context, cl_mem_flags flags, cl_uint packetSize, cl_uint maxPackets,
+                  const cl_pipe_properties *properties, cl_int &error) {
+  Context *owner = toObject<Context>(context);
+  if (owner == nullptr) {
+    error = CL_INVALID_CONTEXT;
+    return nullptr;
+  }
+  if (!validPipeFlags(flags) || properties != nullptr) {
+    error = CL_INVALID_VALUE;
+    return nullptr;
+  }
+  std::optional<cl_uint> largestPacket = largestPipePacket(*owner);
+  if (!largestPacket) {
+    error = CL_INVALID_OPERATION;
+    return nullptr;
+  }
+  std::optional<PipeLayout> layout = pipeLayoutOf(packetSize, maxPackets);
+  if (packetSize > *largestPacket || !layout) {
+    error = CL_INVALID_PIPE_SIZE;
+    return nullptr;
+  }
+  if (layout->totalBytes > owner->maxAllocationSize()) {
+    error = CL_INVALID_PIPE_SIZE;
+    return nullptr;
+  }
+  AlignedStorage storage = owner->allocateStorage(layout->totalBytes, MemoryPlacement::Device);
+  if (!storage) {
+    error = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    return nullptr;
+  }
+  initializePipeStorage(storage.get(), *layout);
+  if (flags == 0)
+    flags = CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS;
+  return createObject<MemObject>(*owner, flags, PipeDescription{packetSize, maxPackets},
+                                 layout->totalBytes, std::move(storage));
+}
+
+} // namespace
 
 KILN_API cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags,
                                          cl_uint pipe_packet_size, cl_uint pipe_max_packets,
                                          const cl_pipe_properties *properties,
                                          cl_int *errcode_ret) {
-  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) -> cl_mem {
-    error = toObject<Context>(context) == nullptr ? CL_INVALID_CONTEXT : CL_INVALID_OPERATION;
-    return nullptr;
+  return guardCreate<cl_mem>(errcode_ret, [&](cl_int &error) {
+    return createPipe(context, flags, pipe_packet_size, pipe_max_packets, properties, error);
   });
 }
 
 KILN_API cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name,
                                           size_t param_value_size, void *param_value,
                                           size_t *param_value_size_ret) {
-  return CL_INVALID_MEM_OBJECT;
+  MemObject *self = toObject<MemObject>(pipe);
+  if (self == nullptr || self->pipe() == nullptr)
+    return CL_INVALID_MEM_OBJECT;
+  return guard([&]() -> cl_int {
+    InfoOutput out(param_value_size, param_value, param_value_size_ret);
+    switch (param_name) {
+    case CL_PIPE_PACKET_SIZE:
+      return out(self->pipe()->packetSize);
+    case CL_PIPE_MAX_PACKETS:
+      return out(self->pipe()->maxPackets);
+    case CL_PIPE_PROPERTIES: // clCreatePipe takes no properties
+      return out(std::vector<cl_pipe_properties>{});
+    default:
+      return CL_INVALID_VALUE;
+    }
+  });
 }

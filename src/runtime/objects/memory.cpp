@@ -110,6 +110,12 @@ MemObject::MemObject(Context &context, cl_mem_flags flags, const ImageDescriptio
   image_ = imageOver(image, data_);
 }
 
+MemObject::MemObject(Context &context, cl_mem_flags flags, const PipeDescription &pipe, size_t size,
+                     AlignedStorage storage)
+    : MemObject(context, flags, size, nullptr, std::move(storage), {}) {
+  pipe_ = pipe;
+}
+
 MemObject::MemObject(MemObject &buffer, cl_mem_flags flags, const ImageDescription &image,
                      size_t size, std::vector<cl_mem_properties> properties)
     : context_(&buffer.context()), parent_(&buffer), flags_(flags), size_(size),

@@ -1,5 +1,5 @@
-// cl_mem: buffers, sub-buffers and images. Every memory object lives in host memory, which the
-// CPU device uses directly (maps are zero-copy).
+// cl_mem: buffers, sub-buffers, images and pipes. Every memory object lives in host memory, which
+// the CPU device uses directly (maps are zero-copy).
 #pragma once
 
 #include "runtime/images/image_description.hpp"
@@ -70,6 +70,11 @@ inline MemoryPlacement placementOf(cl_mem_flags flags) {
   return (flags & CL_MEM_ALLOC_HOST_PTR) ? MemoryPlacement::Host : MemoryPlacement::Device;
 }
 
+/// What clGetPipeInfo reports of a pipe.
+struct PipeDescription {
+  cl_uint packetSize, maxPackets;
+};
+
 class MemObject : public Object<_cl_mem, ObjectKind::Memory>, public RefCounted<MemObject> {
 public:
   using DestructorCallback = void(CL_CALLBACK *)(cl_mem, void *);
@@ -88,12 +93,20 @@ public:
   /// An image whose elements are those of `buffer` (1D buffer images, 2D images from buffers).
   MemObject(MemObject &buffer, cl_mem_flags flags, const ImageDescription &image, size_t size,
             std::vector<cl_mem_properties> properties);
+  /// A pipe: `storage` holds its header, slots and packets (pipe_storage.hpp), already
+  /// initialized.
+  MemObject(Context &context, cl_mem_flags flags, const PipeDescription &pipe, size_t size,
+            AlignedStorage storage);
   ~MemObject();
 
   Context &context() const { return *context_; }
   cl_mem_object_type type() const {
-    return image_ ? image_->description.type : CL_MEM_OBJECT_BUFFER;
+    if (image_)
+      return image_->description.type;
+    return pipe_ ? CL_MEM_OBJECT_PIPE : CL_MEM_OBJECT_BUFFER;
   }
+  /// Null unless a pipe.
+  const PipeDescription *pipe() const { return pipe_ ? &*pipe_ : nullptr; }
   /// Null for buffers.
   const ImageDescription *image() const { return image_ ? &image_->description : nullptr; }
   /// What a kernel receives for this image; null for buffers.
@@ -182,6 +195,7 @@ private:
     return {image, kernelDescriptorOf(image, data)};
   }
   std::optional<ImageParts> image_;
+  std::optional<PipeDescription> pipe_;
 
   mutable std::mutex mutex_;
   std::vector<Mapping> mappings_;
