@@ -24,13 +24,16 @@ enum class Accessor {
 /// Which accessor `function` is; the library's are overloaded, so their names are mangled.
 Accessor accessorOf(const Function &function) {
   StringRef name = function.getName();
-  if (name.contains("__kiln_image_descriptor"))
+  // A pipe, like an image, is the address of its storage, and a reserve id, like a sampler, its
+  // bits (builtins/pipes.cl).
+  if (name.contains("__kiln_image_descriptor") || name.contains("__kiln_pipe_storage"))
     return Accessor::ImageDescriptor;
-  // Samplers, device queues and device events are bits held in the pointer.
-  if (name.contains("__kiln_sampler_bits") || name.contains("__kiln_queue_bits") ||
-      name.contains("__kiln_event_bits"))
+  // Samplers, reserve ids, device queues and device events are bits held in the pointer.
+  if (name.contains("__kiln_sampler_bits") || name.contains("__kiln_reserve_id_bits") ||
+      name.contains("__kiln_queue_bits") || name.contains("__kiln_event_bits"))
     return Accessor::SamplerBits;
-  if (name.contains("__translate_sampler_initializer") || name.contains("__kiln_queue_from_bits") ||
+  if (name.contains("__translate_sampler_initializer") ||
+      name.contains("__kiln_reserve_id_from_bits") || name.contains("__kiln_queue_from_bits") ||
       name.contains("__kiln_event_from_bits"))
     return Accessor::SamplerFromBits;
   if (name.contains("__kiln_texture_hardware"))

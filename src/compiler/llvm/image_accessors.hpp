@@ -18,10 +18,10 @@ namespace kiln::compiler {
 
 /// Replaces every call of __kiln_image_descriptor (the image itself), __kiln_sampler_bits (the
 /// low 32 bits of the sampler), __translate_sampler_initializer (a sampler holding the bits),
-/// __kiln_queue_bits / __kiln_event_bits and __kiln_queue_from_bits / __kiln_event_from_bits
-/// (a device queue's or device event's bits, and back), and
-/// __kiln_texture_hardware (`textureHardware`); without texture hardware, the calls of the
-/// __kiln_texture_* reads too. Returns how many calls it replaced.
+/// __kiln_pipe_storage_ro/_wo (the pipe itself), __kiln_reserve_id_bits, __kiln_queue_bits and
+/// __kiln_event_bits and their _from_bits (a reserve id, device queue or device event is its
+/// bits, and back), and __kiln_texture_hardware (`textureHardware`); without texture hardware,
+/// the calls of the __kiln_texture_* reads too. Returns how many calls it replaced.
 unsigned resolveImageAccessors(llvm::Module &module, bool textureHardware);
 
 /// Whether `function` is one of the library's texture reads (__kiln_texture_f, _i or _ui), which
