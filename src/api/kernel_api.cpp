@@ -214,8 +214,19 @@ KILN_API cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, 
       self->setValue(arg_index, &handle, sizeof handle);
       return CL_SUCCESS;
     }
-    case compiler::ArgKind::Pipe:
-      return arg_size != sizeof(cl_mem) ? CL_INVALID_ARG_SIZE : CL_INVALID_MEM_OBJECT;
+    case compiler::ArgKind::Pipe: {
+      if (arg_size != sizeof(cl_mem))
+        return CL_INVALID_ARG_SIZE;
+      MemObject *pipe = arg_value != nullptr
+                            ? toObject<MemObject>(*static_cast<const cl_mem *>(arg_value))
+                            : nullptr;
+      if (pipe == nullptr || &pipe->context() != &self->program().context())
+        return CL_INVALID_MEM_OBJECT;
+      if (pipe->pipe() == nullptr)
+        return CL_INVALID_ARG_VALUE;
+      self->setMemObject(arg_index, pipe);
+      return CL_SUCCESS;
+    }
     }
     return CL_INVALID_ARG_VALUE;
   });

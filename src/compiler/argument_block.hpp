@@ -16,7 +16,9 @@
 //  - Image: in a slot, the address of the image's descriptor
 //  (runtime/images/image_kernel_descriptor.hpp);
 //    the runtime writes the host's, and a device with descriptors of its own writes those over it.
-//  - Sampler: in a slot, its CLK_* bits. Pipe, Queue: a slot no device fills yet.
+//  - Sampler: in a slot, its CLK_* bits.
+//  - Pipe: in a slot, the address of its storage (runtime/objects/pipe_storage.hpp).
+//  - Queue: a slot no device fills yet.
 // KernelInfo::argBlockSize is the end of the last argument rounded up to
 // kArgumentBlockSizeMultiple, and argBlockAlignment the largest alignment of any argument, at
 // least kArgumentSlotAlignment.

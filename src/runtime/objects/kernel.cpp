@@ -104,7 +104,7 @@ cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
     compiler::ArgKind kind = info_.args[index].kind;
     bool isImage = kind == compiler::ArgKind::Image;
     if (kind != compiler::ArgKind::GlobalPointer && kind != compiler::ArgKind::ConstantPointer &&
-        !isImage)
+        kind != compiler::ArgKind::Pipe && !isImage)
       continue;
     if (args_[index].isSvmPointer) {
       const void *pointer;
@@ -116,7 +116,7 @@ cl_int Kernel::launchArgs(LaunchArguments &arguments) const {
     Ref<MemObject> memory = named.lock();
     if (!named.isEmpty() && (!memory || !memory->isExternallyAlive()))
       return CL_INVALID_KERNEL_ARGS;
-    // A buffer is its bytes; an image is its descriptor (image_kernel_descriptor.hpp).
+    // A buffer or a pipe is its bytes; an image is its descriptor (image_kernel_descriptor.hpp).
     const void *address = !memory   ? nullptr
                           : isImage ? static_cast<const void *>(memory->kernelDescriptor())
                                     : memory->data();

@@ -75,6 +75,7 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
     case compiler::ArgKind::GlobalPointer:
     case compiler::ArgKind::ConstantPointer:
     case compiler::ArgKind::Image:
+    case compiler::ArgKind::Pipe:
     case compiler::ArgKind::Sampler:
     case compiler::ArgKind::Queue:
       return builder.CreateAlignedLoad(type, slot, kSlotReadAlignment);

@@ -108,6 +108,7 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
       break;
     }
     case compiler::ArgKind::Image:   // the address of its descriptor
+    case compiler::ArgKind::Pipe:    // the address of its storage
     case compiler::ArgKind::Sampler: // its CLK_* bits (image_accessors.hpp)
     case compiler::ArgKind::Queue:   // its handle (runtime/objects/device_queues.hpp)
       value = builder.CreateAlignedLoad(builder.getPtrTy(), slot, kArgumentReadAlignment);
