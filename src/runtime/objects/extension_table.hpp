@@ -108,6 +108,8 @@ inline constexpr OfferedName kOfferedNames[] = {
     // The builtin library's work_group_collectives.cl, on the sub-group functions.
     {"__opencl_c_work_group_collective_functions", kFeatureVersion, OfferedKind::Feature,
      kEveryDevice},
+    // The builtin library's pipes.cl, on memory every device of a context shares.
+    {"__opencl_c_pipes", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
     {"__opencl_c_images", kFeatureVersion, OfferedKind::Feature, kEveryDevice, false, true},
     {"__opencl_c_read_write_images", kFeatureVersion, OfferedKind::Feature, kEveryDevice, false,
      true},

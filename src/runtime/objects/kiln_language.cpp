@@ -18,6 +18,18 @@ void addOfferedNames(DeviceInfo &info, bool images) {
   }
 }
 
+/// Pipes are the builtin library's (pipes.cl) on any device: a reservation is a range of
+/// positions, nothing the device keeps, so active reservations are limited only by the
+/// counters' range; packets are copied byte by byte, so their size only bounds the copies.
+void describePipes(DeviceInfo &info) {
+  info.pipeSupport = info.hasFeature("__opencl_c_pipes");
+  if (!info.pipeSupport)
+    return;
+  info.maxPipeArgs = 16;
+  info.pipeMaxActiveReservations = 65536;
+  info.pipeMaxPacketSize = 1024;
+}
+
 } // namespace
 
 void describeKilnImages(DeviceInfo &info) {
@@ -46,6 +58,7 @@ void describeKilnLanguage(DeviceInfo &info) {
   info.workGroupCollectiveFunctionsSupport =
       info.hasFeature("__opencl_c_work_group_collective_functions");
   info.genericAddressSpaceSupport = true;
+  describePipes(info);
   info.nonUniformWorkGroupSupport = true;
   cl_device_atomic_capabilities orders = CL_DEVICE_ATOMIC_ORDER_RELAXED |
                                          CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
