@@ -6,6 +6,7 @@
 #include "devices/cpu/kernel_jit.hpp"
 #include "runtime/objects/kiln_language.hpp"
 #include "runtime/objects/platform.hpp"
+#include "runtime/scheduling/device_enqueue.hpp"
 #include "support/settings.hpp"
 
 #include <algorithm>

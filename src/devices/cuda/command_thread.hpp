@@ -5,6 +5,7 @@
 
 #include "devices/cuda/cuda_library.hpp"
 #include "runtime/scheduling/command.hpp"
+#include "runtime/scheduling/device_enqueue.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -31,6 +32,9 @@ public:
     /// Recorded on the stream around a started command: `end` always, `start` only when its
     /// queue is profiled (both then timing events).
     CUevent start = nullptr, end = nullptr;
+    /// A launch whose kernel enqueues kernels: its arena, whose records are launched when it
+    /// has finished (runtime/scheduling/device_enqueue.hpp).
+    std::unique_ptr<EnqueueArena> enqueueArena;
   };
   /// Carries out every command submitted since the last call, in submission order.
   using Execute = std::function<void(std::vector<Item> &)>;

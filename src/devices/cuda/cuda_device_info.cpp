@@ -4,6 +4,7 @@
 
 #include "runtime/objects/kiln_language.hpp"
 #include "runtime/objects/platform.hpp"
+#include "runtime/scheduling/device_enqueue.hpp"
 
 #include <algorithm>
 
@@ -172,6 +173,7 @@ DeviceInfo describeGpu(const CudaLibrary &cuda, CUdevice device, GpuProperties &
       attribute(cuda, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
       attribute(cuda, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   info.queueOnHostProperties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+  describeDeviceEnqueue(info);
   info.profilingTimerResolutionNs = 1;
   info.printfBufferSize = 1 << 20;
 

@@ -88,11 +88,15 @@ private:
   static void releasePinnedMemory(void *owner, std::byte *pointer);
 
   // Kernel launches (cuda_driver_launch.cpp).
-  static bool callsPrintf(const KernelLaunch &launch);
-  /// Runs a launch whose kernel calls printf, and prints its records.
-  cl_int runWithPrintf(KernelLaunch &launch, CUstream stream);
+  /// Whether the host has work when the launch has finished: a kernel that calls printf (its
+  /// records to print) or enqueues kernels (its arena's records to launch). The command thread
+  /// runs such a launch and waits for it.
+  static bool needsHostAfterwards(const KernelLaunch &launch);
+  /// Runs `item`'s launch (one that needsHostAfterwards) and prints its printf records; leaves
+  /// an arena for device-side enqueue in the item.
+  cl_int runAndFollowUp(CommandThread::Item &item, CUstream stream);
   /// Puts the CUDA launches of `launch` on `stream` (the current context being the GPU's).
-  cl_int start(KernelLaunch &launch, uint64_t printfBuffer, CUstream stream);
+  cl_int start(KernelLaunch &launch, uint64_t printfBuffer, uint64_t enqueueArena, CUstream stream);
   /// Gives each image argument of `launch` the GPU's descriptor in place of the host's, and
   /// puts the refresh of the textures of those a kernel may sample (read_only ones) on the
   /// stream.
@@ -136,6 +140,8 @@ private:
   void completeTogether(Lane &lane, std::vector<CommandThread::Item *> &items);
   /// The end of a command of `lane`'s stream.
   void completeCommand(Lane &lane, Command &command, cl_int status);
+  /// The same for an item the thread ran: after its enqueued kernels, if it has any.
+  void completeCommand(Lane &lane, CommandThread::Item &item, cl_int status);
   /// One command, its context current.
   void finish(Lane &lane, CommandThread::Item &item);
   /// Waits for a started command, reads its times, and completes it (on the command thread).

@@ -100,6 +100,16 @@ void CudaDriver::completeCommand(Lane &lane, Command &command, cl_int status) {
   command.complete(status);
 }
 
+void CudaDriver::completeCommand(Lane &lane, CommandThread::Item &item, cl_int status) {
+  if (item.enqueueArena == nullptr) {
+    completeCommand(lane, *item.command, status);
+    return;
+  }
+  // The launch's work on the stream is done; its command completes after its children.
+  streams_.finished(lane.index, orderKeyOf(*item.command));
+  completeAfterEnqueuedCommands(item.command, std::move(item.enqueueArena), status);
+}
+
 void CudaDriver::finish(Lane &lane, CommandThread::Item &item) {
   switch (item.state) {
   case CommandThread::Item::State::Failed:
@@ -119,7 +129,7 @@ void CudaDriver::finish(Lane &lane, CommandThread::Item &item) {
   if (item.state == CommandThread::Item::State::Started)
     complete(lane, item);
   else
-    completeCommand(lane, *item.command, status);
+    completeCommand(lane, item, status);
 }
 
 void CudaDriver::complete(Lane &lane, CommandThread::Item &item) {
@@ -149,8 +159,9 @@ void CudaDriver::releaseEvents(CommandThread::Item &item) {
 cl_int CudaDriver::startHere(Lane &lane, CommandThread::Item &item) {
   item.command->markRunning();
   CommandPayload &payload = item.command->payload();
-  if (auto *launch = std::get_if<KernelLaunch>(&payload); launch != nullptr && callsPrintf(*launch))
-    return runWithPrintf(*launch, lane.stream);
+  if (auto *launch = std::get_if<KernelLaunch>(&payload);
+      launch != nullptr && needsHostAfterwards(*launch))
+    return runAndFollowUp(item, lane.stream);
   if (runsOnStream(payload)) {
     item = startOnStream(lane, std::move(item.command));
     return item.failure;

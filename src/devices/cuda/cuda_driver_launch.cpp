@@ -6,32 +6,50 @@
 #include "devices/cuda/cuda_program.hpp"
 #include "devices/cuda/device_image.hpp"
 #include "devices/cuda/launch_abi.hpp"
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/kernel.hpp"
+#include "runtime/objects/queue.hpp"
 #include "runtime/printf/printf_output.hpp"
 #include "runtime/scheduling/work_group_grid.hpp"
 
 #include <array>
 #include <cstring>
+#include <optional>
 
 namespace kiln::cuda {
 
-bool CudaDriver::callsPrintf(const KernelLaunch &launch) {
-  return static_cast<const CudaKernel &>(*launch.deviceKernel).printfCalls() != nullptr;
+bool CudaDriver::needsHostAfterwards(const KernelLaunch &launch) {
+  return static_cast<const CudaKernel &>(*launch.deviceKernel).printfCalls() != nullptr ||
+         launch.kernel->info().usesDeviceEnqueue;
 }
 
-cl_int CudaDriver::runWithPrintf(KernelLaunch &launch, CUstream stream) {
+cl_int CudaDriver::runAndFollowUp(CommandThread::Item &item, CUstream stream) {
+  auto &launch = std::get<KernelLaunch>(item.command->payload());
   const auto &kernel = static_cast<const CudaKernel &>(*launch.deviceKernel);
-  size_t capacity = info_.printfBufferSize;
-  PrintfOutput output(
-      allocateSharedMemory(PrintfOutput::storageSize(capacity), MemoryPlacement::Device), capacity);
-  cl_int status = start(launch, reinterpret_cast<uint64_t>(output.buffer()), stream);
+  std::optional<PrintfOutput> output;
+  if (kernel.printfCalls() != nullptr) {
+    size_t capacity = info_.printfBufferSize;
+    output.emplace(
+        allocateSharedMemory(PrintfOutput::storageSize(capacity), MemoryPlacement::Device),
+        capacity);
+  }
+  if (launch.kernel->info().usesDeviceEnqueue) {
+    item.enqueueArena = EnqueueArena::create(launch, item.command->event().queue()->device());
+    if (item.enqueueArena == nullptr)
+      return CL_OUT_OF_RESOURCES;
+  }
+  cl_int status =
+      start(launch, output ? reinterpret_cast<uint64_t>(output->buffer()) : 0,
+            item.enqueueArena ? reinterpret_cast<uint64_t>(item.enqueueArena->arena()) : 0, stream);
   if (status == CL_COMPLETE && !synchronize(stream))
     status = CL_OUT_OF_RESOURCES;
-  if (status == CL_COMPLETE)
-    output.write(*kernel.printfCalls());
+  if (status == CL_COMPLETE && output)
+    output->write(*kernel.printfCalls());
   return status;
 }
 
-cl_int CudaDriver::start(KernelLaunch &launch, uint64_t printfBuffer, CUstream stream) {
+cl_int CudaDriver::start(KernelLaunch &launch, uint64_t printfBuffer, uint64_t enqueueArena,
+                         CUstream stream) {
   const auto &kernel = static_cast<const CudaKernel &>(*launch.deviceKernel);
   std::array<uint64_t, 3> groups = workGroupCounts(launch.range);
   if (groups[0] * groups[1] * groups[2] == 0)
@@ -60,6 +78,7 @@ cl_int CudaDriver::start(KernelLaunch &launch, uint64_t printfBuffer, CUstream s
   uint64_t dynamicShared =
       compiler::localArgumentBytes(launch.arguments.localMemorySize, kernel.staticLocalBytes());
   params.printfBuffer = printfBuffer;
+  params.deviceEnqueueArena = enqueueArena;
   // A CUDA launch has one block shape: one launch per kind of work-group.
   for (const WorkGroupKind &kind : workGroupKinds(launch.range)) {
     for (int axis = 0; axis < 3; ++axis)

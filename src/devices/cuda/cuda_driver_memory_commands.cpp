@@ -50,7 +50,7 @@ RectSide rectSide(std::byte *data, const BufferRect &rect, const std::array<size
 
 bool CudaDriver::runsOnStream(const CommandPayload &payload) {
   if (auto *launch = std::get_if<KernelLaunch>(&payload))
-    return !callsPrintf(*launch);
+    return !needsHostAfterwards(*launch);
   if (auto *read = std::get_if<ReadBuffer>(&payload))
     return isManaged(*read->buffer);
   if (auto *write = std::get_if<WriteBuffer>(&payload))
@@ -84,7 +84,7 @@ bool CudaDriver::startsFromAnyThread(const CommandPayload &payload) {
 
 cl_int CudaDriver::enqueueOnStream(CommandPayload &payload, CUstream stream) {
   if (auto *launch = std::get_if<KernelLaunch>(&payload))
-    return start(*launch, 0, stream);
+    return start(*launch, 0, 0, stream);
   if (auto *read = std::get_if<ReadBuffer>(&payload))
     return copy(read->destination, read->buffer->data() + read->offset, read->size, stream);
   if (auto *write = std::get_if<WriteBuffer>(&payload))

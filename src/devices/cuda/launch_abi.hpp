@@ -25,10 +25,13 @@ struct LaunchParams {
   uint64_t firstGroup[3];
   /// The address of the launch's printf buffer (a compiler::PrintfBuffer), or 0.
   uint64_t printfBuffer;
+  /// The address of the launch's device-side enqueue arena (a compiler::DeviceEnqueueArena),
+  /// or 0.
+  uint64_t deviceEnqueueArena;
   uint32_t workDim;
   uint32_t reserved;
 };
-static_assert(sizeof(LaunchParams) == 136);
+static_assert(sizeof(LaunchParams) == 144);
 
 /// Bytes the entry's argument-block parameter has at least, also for a kernel without
 /// arguments (the runtime then passes zeros).

@@ -91,7 +91,7 @@ inline constexpr OfferedName kOfferedNames[] = {
      kEveryDevice},
     {"__opencl_c_generic_address_space", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
     // Device-side enqueue (builtins/device_enqueue.cl, runtime/scheduling/device_enqueue.hpp).
-    {"__opencl_c_device_enqueue", kFeatureVersion, OfferedKind::Feature, CL_DEVICE_TYPE_CPU},
+    {"__opencl_c_device_enqueue", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
     {"__opencl_c_subgroups", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
     {"__opencl_c_ext_fp32_global_atomic_add", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
     {"__opencl_c_ext_fp32_local_atomic_add", kFeatureVersion, OfferedKind::Feature, kEveryDevice},

@@ -9,6 +9,17 @@
 #include <algorithm>
 
 namespace kiln {
+namespace {
+
+/// A kernel that enqueues kernels finishes after them, not when the device is done with its own
+/// work: what follows it in an in-order queue must wait for it to finish, even on a device that
+/// keeps submission order.
+bool finishesAfterItsWork(Command &command) {
+  auto *launch = std::get_if<KernelLaunch>(&command.payload());
+  return launch != nullptr && launch->kernel->info().usesDeviceEnqueue;
+}
+
+} // namespace
 
 Queue::Queue(Context &context, Device &device, cl_command_queue_properties properties,
              std::vector<cl_queue_properties> propertyList)
@@ -61,7 +72,8 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
     std::lock_guard lock(mutex_);
     // Ordering dependencies only order: a failed predecessor does not fail this command.
     if (isInOrder()) {
-      if (!unfinished_.empty() && device_.driver().keepsSubmissionOrder())
+      if (!unfinished_.empty() && device_.driver().keepsSubmissionOrder() &&
+          !newestFinishesAfterItsWork_)
         followSubmission(*unfinished_.back());
       else if (!unfinished_.empty())
         dependOn(*unfinished_.back(), false);
@@ -75,6 +87,7 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
     if (ordering == Ordering::Barrier)
       lastBarrier_ = Ref<Event>(&command->event());
     unfinished_.emplace_back(&command->event());
+    newestFinishesAfterItsWork_ = finishesAfterItsWork(*command);
   }
   // Release the enqueue's own hold: submits the command if nothing else is pending.
   command->dependencyFinished(CL_COMPLETE, false);

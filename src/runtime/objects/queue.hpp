@@ -67,6 +67,7 @@ private:
   AdaptiveMutex mutex_;
   std::vector<Ref<Event>> unfinished_; // enqueued and not yet finished, oldest first
   Ref<Event> lastBarrier_;             // out-of-order: what later commands wait for
+  bool newestFinishesAfterItsWork_ = false;
 };
 
 } // namespace kiln

@@ -3,6 +3,7 @@
 #include "devices/cuda/codegen/warp_lanes.hpp"
 
 #include "compiler/argument_block.hpp"
+#include "compiler/device_enqueue_format.hpp"
 #include "compiler/llvm/argument_block_reads.hpp"
 #include "compiler/llvm/codegen_error.hpp"
 #include "compiler/llvm/kernel_inlining.hpp"
@@ -93,10 +94,8 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
       // makes that copy.
       return parameter.hasByValAttr() ? slot : builder.CreateAlignedLoad(type, slot, Align(1));
     default:
-      return compiler::codegenError(
-          "kernel '" + info.name +
-          "' has an argument of a kind the GPU device does not support yet "
-          "(pipe or queue)");
+      return compiler::codegenError("kernel '" + info.name +
+                                    "' has an argument of a kind the GPU device does not know");
     }
   };
   return compiler::readKernelArguments(builder, kernel, info, block, read);
@@ -222,6 +221,10 @@ Value *primitiveValue(IRBuilder<> &builder, StringRef name, CallBase &call, Valu
         launchField(builder, launch, offsetof(LaunchParams, printfBuffer), i64), pointer);
     return builder.CreateCall(reserve, {buffer, call.getArgOperand(0)});
   }
+  if (name == compiler::kDeviceEnqueueArenaPrimitive)
+    return builder.CreateIntToPtr(
+        launchField(builder, launch, offsetof(LaunchParams, deviceEnqueueArena), i64),
+        call.getType());
   if (name == "__kiln_work_group_barrier") {
     // bar.sync orders the memory accesses of the block's threads, as the primitive must.
     builder.CreateIntrinsic(builder.getVoidTy(), Intrinsic::nvvm_barrier_cta_sync_aligned_all,

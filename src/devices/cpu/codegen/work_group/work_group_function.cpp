@@ -128,8 +128,7 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
       break;
     default:
       return compiler::codegenError("kernel '" + info.name +
-                                    "' has an argument of a kind the CPU device "
-                                    "does not support yet (pipe or queue)");
+                                    "' has an argument of a kind the CPU device does not know");
     }
     if (value->getType() != type)
       value = builder.CreatePointerBitCastOrAddrSpaceCast(value, type);
