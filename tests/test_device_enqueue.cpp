@@ -385,3 +385,45 @@ kernel void parent(global int *ran, global int *refused) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(DeviceEnqueueTest, OpenCLC20ProgramsBuildAndRun) {
+  // With pipes and device-side enqueue the device offers OpenCL C 2.0: a program of the 2.0
+  // kind (the default of the C++ bindings) uses program-scope variables, the generic address
+  // space, C11 atomics, a work-group collective and device-side enqueue.
+  ASSERT_TRUE(supportsOpenCLC(device_, 2, 0));
+  Kernel kernel = buildKernel(R"(
+#if __OPENCL_C_VERSION__ != 200
+#error not OpenCL C 2.0
+#endif
+global atomic_int total = ATOMIC_VAR_INIT(0);
+global int table[1 << 18];
+void add(int *where, int value) { *where += value; }
+kernel void parent(global int *out) {
+  size_t i = get_global_id(0);
+  table[i] = (int)i;
+  int sum = work_group_reduce_add((int)i);
+  add(&table[i], sum);
+  atomic_fetch_add(&total, 1);
+  if (i == 0)
+    enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(get_global_size(0)),
+                   ^{ size_t j = get_global_id(0);
+                      out[j] = table[j] + atomic_load(&total); });
+}
+)",
+                              "parent", "-cl-std=CL2.0");
+  ASSERT_NE(kernel.get(), nullptr);
+  Mem out = bufferWith(std::vector<int>(256, 0));
+  ASSERT_TRUE(setArgs(kernel, out));
+  ASSERT_TRUE(run1D(kernel, 256, 64));
+  std::vector<int> expected(256);
+  for (int i = 0; i < 256; ++i) {
+    int group = i / 64 * 64;
+    int sum = 64 * group + 64 * 63 / 2;
+    expected[i] = i + sum + 256;
+  }
+  EXPECT_TRUE(equalArrays(expected, read<int>(out, 256)));
+}
+
+} // namespace

@@ -53,8 +53,8 @@ void describeMemory(const HostCpu &host, DeviceInfo &info) {
   info.memBaseAddrAlignBits = 1024; // long16, the largest OpenCL C type, is 1024 bits
   info.minDataTypeAlignSize = 128;
   info.maxParameterSize = 1024;
-  info.maxGlobalVariableSize = 64 * 1024;
-  info.globalVariablePreferredTotalSize = 1 << 20;
+  info.maxGlobalVariableSize = 16 << 20; // JIT-compiled code keeps variables of any size
+  info.globalVariablePreferredTotalSize = 16 << 20;
 }
 
 void describeFloatingPoint(const HostCpu &host, DeviceInfo &info) {

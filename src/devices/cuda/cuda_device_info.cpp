@@ -122,8 +122,8 @@ void describeMemory(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info,
   info.usm = usmCapabilitiesOf(info.svmCapabilities);
   // The kernel parameter space (4 KiB before Volta's 32 KiB) holds the argument block.
   info.maxParameterSize = 4096 - 256;
-  info.maxGlobalVariableSize = 64 * 1024;
-  info.globalVariablePreferredTotalSize = 1 << 20;
+  info.maxGlobalVariableSize = 16 << 20; // static .global memory of the module
+  info.globalVariablePreferredTotalSize = 16 << 20;
 }
 
 void describeFloatingPoint(DeviceInfo &info) {

@@ -55,6 +55,14 @@ void describeKilnLanguage(DeviceInfo &info) {
                              {"OpenCL C", makeVersion(1, 2)},
                              {"OpenCL C", makeVersion(3, 0)}};
   addOfferedNames(info, /*images=*/false);
+  // OpenCL C 2.0 asks for every 2.0 feature; a device offering the two that are optional
+  // longest (pipes and device-side enqueue) has them all. CL_DEVICE_OPENCL_C_VERSION stays the
+  // highest version 3.0 is backwards compatible with.
+  if (info.hasFeature("__opencl_c_pipes") && info.hasFeature("__opencl_c_device_enqueue") &&
+      info.hasFeature("__opencl_c_generic_address_space") &&
+      info.hasFeature("__opencl_c_work_group_collective_functions"))
+    info.openclCAllVersions.insert(info.openclCAllVersions.end() - 1,
+                                   {"OpenCL C", makeVersion(2, 0)});
   info.workGroupCollectiveFunctionsSupport =
       info.hasFeature("__opencl_c_work_group_collective_functions");
   info.genericAddressSpaceSupport = true;
