@@ -1457,3 +1457,24 @@ TEST_F(BufferTest, SvmAllocIsNullWithoutSvmSupport) {
   // "If clSVMAlloc is called ... and no devices in context support SVM, NULL is returned".
   EXPECT_EQ(nullptr, clSVMAlloc(context_, CL_MEM_READ_WRITE, 1024, 0));
 }
+
+TEST_F(BufferTest, UnmapTakesAPointerAdvancedThroughItsOnlyMapping) {
+  // Programs written for runtimes that allowed it (the AMD APP SDK's samples) walk the mapped
+  // pointer through the bytes and unmap with where it ended.
+  Mem buffer = createBuffer(CL_MEM_READ_WRITE, 64 * sizeof(int));
+  cl_int error = CL_SUCCESS;
+  auto *mapped = static_cast<int *>(clEnqueueMapBuffer(
+      queue_, buffer, CL_TRUE, CL_MAP_WRITE, 0, 64 * sizeof(int), 0, nullptr, nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  for (int i = 0; i < 64; ++i)
+    *mapped++ = 3 * i;
+  EXPECT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, buffer, mapped, 0, nullptr, nullptr));
+  EXPECT_EQ(memInfo<cl_uint>(buffer, CL_MEM_MAP_COUNT), 0u);
+  std::vector<int> expected(64);
+  for (int i = 0; i < 64; ++i)
+    expected[i] = 3 * i;
+  EXPECT_TRUE(equalArrays(expected, read<int>(buffer, 64)));
+  // A pointer no mapping holds is still refused.
+  EXPECT_CL_ERROR(CL_INVALID_VALUE,
+                  clEnqueueUnmapMemObject(queue_, buffer, mapped, 0, nullptr, nullptr));
+}

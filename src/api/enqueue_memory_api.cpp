@@ -365,10 +365,10 @@ KILN_API cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_que
     if (mapped_ptr == nullptr || !(mapping = mapped->removeMapping(mapped_ptr)))
       return CL_INVALID_VALUE;
     bool copiesIn = mapping->throughCopy && mapping->writes;
-    return submitCommand(
-        target, CL_COMMAND_UNMAP_MEM_OBJECT,
-        UnmapBuffer{Ref<MemObject>(mapped), mapped_ptr, mapping->offset, mapping->size, copiesIn},
-        event);
+    return submitCommand(target, CL_COMMAND_UNMAP_MEM_OBJECT,
+                         UnmapBuffer{Ref<MemObject>(mapped), mapping->pointer, mapping->offset,
+                                     mapping->size, copiesIn},
+                         event);
   });
 }
 

@@ -178,6 +178,20 @@ std::optional<MemObject::Mapping> MemObject::removeMapping(void *pointer) {
   std::lock_guard lock(mutex_);
   auto found = std::find_if(mappings_.begin(), mappings_.end(),
                             [&](const Mapping &mapping) { return mapping.pointer == pointer; });
+  // Applications written for runtimes that accepted it (the AMD APP SDK's samples) unmap with a
+  // pointer they have advanced through the mapped bytes: a pointer into exactly one mapping
+  // (its end included) unmaps that mapping.
+  if (found == mappings_.end()) {
+    auto contains = [&](const Mapping &mapping) {
+      auto *begin = static_cast<std::byte *>(mapping.pointer);
+      auto *at = static_cast<std::byte *>(pointer);
+      return at > begin && at <= begin + mapping.size;
+    };
+    found = std::find_if(mappings_.begin(), mappings_.end(), contains);
+    if (found != mappings_.end() &&
+        std::find_if(std::next(found), mappings_.end(), contains) != mappings_.end())
+      found = mappings_.end();
+  }
   if (found == mappings_.end())
     return std::nullopt;
   Mapping mapping = *found;

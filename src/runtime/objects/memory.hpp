@@ -159,8 +159,8 @@ public:
   /// CL_MEM_MAP_COUNT.
   cl_uint mapCount() const;
   void recordMapping(const Mapping &mapping);
-  /// Forgets one mapping at `pointer` and returns it; nothing when `pointer` is not mapped from
-  /// this object.
+  /// Forgets one mapping at `pointer` (or, failing that, the one mapping whose bytes hold it)
+  /// and returns it; nothing when `pointer` is not mapped from this object.
   std::optional<Mapping> removeMapping(void *pointer);
 
   void addDestructorCallback(DestructorCallback callback, void *userData);
