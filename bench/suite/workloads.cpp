@@ -35,6 +35,9 @@ std::unique_ptr<Workload> makeImageSrgbRead();
 std::unique_ptr<Workload> makeTreeSearchSvm();
 std::unique_ptr<Workload> makeTreeSearchBuffer();
 std::unique_ptr<Workload> makeSvmAtomicCounter();
+std::unique_ptr<Workload> makeSubdivisionDeviceEnqueue();
+std::unique_ptr<Workload> makeSubdivisionHostDriven();
+std::unique_ptr<Workload> makePipeStream();
 
 std::vector<std::unique_ptr<Workload>> allWorkloads() {
   std::vector<std::unique_ptr<Workload>> workloads;
@@ -56,6 +59,9 @@ std::vector<std::unique_ptr<Workload>> allWorkloads() {
   workloads.push_back(makeTreeSearchBuffer());
   workloads.push_back(makeTreeSearchSvm());
   workloads.push_back(makeSvmAtomicCounter());
+  workloads.push_back(makeSubdivisionDeviceEnqueue());
+  workloads.push_back(makeSubdivisionHostDriven());
+  workloads.push_back(makePipeStream());
   workloads.push_back(makeSobel());
   workloads.push_back(makeConvolution());
   workloads.push_back(makeNBody());
