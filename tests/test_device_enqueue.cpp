@@ -66,12 +66,9 @@ TEST_F(DeviceEnqueueTest, DeviceReportsItsQueues) {
 
 TEST_F(DeviceEnqueueTest, DeviceQueuesFollowTheirRules) {
   cl_int error = CL_SUCCESS;
-  // A device queue runs out of order even when the application forgets to say so.
-  cl_queue_properties unsaid[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE, 0};
-  Queue outOfOrder(clCreateCommandQueueWithProperties(context_, device_, unsaid, &error));
-  EXPECT_CL_SUCCESS(error);
-  EXPECT_EQ(queueInfo<cl_command_queue_properties>(outOfOrder, CL_QUEUE_PROPERTIES),
-            CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  cl_queue_properties inOrder[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE, 0};
+  EXPECT_EQ(clCreateCommandQueueWithProperties(context_, device_, inOrder, &error), nullptr);
+  EXPECT_CL_ERROR(CL_INVALID_VALUE, error);
   cl_uint max = deviceInfo<cl_uint>(device_, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE);
   cl_queue_properties tooLarge[] = {CL_QUEUE_PROPERTIES,
                                     CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,

@@ -40,16 +40,15 @@ cl_command_queue makeQueue(cl_context context, cl_device_id device,
   bool onDevice = properties & CL_QUEUE_ON_DEVICE;
   cl_command_queue_properties supported =
       onDevice ? target->info().queueOnDeviceProperties : target->info().queueOnHostProperties;
-  // The default device queue is a device queue.
+  // Device queues are always out of order; the default one is a device queue.
   if ((properties & CL_QUEUE_ON_DEVICE_DEFAULT) && !onDevice) {
     error = CL_INVALID_VALUE;
     return nullptr;
   }
-  // A device queue runs out of order whatever the application asks: the specification has the
-  // application set the flag, and programs written for runtimes that did not insist (the AMD
-  // APP SDK's samples) omit it.
-  if (onDevice)
-    properties |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  if (onDevice && !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+    error = CL_INVALID_VALUE;
+    return nullptr;
+  }
   if ((onDevice && supported == 0) ||
       (properties & ~(CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT) & ~supported)) {
     error = CL_INVALID_QUEUE_PROPERTIES;
