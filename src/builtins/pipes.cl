@@ -242,6 +242,8 @@ KILN_PIPE_CONVERGENT reserve_id_t __sub_group_reserve_read_pipe(read_only pipe u
                                                                 uint count, uint size,
                                                                 uint align) {
   ulong bits = get_sub_group_local_id() == 0 ? reserveRead(__kiln_pipe_storage_ro(p), count) : 0;
+  // The sub-group converges before the broadcast: a GPU's warp may not have after the branch.
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
   return __kiln_reserve_id_from_bits(sub_group_broadcast(bits, 0));
 }
 
@@ -249,6 +251,7 @@ KILN_PIPE_CONVERGENT reserve_id_t __sub_group_reserve_write_pipe(write_only pipe
                                                                  uint count, uint size,
                                                                  uint align) {
   ulong bits = get_sub_group_local_id() == 0 ? reserveWrite(__kiln_pipe_storage_wo(p), count) : 0;
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
   return __kiln_reserve_id_from_bits(sub_group_broadcast(bits, 0));
 }
 

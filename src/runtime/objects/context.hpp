@@ -4,6 +4,7 @@
 #include "runtime/objects/device_queues.hpp"
 #include "runtime/objects/memory.hpp"
 #include "runtime/objects/object.hpp"
+#include "runtime/objects/storage_pool.hpp"
 #include "runtime/objects/svm_allocations.hpp"
 
 #include <mutex>
@@ -43,6 +44,8 @@ public:
   /// clSVMAlloc's allocations.
   SvmAllocations &svmAllocations() { return svmAllocations_; }
   DeviceQueues &deviceQueues() { return deviceQueues_; }
+  /// Shared memory kept for reuse (device-side enqueue's arenas).
+  StoragePool &storagePool() { return storagePool_; }
   /// The application released the context: its SVM allocations go (each of which holds the
   /// context), once the commands that use them have finished.
   void lastExternalReleased() { svmAllocations_.clear(); }
@@ -63,6 +66,7 @@ private:
   std::vector<std::pair<DestructorCallback, void *>> destructorCallbacks_;
   SvmAllocations svmAllocations_;
   DeviceQueues deviceQueues_;
+  StoragePool storagePool_{*this};
 };
 
 } // namespace kiln

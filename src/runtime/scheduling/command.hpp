@@ -18,7 +18,7 @@
 namespace kiln {
 
 class DeviceKernel;
-class EnqueueEvents;
+class EnqueueTree;
 
 /// A 3-D region of a buffer seen as rows and slices (the *Rect commands).
 struct BufferRect {
@@ -44,9 +44,9 @@ struct KernelLaunch {
   const DeviceKernel *deviceKernel = nullptr;
   LaunchArguments arguments;
   NDRange range;
-  /// A launch a kernel enqueued: the device events of its launch tree
-  /// (scheduling/device_enqueue.hpp); null for a launch from the host.
-  std::shared_ptr<EnqueueEvents> deviceEvents;
+  /// A launch a kernel enqueued: what its launch tree shares (scheduling/device_enqueue.hpp);
+  /// null for a launch from the host.
+  std::shared_ptr<EnqueueTree> enqueueTree;
 };
 
 struct ReadBuffer {

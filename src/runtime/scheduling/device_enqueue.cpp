@@ -13,8 +13,8 @@
 
 #include <atomic>
 #include <cstring>
-#include <map>
 #include <memory>
+#include <span>
 
 namespace kiln {
 namespace {
@@ -22,6 +22,7 @@ namespace {
 using compiler::BlockKernelLimits;
 using compiler::DeviceEnqueueArena;
 using compiler::DeviceEvent;
+using compiler::DeviceEventTable;
 using compiler::EnqueueRecord;
 using compiler::kEnqueueRecordAlignment;
 
@@ -39,7 +40,7 @@ struct EnqueuedChildren {
   void finishOne() {
     if (pending.fetch_sub(1, std::memory_order_acq_rel) != 1)
       return;
-    // The arena (block literals, events) stays until every child has finished.
+    // The arena (block literals) stays until every child has finished.
     std::shared_ptr<Command> done = std::move(parent);
     arena.reset();
     done->complete(status);
@@ -53,17 +54,12 @@ struct ChildNotice {
   DeviceEvent *deviceEvent = nullptr;
 };
 
-/// Tells the device event of a finished command its status and times, and writes the times
-/// where capture_event_profiling_info asked for them.
+/// Tells the device event of a finished command its status and times (which a kernel that
+/// captures them later copies).
 void recordFinished(const Event &event, DeviceEvent &entry) {
   cl_ulong start = event.profilingTime(CL_PROFILING_COMMAND_START);
   entry.executionTime = event.profilingTime(CL_PROFILING_COMMAND_END) - start;
   entry.completionTime = event.profilingTime(CL_PROFILING_COMMAND_COMPLETE) - start;
-  if (entry.profilingResult != 0) {
-    auto *result = reinterpret_cast<uint64_t *>(entry.profilingResult);
-    result[0] = entry.executionTime;
-    result[1] = entry.completionTime;
-  }
   std::atomic_ref(entry.status).store(event.status(), std::memory_order_release);
 }
 
@@ -74,15 +70,19 @@ void CL_CALLBACK childFinished(cl_event handle, cl_int, void *userData) {
   notice->children->finishOne();
 }
 
+std::shared_ptr<Command> makeCommand(Queue &queue, cl_command_type type, CommandPayload payload) {
+  Event *event = createObject<Event>(queue, type);
+  Ref<Event> held(event);
+  event->releaseExternal();
+  return Command::make(std::move(held), std::move(payload));
+}
+
 /// Reads one launch's records and starts the commands they ask for.
 class RecordReader {
 public:
-  RecordReader(std::shared_ptr<EnqueuedChildren> children, Program &program)
+  explicit RecordReader(std::shared_ptr<EnqueuedChildren> children)
       : children_(std::move(children)), arena_(*children_->arena->arena()),
-        events_(*children_->arena->events()), device_(children_->arena->device()),
-        program_(program) {
-    program_.executableInfo(info_);
-  }
+        tree_(*children_->arena->tree()) {}
 
   void readAll() {
     uint64_t used = arena_.used.load(std::memory_order_acquire);
@@ -97,8 +97,8 @@ public:
 
 private:
   void start(const EnqueueRecord &record) {
-    Ref<Queue> queue = program_.context().deviceQueues().find(record.queue);
-    if (!queue || &queue->device() != &device_)
+    Ref<Queue> queue = tree_.program().context().deviceQueues().find(record.queue);
+    if (!queue || &queue->device() != &tree_.device())
       return;
     std::vector<Ref<Event>> held;
     std::vector<Event *> waitList;
@@ -113,61 +113,69 @@ private:
       command = makeCommand(*queue, CL_COMMAND_MARKER, NoOperation{});
     if (command == nullptr)
       return;
+    DeviceEvent *event = tree_.entry(record.returnEvent);
+    if (event != nullptr)
+      tree_.setCommandEvent(record.returnEvent, Ref<Event>(&command->event()));
+    launch(*queue, command, waitList, event);
+    // The kernel asked for the command's times before it ran (capture_event_profiling_info):
+    // the device copies them from its event when it has finished (the address may be the
+    // device's own memory, which the host cannot write).
+    if (event != nullptr && event->profilingResult != 0) {
+      Event *after = &command->event();
+      launch(*queue,
+             makeCommand(*queue, CL_COMMAND_SVM_MEMCPY,
+                         CopyMemory{reinterpret_cast<std::byte *>(event->profilingResult),
+                                    reinterpret_cast<const std::byte *>(&event->executionTime),
+                                    2 * sizeof(uint64_t),
+                                    {},
+                                    {}}),
+             std::span<Event *const>(&after, 1), nullptr);
+    }
+  }
+
+  /// Enqueues `command` as one of the children; `deviceEvent` learns when it has finished.
+  void launch(Queue &queue, const std::shared_ptr<Command> &command,
+              std::span<Event *const> waitList, DeviceEvent *deviceEvent) {
     auto notice = std::make_unique<ChildNotice>();
     notice->children = children_;
-    if (DeviceEvent *event = events_.entry(record.returnEvent)) {
-      events_.setCommandEvent(record.returnEvent, Ref<Event>(&command->event()));
-      notice->deviceEvent = event;
-    }
+    notice->deviceEvent = deviceEvent;
     children_->pending.fetch_add(1, std::memory_order_relaxed);
     command->event().addCallback(CL_COMPLETE, &childFinished, notice.release());
-    queue->enqueue(command, waitList);
+    queue.enqueue(command, waitList);
   }
 
   /// The event a record waits for: a command's, or a user event as the kernel left it.
   Event *waitedEvent(uint32_t number, std::vector<Ref<Event>> &held) {
-    const DeviceEvent *event = events_.entry(number);
+    const DeviceEvent *event = tree_.entry(number);
     if (event == nullptr)
       return nullptr;
     if (event->kind == static_cast<uint32_t>(compiler::DeviceEventKind::Command)) {
-      Ref<Event> command = events_.commandEvent(number);
+      Ref<Event> command = tree_.commandEvent(number);
       held.push_back(command);
       return command.get();
     }
     // A user event the kernel never set cannot be set later (its kernel has finished): what
     // waits for it runs, rather than never.
-    Event *user = createObject<Event>(program_.context());
+    Event *user = createObject<Event>(tree_.program().context());
     held.push_back(Ref<Event>(user));
     user->releaseExternal();
     user->setUserStatus(event->status < 0 ? event->status : CL_COMPLETE);
     return user;
   }
 
-  std::shared_ptr<Command> makeCommand(Queue &queue, cl_command_type type, CommandPayload payload) {
-    Event *event = createObject<Event>(queue, type);
-    Ref<Event> held(event);
-    event->releaseExternal();
-    return Command::make(std::move(held), std::move(payload));
-  }
-
   std::shared_ptr<Command> kernelCommand(const EnqueueRecord &record, Queue &queue) {
-    Kernel *kernel = blockKernel(record.kernel);
-    if (kernel == nullptr)
-      return nullptr;
     const auto *bytes = reinterpret_cast<const std::byte *>(&record);
     const auto *localSizes = reinterpret_cast<const uint64_t *>(
         bytes + roundUp(sizeof record + record.waitCount * 4, 8));
-    // The block kernel's arguments: the block literal, then its __local pointers.
-    kernel->setSvmPointer(0, bytes + record.literalOffset);
-    for (uint32_t i = 0; i < record.localArgumentCount && i + 1 < kernel->argCount(); ++i)
-      kernel->setLocalSize(i + 1, localSizes[i]);
     KernelLaunch launch;
-    launch.kernel = Ref<Kernel>(kernel);
-    launch.deviceKernel = kernel->deviceKernel(&device_);
-    if (launch.deviceKernel == nullptr || kernel->launchArgs(launch.arguments) != CL_SUCCESS)
+    if (!tree_.blockLaunch(record.kernel, bytes + record.literalOffset, record.localArgumentCount,
+                           localSizes, launch.kernel, launch.arguments))
+      return nullptr;
+    launch.deviceKernel = launch.kernel->deviceKernel(&tree_.device());
+    if (launch.deviceKernel == nullptr)
       return nullptr;
     launch.range = rangeOf(record, *launch.deviceKernel);
-    launch.deviceEvents = children_->arena->events();
+    launch.enqueueTree = children_->arena->tree();
     return makeCommand(queue, CL_COMMAND_NDRANGE_KERNEL, std::move(launch));
   }
 
@@ -182,7 +190,7 @@ private:
       chosen = chosen && record.localSize[dim] == 0;
     }
     if (chosen) {
-      const DeviceInfo &info = device_.info();
+      const DeviceInfo &info = tree_.device().info();
       DeviceKernelInfo kernelInfo = code.info();
       range.local =
           chooseLocalSize(range.workDim, range.global,
@@ -192,100 +200,110 @@ private:
     return range;
   }
 
-  /// The kernel object of kernel `number` of the program, made once per launch.
-  Kernel *blockKernel(uint32_t number) {
-    if (number < 1 || number > info_.kernels.size())
-      return nullptr;
-    Ref<Kernel> &kernel = kernels_[number];
-    if (!kernel) {
-      std::map<const Device *, DeviceKernelCode> code;
-      if (!findDeviceKernels(program_, info_.kernels[number - 1].name, code))
-        return nullptr;
-      Kernel *made = createObject<Kernel>(program_, info_.kernels[number - 1], std::move(code));
-      kernel = Ref<Kernel>(made);
-      made->releaseExternal();
-    }
-    return kernel.get();
-  }
-
   std::shared_ptr<EnqueuedChildren> children_;
   const DeviceEnqueueArena &arena_;
-  EnqueueEvents &events_;
-  Device &device_;
-  Program &program_;
-  compiler::ProgramInfo info_;
-  std::map<uint32_t, Ref<Kernel>> kernels_;
+  EnqueueTree &tree_;
 };
 
 } // namespace
 
-std::unique_ptr<EnqueueArena> EnqueueArena::create(const KernelLaunch &launch, Device &device) {
-  Program &program = launch.kernel->program();
-  Context &context = program.context();
+std::shared_ptr<EnqueueTree> EnqueueTree::create(Program &program, Device &device) {
   compiler::ProgramInfo info;
-  program.executableInfo(info);
-  Ref<Queue> defaultQueue = context.deviceQueues().defaultFor(device);
-  const DeviceInfo &deviceInfo = device.info();
-  size_t recordBytes =
-      defaultQueue ? defaultQueue->deviceQueueSize() : deviceInfo.queueOnDevicePreferredSize;
-  std::shared_ptr<EnqueueEvents> events =
-      launch.deviceEvents ? launch.deviceEvents
-                          : EnqueueEvents::create(context, deviceInfo.maxOnDeviceEvents);
-  size_t limitsOffset = roundUp(sizeof(DeviceEnqueueArena), kEnqueueRecordAlignment);
-  size_t recordsOffset = roundUp(limitsOffset + info.kernels.size() * sizeof(BlockKernelLimits),
-                                 kEnqueueRecordAlignment);
-  AlignedStorage storage = context.allocateStorage(recordsOffset + recordBytes);
-  if (storage == nullptr || events == nullptr)
+  if (!program.executableInfo(info))
     return nullptr;
-  std::byte *base = storage.get();
-  std::memset(base, 0, recordsOffset);
-  auto *arena = std::construct_at(reinterpret_cast<DeviceEnqueueArena *>(base));
-  arena->records = base + recordsOffset;
-  arena->capacity = recordBytes;
-  arena->events = events->table();
-  arena->defaultQueue = defaultQueue ? deviceQueueHandle(*defaultQueue) : 0;
-  auto *limits = reinterpret_cast<BlockKernelLimits *>(base + limitsOffset);
-  arena->kernels = limits;
-  arena->kernelCount = info.kernels.size();
-  std::shared_ptr<const DeviceProgram> code = program.deviceProgram(device);
-  for (size_t i = 0; i < info.kernels.size(); ++i) {
-    const DeviceKernel *kernel = code != nullptr ? code->kernel(info.kernels[i].name) : nullptr;
+  auto tree = std::make_shared<EnqueueTree>(program, device, std::move(info));
+  return tree->allocate() ? tree : nullptr;
+}
+
+EnqueueTree::EnqueueTree(Program &program, Device &device, compiler::ProgramInfo info)
+    : program_(program), device_(device), info_(std::move(info)) {}
+
+EnqueueTree::~EnqueueTree() = default;
+
+bool EnqueueTree::allocate() {
+  uint32_t capacity = device_.info().maxOnDeviceEvents;
+  size_t entriesOffset = roundUp(sizeof(DeviceEventTable), alignof(DeviceEvent));
+  size_t limitsOffset = roundUp(entriesOffset + capacity * sizeof(DeviceEvent), 64);
+  size_t size = roundUp(limitsOffset + info_.kernels.size() * sizeof(BlockKernelLimits), 4096);
+  storage_ = program_.context().storagePool().take(size);
+  if (!storage_)
+    return false;
+  auto *table = std::construct_at(reinterpret_cast<DeviceEventTable *>(storage_.get()));
+  table->entries = reinterpret_cast<DeviceEvent *>(storage_.get() + entriesOffset);
+  table->capacity = capacity;
+  auto *limits = reinterpret_cast<BlockKernelLimits *>(storage_.get() + limitsOffset);
+  std::shared_ptr<const DeviceProgram> code = program_.deviceProgram(device_);
+  for (size_t i = 0; i < info_.kernels.size(); ++i) {
+    const DeviceKernel *kernel = code != nullptr ? code->kernel(info_.kernels[i].name) : nullptr;
     DeviceKernelInfo kernelInfo = kernel != nullptr ? kernel->info() : DeviceKernelInfo{};
     limits[i] = {kernelInfo.maxWorkGroupSize, kernelInfo.preferredWorkGroupSizeMultiple,
                  kernelInfo.subGroupSize};
   }
-  return std::make_unique<EnqueueArena>(std::move(storage), std::move(events), device);
+  kernelLimits_ = limits;
+  return true;
 }
 
-std::shared_ptr<EnqueueEvents> EnqueueEvents::create(const Context &context, uint32_t capacity) {
-  size_t entriesOffset = roundUp(sizeof(compiler::DeviceEventTable), alignof(DeviceEvent));
-  AlignedStorage storage = context.allocateStorage(entriesOffset + capacity * sizeof(DeviceEvent));
-  if (storage == nullptr)
-    return nullptr;
-  auto *table = std::construct_at(reinterpret_cast<compiler::DeviceEventTable *>(storage.get()));
-  table->entries = reinterpret_cast<DeviceEvent *>(storage.get() + entriesOffset);
-  table->capacity = capacity;
-  return std::make_shared<EnqueueEvents>(std::move(storage));
+DeviceEvent *EnqueueTree::entry(uint32_t number) const {
+  const DeviceEventTable &table = *events();
+  return number >= 1 && number <= table.capacity ? &table.entries[number - 1] : nullptr;
 }
 
-EnqueueEvents::EnqueueEvents(AlignedStorage storage) : storage_(std::move(storage)) {}
-
-EnqueueEvents::~EnqueueEvents() = default;
-
-DeviceEvent *EnqueueEvents::entry(uint32_t number) const {
-  const compiler::DeviceEventTable &events = *table();
-  return number >= 1 && number <= events.capacity ? &events.entries[number - 1] : nullptr;
-}
-
-void EnqueueEvents::setCommandEvent(uint32_t number, Ref<Event> event) {
+void EnqueueTree::setCommandEvent(uint32_t number, Ref<Event> event) {
   std::lock_guard lock(mutex_);
   commandEvents_[number] = std::move(event);
 }
 
-Ref<Event> EnqueueEvents::commandEvent(uint32_t number) const {
+Ref<Event> EnqueueTree::commandEvent(uint32_t number) const {
   std::lock_guard lock(mutex_);
   auto found = commandEvents_.find(number);
   return found != commandEvents_.end() ? found->second : nullptr;
+}
+
+bool EnqueueTree::blockLaunch(uint32_t number, const void *literal, uint32_t localCount,
+                              const uint64_t *localSizes, Ref<Kernel> &kernel,
+                              LaunchArguments &arguments) {
+  if (number < 1 || number > info_.kernels.size())
+    return false;
+  std::lock_guard lock(mutex_);
+  Ref<Kernel> &made = kernels_[number];
+  if (!made) {
+    std::map<const Device *, DeviceKernelCode> code;
+    if (!findDeviceKernels(program_, info_.kernels[number - 1].name, code))
+      return false;
+    Kernel *object = createObject<Kernel>(program_, info_.kernels[number - 1], std::move(code));
+    made = Ref<Kernel>(object);
+    object->releaseExternal();
+  }
+  // The block kernel's arguments: the block literal, then its __local pointers.
+  made->setSvmPointer(0, literal);
+  for (uint32_t i = 0; i < localCount && i + 1 < made->argCount(); ++i)
+    made->setLocalSize(i + 1, localSizes[i]);
+  kernel = made;
+  return made->launchArgs(arguments) == CL_SUCCESS;
+}
+
+std::unique_ptr<EnqueueArena> EnqueueArena::create(const KernelLaunch &launch, Device &device) {
+  Program &program = launch.kernel->program();
+  std::shared_ptr<EnqueueTree> tree =
+      launch.enqueueTree ? launch.enqueueTree : EnqueueTree::create(program, device);
+  if (tree == nullptr)
+    return nullptr;
+  Context &context = program.context();
+  Ref<Queue> defaultQueue = context.deviceQueues().defaultFor(device);
+  size_t recordBytes = defaultQueue ? defaultQueue->deviceQueueSize()
+                                    : device.info().queueOnDevicePreferredSize;
+  size_t recordsOffset = roundUp(sizeof(DeviceEnqueueArena), kEnqueueRecordAlignment);
+  PooledStorage storage = context.storagePool().take(recordsOffset + recordBytes);
+  if (!storage)
+    return nullptr;
+  auto *arena = std::construct_at(reinterpret_cast<DeviceEnqueueArena *>(storage.get()));
+  arena->records = storage.get() + recordsOffset;
+  arena->capacity = recordBytes;
+  arena->events = tree->events();
+  arena->defaultQueue = defaultQueue ? deviceQueueHandle(*defaultQueue) : 0;
+  arena->kernels = tree->kernelLimits();
+  arena->kernelCount = tree->kernelCount();
+  return std::make_unique<EnqueueArena>(std::move(storage), std::move(tree));
 }
 
 void describeDeviceEnqueue(DeviceInfo &info) {
@@ -303,7 +321,8 @@ void describeDeviceEnqueue(DeviceInfo &info) {
 
 void completeAfterEnqueuedCommands(std::shared_ptr<Command> parent,
                                    std::unique_ptr<EnqueueArena> arena, cl_int status) {
-  if (arena == nullptr || status != CL_COMPLETE) {
+  if (arena == nullptr || status != CL_COMPLETE ||
+      arena->arena()->used.load(std::memory_order_acquire) == 0) {
     parent->complete(status);
     return;
   }
@@ -311,8 +330,7 @@ void completeAfterEnqueuedCommands(std::shared_ptr<Command> parent,
   children->parent = parent;
   children->arena = std::move(arena);
   children->status = status;
-  Program &program = std::get<KernelLaunch>(parent->payload()).kernel->program();
-  RecordReader(children, program).readAll();
+  RecordReader(children).readAll();
   children->finishOne();
 }
 

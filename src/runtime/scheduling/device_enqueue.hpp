@@ -7,49 +7,68 @@
 #pragma once
 
 #include "compiler/device_enqueue_format.hpp"
+#include "compiler/program_info.hpp"
 #include "runtime/objects/device_info.hpp"
-#include "runtime/objects/memory.hpp"
 #include "runtime/objects/object.hpp"
+#include "runtime/objects/storage_pool.hpp"
 
 #include <map>
 #include <memory>
 #include <mutex>
-#include <vector>
 
 namespace kiln {
 
 class Command;
-class Context;
-class Event;
 class Device;
+class Event;
+class Kernel;
 class Program;
-class Queue;
 struct KernelLaunch;
+struct LaunchArguments;
 
-/// The device events of a launch from the host and of everything it enqueues: their entries,
-/// in memory the device and the host both address, and the events of the commands they stand
-/// for.
-class EnqueueEvents {
+/// What a launch from the host and everything it enqueues, at any depth, share: its device
+/// events (a child may wait for, or capture, an event its parent made), the block kernels'
+/// limits the kernels read, the program's kernels, and the kernel objects its children run.
+class EnqueueTree {
 public:
-  /// Room for `capacity` events; null when out of memory.
-  static std::shared_ptr<EnqueueEvents> create(const Context &context, uint32_t capacity);
+  /// For a launch of `program` on `device`; null when out of memory.
+  static std::shared_ptr<EnqueueTree> create(Program &program, Device &device);
 
-  explicit EnqueueEvents(AlignedStorage storage);
-  ~EnqueueEvents();
+  EnqueueTree(Program &program, Device &device, compiler::ProgramInfo info);
+  ~EnqueueTree();
 
-  compiler::DeviceEventTable *table() const {
+  Program &program() const { return program_; }
+  Device &device() const { return device_; }
+  compiler::DeviceEventTable *events() const {
     return reinterpret_cast<compiler::DeviceEventTable *>(storage_.get());
   }
+  const compiler::BlockKernelLimits *kernelLimits() const { return kernelLimits_; }
+  size_t kernelCount() const { return info_.kernels.size(); }
+
   /// The entry of device event `number`, or null when there is none.
   compiler::DeviceEvent *entry(uint32_t number) const;
   /// The command that device event `number` stands for.
   void setCommandEvent(uint32_t number, Ref<Event> event);
   Ref<Event> commandEvent(uint32_t number) const;
 
+  /// The arguments of a launch of kernel `number` (one-based) with the block literal at
+  /// `literal` and `localCount` __local arguments of `localSizes` bytes; fills `kernel` and
+  /// `arguments`. False when the program has no such kernel.
+  bool blockLaunch(uint32_t number, const void *literal, uint32_t localCount,
+                   const uint64_t *localSizes, Ref<Kernel> &kernel, LaunchArguments &arguments);
+
 private:
-  AlignedStorage storage_;
+  bool allocate();
+
+  Program &program_;
+  Device &device_;
+  compiler::ProgramInfo info_;
+  PooledStorage storage_; // the event table and its entries, then the kernels' limits
+  const compiler::BlockKernelLimits *kernelLimits_ = nullptr;
+
   mutable std::mutex mutex_;
   std::map<uint32_t, Ref<Event>> commandEvents_;
+  std::map<uint32_t, Ref<Kernel>> kernels_; // their arguments are set and read under mutex_
 };
 
 /// The arena of one launch, in memory the launch's device and the host both address.
@@ -58,19 +77,17 @@ public:
   /// For `launch` on `device`; null when out of memory.
   static std::unique_ptr<EnqueueArena> create(const KernelLaunch &launch, Device &device);
 
-  EnqueueArena(AlignedStorage storage, std::shared_ptr<EnqueueEvents> events, Device &device)
-      : storage_(std::move(storage)), events_(std::move(events)), device_(device) {}
+  EnqueueArena(PooledStorage storage, std::shared_ptr<EnqueueTree> tree)
+      : storage_(std::move(storage)), tree_(std::move(tree)) {}
 
   compiler::DeviceEnqueueArena *arena() const {
     return reinterpret_cast<compiler::DeviceEnqueueArena *>(storage_.get());
   }
-  const std::shared_ptr<EnqueueEvents> &events() const { return events_; }
-  Device &device() const { return device_; }
+  const std::shared_ptr<EnqueueTree> &tree() const { return tree_; }
 
 private:
-  AlignedStorage storage_;
-  std::shared_ptr<EnqueueEvents> events_;
-  Device &device_;
+  PooledStorage storage_;
+  std::shared_ptr<EnqueueTree> tree_;
 };
 
 /// Fills the device-queue values of a device that runs device-side enqueue through this code:

@@ -43,6 +43,27 @@ Value *linearThreadIndex(IRBuilder<> &builder) {
       x, builder.CreateMul(width, builder.CreateAdd(y, builder.CreateMul(height, z))));
 }
 
+/// The lanes of the warp that exist: all 32 but in a block's last warp when the block's size is
+/// not a multiple of 32. Every one of them reaches a sub-group barrier (OpenCL requires it),
+/// so naming them all makes the warp converge there even after divergent code, where the lanes
+/// that happen to run the call together (activemask) may be fewer.
+Value *existingLanes(IRBuilder<> &builder) {
+  auto special = [&](Intrinsic::ID id) {
+    return builder.CreateIntrinsic(builder.getInt32Ty(), id, {});
+  };
+  Value *threads = builder.CreateMul(
+      special(Intrinsic::nvvm_read_ptx_sreg_ntid_x),
+      builder.CreateMul(special(Intrinsic::nvvm_read_ptx_sreg_ntid_y),
+                        special(Intrinsic::nvvm_read_ptx_sreg_ntid_z)));
+  Value *warpStart = builder.CreateAnd(linearThreadIndex(builder), builder.getInt32(~31u));
+  Value *count = builder.CreateSub(threads, warpStart);
+  Value *partial = builder.CreateSub(
+      builder.CreateShl(builder.getInt32(1), builder.CreateAnd(count, builder.getInt32(31))),
+      builder.getInt32(1));
+  return builder.CreateSelect(builder.CreateICmpUGE(count, builder.getInt32(32)),
+                              builder.getInt32(~0u), partial);
+}
+
 Value *shuffle32(IRBuilder<> &builder, Value *value, Value *sourceLane) {
   return builder.CreateIntrinsic(builder.getInt32Ty(), Intrinsic::nvvm_shfl_sync_idx_i32,
                                  {activeLanes(builder), value, sourceLane, builder.getInt32(0x1f)});
@@ -116,7 +137,7 @@ Value *warpLaneValue(IRBuilder<> &builder, SubGroupPrimitive primitive, CallBase
     return ballot(builder, call, width);
   case SubGroupPrimitive::Barrier:
     builder.CreateIntrinsic(builder.getVoidTy(), Intrinsic::nvvm_bar_warp_sync,
-                            {activeLanes(builder)});
+                            {existingLanes(builder)});
     return nullptr;
   case SubGroupPrimitive::None:
     break;

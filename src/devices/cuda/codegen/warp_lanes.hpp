@@ -5,9 +5,9 @@
 // indices, as OpenCL's sub-groups are formed from linear local ids, so lane i of a part is
 // sub-group local id i. The builtin library's sub-group primitives
 // (compiler/llvm/sub_group_primitives.hpp) become the warp's .sync instructions over the lanes
-// that run the call (activemask): shfl.sync.idx for shuffles, vote.sync.ballot for ballots,
-// bar.warp.sync for the sub-group barrier; on sm_80 and later the reductions of 32-bit integers
-// are redux.sync.
+// that run the call (activemask): shfl.sync.idx for shuffles, vote.sync.ballot for ballots; the
+// sub-group barrier is bar.warp.sync over every lane that exists, which makes the warp converge;
+// on sm_80 and later the reductions of 32-bit integers are redux.sync.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
