@@ -10,6 +10,7 @@ typedef struct {
   ulong maxWorkGroupSize;
   ulong preferredWorkGroupSizeMultiple;
   ulong subGroupSize;
+  ulong maxWorkItemSizes[3];
 } KilnBlockKernelLimits;
 
 typedef struct {
@@ -109,8 +110,7 @@ static global KilnEnqueueRecord *reserveRecord(global KilnEnqueueArena *arena, u
   return (global KilnEnqueueRecord *)(arena->records + used);
 }
 
-static bool validWaitList(global KilnEnqueueArena *arena, uint count,
-                          const clk_event_t *waitList) {
+static bool validWaitList(global KilnEnqueueArena *arena, uint count, const clk_event_t *waitList) {
   if ((count == 0) != (waitList == 0))
     return false;
   for (uint i = 0; i < count; ++i)
@@ -133,11 +133,13 @@ static bool validNDRange(global KilnEnqueueArena *arena, uint blockKernel, const
   }
   if (chosen)
     return true;
-  if (items == 0)
+  if (items == 0 || blockKernel < 1 || blockKernel > arena->kernelCount)
     return false;
-  ulong limit =
-      blockKernel >= 1 && blockKernel <= arena->kernelCount ? arena->kernels[blockKernel - 1].maxWorkGroupSize : 0;
-  return items <= limit;
+  const global KilnBlockKernelLimits *limits = &arena->kernels[blockKernel - 1];
+  for (uint d = 0; d < dims; ++d)
+    if (range->localWorkSize[d] > limits->maxWorkItemSizes[d])
+      return false;
+  return items <= limits->maxWorkGroupSize;
 }
 
 // Appends a record; `kernel` 0 makes a marker. Returns a CLK_* code.
@@ -203,10 +205,12 @@ static int appendRecord(queue_t queue, uint flags, const ndrange_t *range, uint 
   return CLK_SUCCESS;
 }
 
-static uint kernelNumber(const generic void *invoke) { return (uint)(ulong)invoke; }
+static uint kernelNumber(const generic void *invoke) {
+  return (uint)(ulong)invoke;
+}
 
-int __enqueue_kernel_basic(queue_t queue, int flags, private ndrange_t *range,
-                           generic void *invoke, generic void *block) {
+int __enqueue_kernel_basic(queue_t queue, int flags, private ndrange_t *range, generic void *invoke,
+                           generic void *block) {
   return appendRecord(queue, flags, range, kernelNumber(invoke), block, 0, 0, 0, 0, 0);
 }
 
@@ -250,7 +254,8 @@ OVL int enqueue_marker(queue_t queue, uint waitCount, const clk_event_t *waitLis
 static const global KilnBlockKernelLimits *limitsOf(const generic void *invoke) {
   global KilnEnqueueArena *arena = __kiln_device_enqueue_arena();
   uint blockKernel = kernelNumber(invoke);
-  return blockKernel >= 1 && blockKernel <= arena->kernelCount ? &arena->kernels[blockKernel - 1] : 0;
+  return blockKernel >= 1 && blockKernel <= arena->kernelCount ? &arena->kernels[blockKernel - 1]
+                                                               : 0;
 }
 
 static ulong maxWorkGroupSizeOf(const global KilnBlockKernelLimits *limits) {
@@ -284,8 +289,8 @@ uint __get_kernel_max_sub_group_size_for_ndrange_impl(private ndrange_t *range,
   return (uint)(items < width ? items : width);
 }
 
-uint __get_kernel_sub_group_count_for_ndrange_impl(private ndrange_t *range,
-                                                   generic void *invoke, generic void *block) {
+uint __get_kernel_sub_group_count_for_ndrange_impl(private ndrange_t *range, generic void *invoke,
+                                                   generic void *block) {
   const global KilnBlockKernelLimits *limits = limitsOf(invoke);
   ulong width = limits != 0 ? limits->subGroupSize : 1;
   ulong items = workGroupItems(range, limits);
@@ -346,22 +351,32 @@ static ndrange_t makeRange(uint dims, const size_t *offset, const size_t *global
   return range;
 }
 
-OVL ndrange_t ndrange_1D(size_t globalSize) { return makeRange(1, 0, &globalSize, 0); }
-OVL ndrange_t ndrange_1D(size_t globalSize, size_t localSize) { return makeRange(1, 0, &globalSize, &localSize); }
+OVL ndrange_t ndrange_1D(size_t globalSize) {
+  return makeRange(1, 0, &globalSize, 0);
+}
+OVL ndrange_t ndrange_1D(size_t globalSize, size_t localSize) {
+  return makeRange(1, 0, &globalSize, &localSize);
+}
 OVL ndrange_t ndrange_1D(size_t offset, size_t globalSize, size_t localSize) {
   return makeRange(1, &offset, &globalSize, &localSize);
 }
-OVL ndrange_t ndrange_2D(const size_t globalSize[2]) { return makeRange(2, 0, globalSize, 0); }
+OVL ndrange_t ndrange_2D(const size_t globalSize[2]) {
+  return makeRange(2, 0, globalSize, 0);
+}
 OVL ndrange_t ndrange_2D(const size_t globalSize[2], const size_t localSize[2]) {
   return makeRange(2, 0, globalSize, localSize);
 }
-OVL ndrange_t ndrange_2D(const size_t offset[2], const size_t globalSize[2], const size_t localSize[2]) {
+OVL ndrange_t ndrange_2D(const size_t offset[2], const size_t globalSize[2],
+                         const size_t localSize[2]) {
   return makeRange(2, offset, globalSize, localSize);
 }
-OVL ndrange_t ndrange_3D(const size_t globalSize[3]) { return makeRange(3, 0, globalSize, 0); }
+OVL ndrange_t ndrange_3D(const size_t globalSize[3]) {
+  return makeRange(3, 0, globalSize, 0);
+}
 OVL ndrange_t ndrange_3D(const size_t globalSize[3], const size_t localSize[3]) {
   return makeRange(3, 0, globalSize, localSize);
 }
-OVL ndrange_t ndrange_3D(const size_t offset[3], const size_t globalSize[3], const size_t localSize[3]) {
+OVL ndrange_t ndrange_3D(const size_t offset[3], const size_t globalSize[3],
+                         const size_t localSize[3]) {
   return makeRange(3, offset, globalSize, localSize);
 }

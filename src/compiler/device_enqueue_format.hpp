@@ -24,7 +24,10 @@ struct BlockKernelLimits {
   uint64_t maxWorkGroupSize;
   uint64_t preferredWorkGroupSizeMultiple;
   uint64_t subGroupSize;
+  /// The device's CL_DEVICE_MAX_WORK_ITEM_SIZES, which a local size must respect.
+  uint64_t maxWorkItemSizes[3];
 };
+static_assert(sizeof(BlockKernelLimits) == 48);
 
 /// One device event (clk_event_t): a kernel's value of it is its index in the launch tree's
 /// DeviceEventTable plus one (0 and all ones are never events).

@@ -11,6 +11,7 @@
 #include "runtime/scheduling/command.hpp"
 #include "runtime/scheduling/local_size.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <memory>
@@ -120,16 +121,18 @@ private:
     // The kernel asked for the command's times before it ran (capture_event_profiling_info):
     // the device copies them from its event when it has finished (the address may be the
     // device's own memory, which the host cannot write).
+    // What waits for the device event then waits for the copy too.
     if (event != nullptr && event->profilingResult != 0) {
       Event *after = &command->event();
-      launch(*queue,
-             makeCommand(*queue, CL_COMMAND_SVM_MEMCPY,
-                         CopyMemory{reinterpret_cast<std::byte *>(event->profilingResult),
-                                    reinterpret_cast<const std::byte *>(&event->executionTime),
-                                    2 * sizeof(uint64_t),
-                                    {},
-                                    {}}),
-             std::span<Event *const>(&after, 1), nullptr);
+      std::shared_ptr<Command> copy =
+          makeCommand(*queue, CL_COMMAND_SVM_MEMCPY,
+                      CopyMemory{reinterpret_cast<std::byte *>(event->profilingResult),
+                                 reinterpret_cast<const std::byte *>(&event->executionTime),
+                                 2 * sizeof(uint64_t),
+                                 {},
+                                 {}});
+      tree_.setCommandEvent(record.returnEvent, Ref<Event>(&copy->event()));
+      launch(*queue, copy, std::span<Event *const>(&after, 1), nullptr);
     }
   }
 
@@ -236,8 +239,11 @@ bool EnqueueTree::allocate() {
   for (size_t i = 0; i < info_.kernels.size(); ++i) {
     const DeviceKernel *kernel = code != nullptr ? code->kernel(info_.kernels[i].name) : nullptr;
     DeviceKernelInfo kernelInfo = kernel != nullptr ? kernel->info() : DeviceKernelInfo{};
-    limits[i] = {kernelInfo.maxWorkGroupSize, kernelInfo.preferredWorkGroupSizeMultiple,
-                 kernelInfo.subGroupSize};
+    const std::array<size_t, 3> &items = device_.info().maxWorkItemSizes;
+    limits[i] = {kernelInfo.maxWorkGroupSize,
+                 kernelInfo.preferredWorkGroupSizeMultiple,
+                 kernelInfo.subGroupSize,
+                 {items[0], items[1], items[2]}};
   }
   kernelLimits_ = limits;
   return true;
