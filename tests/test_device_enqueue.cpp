@@ -235,13 +235,16 @@ kernel void parent(global const int *in, global int *sums, global int *count) {
 }
 
 TEST_F(DeviceEnqueueTest, NestedEnqueuesReachEveryLevel) {
-  // Each level enqueues the next from its work-item 0 and records itself: 12 levels deep.
+  // Each level enqueues the next from its work-item 0 and records itself: 12 levels deep, each
+  // flag in turn.
   Kernel kernel = buildKernel(R"(
 void level(global int *seen, int depth) {
   seen[depth * 4 + get_global_id(0)] = depth + 1;
+  kernel_enqueue_flags_t flags = depth % 3 == 0   ? CLK_ENQUEUE_FLAGS_WAIT_KERNEL
+                                 : depth % 3 == 1 ? CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP
+                                                  : CLK_ENQUEUE_FLAGS_NO_WAIT;
   if (get_global_id(0) == 0 && depth + 1 < 12)
-    enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(4),
-                   ^{ level(seen, depth + 1); });
+    enqueue_kernel(get_default_queue(), flags, ndrange_1D(4), ^{ level(seen, depth + 1); });
 }
 kernel void parent(global int *seen) { level(seen, 0); }
 )",
