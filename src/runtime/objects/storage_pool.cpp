@@ -15,7 +15,9 @@ PooledStorage &PooledStorage::operator=(PooledStorage &&other) noexcept {
   return *this;
 }
 
-PooledStorage::~PooledStorage() { giveBack(); }
+PooledStorage::~PooledStorage() {
+  giveBack();
+}
 
 void PooledStorage::giveBack() {
   if (storage_ != nullptr && pool_ != nullptr)

@@ -296,8 +296,8 @@ std::unique_ptr<EnqueueArena> EnqueueArena::create(const KernelLaunch &launch, D
     return nullptr;
   Context &context = program.context();
   Ref<Queue> defaultQueue = context.deviceQueues().defaultFor(device);
-  size_t recordBytes = defaultQueue ? defaultQueue->deviceQueueSize()
-                                    : device.info().queueOnDevicePreferredSize;
+  size_t recordBytes =
+      defaultQueue ? defaultQueue->deviceQueueSize() : device.info().queueOnDevicePreferredSize;
   size_t recordsOffset = roundUp(sizeof(DeviceEnqueueArena), kEnqueueRecordAlignment);
   PooledStorage storage = context.storagePool().take(recordsOffset + recordBytes);
   if (!storage)

@@ -51,10 +51,10 @@ Value *existingLanes(IRBuilder<> &builder) {
   auto special = [&](Intrinsic::ID id) {
     return builder.CreateIntrinsic(builder.getInt32Ty(), id, {});
   };
-  Value *threads = builder.CreateMul(
-      special(Intrinsic::nvvm_read_ptx_sreg_ntid_x),
-      builder.CreateMul(special(Intrinsic::nvvm_read_ptx_sreg_ntid_y),
-                        special(Intrinsic::nvvm_read_ptx_sreg_ntid_z)));
+  Value *threads =
+      builder.CreateMul(special(Intrinsic::nvvm_read_ptx_sreg_ntid_x),
+                        builder.CreateMul(special(Intrinsic::nvvm_read_ptx_sreg_ntid_y),
+                                          special(Intrinsic::nvvm_read_ptx_sreg_ntid_z)));
   Value *warpStart = builder.CreateAnd(linearThreadIndex(builder), builder.getInt32(~31u));
   Value *count = builder.CreateSub(threads, warpStart);
   Value *partial = builder.CreateSub(
