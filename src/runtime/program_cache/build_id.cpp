@@ -1,5 +1,6 @@
 #include "runtime/program_cache/build_id.hpp"
 
+#include "support/align_up.hpp"
 #include "support/unique_fd.hpp"
 
 #include <algorithm>
@@ -19,10 +20,6 @@ constexpr size_t kMaxNoteSegment = 64 * 1024;
 
 bool readAt(int fd, void *out, size_t size, uint64_t offset) {
   return ::pread(fd, out, size, static_cast<off_t>(offset)) == static_cast<ssize_t>(size);
-}
-
-uint64_t alignUp(uint64_t value, uint64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
 }
 
 uint64_t noteAlignment(const Elf64_Phdr &segment) {

@@ -10,6 +10,7 @@
 #include "runtime/objects/queue.hpp"
 #include "runtime/scheduling/command.hpp"
 #include "runtime/scheduling/local_size.hpp"
+#include "support/align_up.hpp"
 
 #include <array>
 #include <atomic>
@@ -26,10 +27,6 @@ using compiler::DeviceEvent;
 using compiler::DeviceEventTable;
 using compiler::EnqueueRecord;
 using compiler::kEnqueueRecordAlignment;
-
-constexpr size_t roundUp(size_t value, size_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
 
 /// A finished launch's children in flight: the launch completes when the last has finished.
 struct EnqueuedChildren {
@@ -169,7 +166,7 @@ private:
   std::shared_ptr<Command> kernelCommand(const EnqueueRecord &record, Queue &queue) {
     const auto *bytes = reinterpret_cast<const std::byte *>(&record);
     const auto *localSizes = reinterpret_cast<const uint64_t *>(
-        bytes + roundUp(sizeof record + record.waitCount * 4, 8));
+        bytes + alignUp(sizeof record + record.waitCount * 4, 8));
     KernelLaunch launch;
     if (!tree_.blockLaunch(record.kernel, bytes + record.literalOffset, record.localArgumentCount,
                            localSizes, launch.kernel, launch.arguments))
@@ -225,9 +222,9 @@ EnqueueTree::~EnqueueTree() = default;
 
 bool EnqueueTree::allocate() {
   uint32_t capacity = device_.info().maxOnDeviceEvents;
-  size_t entriesOffset = roundUp(sizeof(DeviceEventTable), alignof(DeviceEvent));
-  size_t limitsOffset = roundUp(entriesOffset + capacity * sizeof(DeviceEvent), 64);
-  size_t size = roundUp(limitsOffset + info_.kernels.size() * sizeof(BlockKernelLimits), 4096);
+  size_t entriesOffset = alignUp(sizeof(DeviceEventTable), alignof(DeviceEvent));
+  size_t limitsOffset = alignUp(entriesOffset + capacity * sizeof(DeviceEvent), 64);
+  size_t size = alignUp(limitsOffset + info_.kernels.size() * sizeof(BlockKernelLimits), 4096);
   storage_ = program_.context().storagePool().take(size);
   if (!storage_)
     return false;
@@ -298,7 +295,7 @@ std::unique_ptr<EnqueueArena> EnqueueArena::create(const KernelLaunch &launch, D
   Ref<Queue> defaultQueue = context.deviceQueues().defaultFor(device);
   size_t recordBytes =
       defaultQueue ? defaultQueue->deviceQueueSize() : device.info().queueOnDevicePreferredSize;
-  size_t recordsOffset = roundUp(sizeof(DeviceEnqueueArena), kEnqueueRecordAlignment);
+  size_t recordsOffset = alignUp(sizeof(DeviceEnqueueArena), kEnqueueRecordAlignment);
   PooledStorage storage = context.storagePool().take(recordsOffset + recordBytes);
   if (!storage)
     return nullptr;
