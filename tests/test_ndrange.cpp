@@ -132,7 +132,10 @@ INSTANTIATE_TEST_SUITE_P(Ranges, WorkItemTest,
                                            Range{2, {16, 9, 1}, {1, 1, 1}, {0, 0, 0}, true},
                                            Range{3, {4, 6, 5}, {2, 3, 5}, {1, 2, 3}, false},
                                            Range{3, {8, 4, 6}, {1, 1, 1}, {2, 0, 1}, true},
-                                           Range{1, {1, 1, 1}, {1, 1, 1}, {0, 0, 0}, false}),
+                                           Range{1, {1, 1, 1}, {1, 1, 1}, {0, 0, 0}, false},
+                                           // Deeper than a CUDA block may be (64 along z).
+                                           Range{3, {2, 4, 256}, {2, 2, 128}, {1, 0, 3}, false},
+                                           Range{3, {3, 3, 200}, {1, 3, 100}, {0, 0, 0}, false}),
                          [](const auto &info) {
                            const Range &r = info.param;
                            return std::to_string(r.dims) + "D_" + std::to_string(r.global[0]) +

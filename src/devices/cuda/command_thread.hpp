@@ -34,7 +34,7 @@ public:
     CUevent start = nullptr, end = nullptr;
     /// A launch whose kernel enqueues kernels: its arena, whose records are launched when it
     /// has finished (runtime/scheduling/device_enqueue.hpp).
-    std::unique_ptr<EnqueueArena> enqueueArena;
+    std::unique_ptr<EnqueueArena> enqueueArena = nullptr;
   };
   /// Carries out every command submitted since the last call, in submission order.
   using Execute = std::function<void(std::vector<Item> &)>;

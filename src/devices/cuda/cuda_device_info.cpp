@@ -23,10 +23,12 @@ void describeCompute(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info)
   info.maxClockFrequencyMHz = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000;
   info.maxWorkItemDimensions = 3;
   info.maxWorkGroupSize = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  // A work-group deeper than a block may be (64 along z) shares the block's y axis with its
+  // rows (LaunchParams::foldedHeight), so it may be as deep as a block has threads.
   info.maxWorkItemSizes = {
       static_cast<size_t>(attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)),
       static_cast<size_t>(attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)),
-      static_cast<size_t>(attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z))};
+      info.maxWorkGroupSize};
   // A warp: work-groups of a multiple of it leave no lane of the SIMT units idle.
   info.preferredWorkGroupSizeMultiple = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
   // Sub-groups are warps or parts of warps. Warps are scheduled independently, and since Volta
@@ -172,6 +174,7 @@ DeviceInfo describeGpu(const CudaLibrary &cuda, CUdevice device, GpuProperties &
   properties.smVersion =
       attribute(cuda, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
       attribute(cuda, device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  properties.maxBlockDepth = attribute(cuda, device, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
   info.queueOnHostProperties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
   describeDeviceEnqueue(info);
   info.profilingTimerResolutionNs = 1;

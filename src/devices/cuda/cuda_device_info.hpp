@@ -10,6 +10,7 @@ namespace kiln::cuda {
 struct GpuProperties {
   unsigned smVersion = 0;           // 90 for compute capability 9.0
   size_t maxDynamicSharedBytes = 0; // per block, with the opt-in
+  size_t maxBlockDepth = 0;         // threads along a block's z axis (64)
 };
 
 DeviceInfo describeGpu(const CudaLibrary &cuda, CUdevice device, GpuProperties &properties);

@@ -30,7 +30,7 @@ void CudaDriver::submit(std::shared_ptr<Command> command) {
     if (lane.stream == nullptr || lane.threadStartsAhead > 0 ||
         !startsFromAnyThread(command->payload())) {
       ++lane.threadStartsAhead;
-      lane.commands->submit({std::move(command)});
+      lane.commands->submit({.command = std::move(command)});
       return;
     }
     CurrentContext current(*cuda_, context_);
@@ -42,7 +42,8 @@ void CudaDriver::submit(std::shared_ptr<Command> command) {
 }
 
 CommandThread::Item CudaDriver::startOnStream(Lane &lane, std::shared_ptr<Command> command) {
-  CommandThread::Item item{std::move(command), CommandThread::Item::State::Started};
+  CommandThread::Item item{.command = std::move(command),
+                           .state = CommandThread::Item::State::Started};
   cl_int status = CL_OUT_OF_RESOURCES;
   if (item.command->event().profilingEnabled()) {
     // Timed: events right around the command.

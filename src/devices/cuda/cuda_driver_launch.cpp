@@ -83,11 +83,17 @@ cl_int CudaDriver::start(KernelLaunch &launch, uint64_t printfBuffer, uint64_t e
   for (const WorkGroupKind &kind : workGroupKinds(launch.range)) {
     for (int axis = 0; axis < 3; ++axis)
       params.firstGroup[axis] = kind.firstGroup[axis];
+    std::array<uint64_t, 3> blockShape = kind.localSize;
+    params.foldedHeight = 0;
+    if (blockShape[2] > properties_.maxBlockDepth) {
+      params.foldedHeight = static_cast<uint32_t>(blockShape[1]);
+      blockShape = {blockShape[0], blockShape[1] * blockShape[2], 1};
+    }
     void *parameters[] = {block, &params};
     auto dim = [](uint64_t size) { return static_cast<unsigned>(size); };
     CUresult result = cuda_->launchKernel(
         kernel.function(), dim(kind.count[0]), dim(kind.count[1]), dim(kind.count[2]),
-        dim(kind.localSize[0]), dim(kind.localSize[1]), dim(kind.localSize[2]),
+        dim(blockShape[0]), dim(blockShape[1]), dim(blockShape[2]),
         static_cast<unsigned>(dynamicShared), stream, parameters, nullptr);
     if (result != CUDA_SUCCESS)
       return CL_OUT_OF_RESOURCES;

@@ -29,7 +29,11 @@ struct LaunchParams {
   /// or 0.
   uint64_t deviceEnqueueArena;
   uint32_t workDim;
-  uint32_t reserved;
+  /// 0, or the work-group's height when its y and z axes share the block's y axis: CUDA allows
+  /// 64 threads along z, OpenCL a work-group as deep as it has work-items. Local id y is then
+  /// tid.y % foldedHeight and z is tid.y / foldedHeight; the threads' linear order (and so the
+  /// warps) are the same either way.
+  uint32_t foldedHeight;
 };
 static_assert(sizeof(LaunchParams) == 144);
 

@@ -17,6 +17,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
+#include <array>
 #include <cstddef>
 
 using namespace llvm;
@@ -158,18 +159,51 @@ Value *launchField(IRBuilder<> &builder, Value *launch, size_t offset, Type *typ
   return builder.CreateAlignedLoad(type, address, Align(8));
 }
 
-/// One of CUDA's x/y/z special registers for `dimension` (0, 1 or 2), as a 64-bit value.
-Value *specialRegister(IRBuilder<> &builder, const Intrinsic::ID (&registers)[3],
-                       Value *dimension) {
-  Value *values[3];
-  for (int axis = 0; axis < 3; ++axis)
-    values[axis] = builder.CreateZExt(
-        builder.CreateIntrinsic(builder.getInt32Ty(), registers[axis], {}), builder.getInt64Ty());
+/// Picks the value for `dimension` (0, 1 or 2) among one per axis.
+Value *selectAxis(IRBuilder<> &builder, const std::array<Value *, 3> &values, Value *dimension) {
   if (auto *constant = dyn_cast<ConstantInt>(dimension))
     return values[std::min<uint64_t>(constant->getZExtValue(), 2)];
   Value *isY = builder.CreateICmpEQ(dimension, builder.getInt32(1));
   Value *isX = builder.CreateICmpEQ(dimension, builder.getInt32(0));
   return builder.CreateSelect(isX, values[0], builder.CreateSelect(isY, values[1], values[2]));
+}
+
+/// CUDA's x/y/z special registers, as 32-bit values.
+std::array<Value *, 3> specialRegisters(IRBuilder<> &builder, const Intrinsic::ID (&registers)[3]) {
+  std::array<Value *, 3> values;
+  for (int axis = 0; axis < 3; ++axis)
+    values[axis] = builder.CreateIntrinsic(builder.getInt32Ty(), registers[axis], {});
+  return values;
+}
+
+/// The work-group's local ids (`ofThreads`) or sizes along y and z, from the block's, where the
+/// launch folded both into the block's y axis (LaunchParams::foldedHeight).
+void unfoldDepth(IRBuilder<> &builder, std::array<Value *, 3> &values, Value *launch,
+                 bool ofThreads) {
+  Value *height =
+      launchField(builder, launch, offsetof(LaunchParams, foldedHeight), builder.getInt32Ty());
+  Value *folded = builder.CreateICmpNE(height, builder.getInt32(0));
+  Value *divisor = builder.CreateSelect(folded, height, builder.getInt32(1));
+  Value *depth = builder.CreateUDiv(values[1], divisor);
+  Value *row = ofThreads ? builder.CreateSub(values[1], builder.CreateMul(depth, divisor)) : height;
+  values[2] = builder.CreateSelect(folded, depth, values[2]);
+  values[1] = builder.CreateSelect(folded, row, values[1]);
+}
+
+/// Local id or size `dimension` of the work-item, as a 64-bit value.
+Value *localAxis(IRBuilder<> &builder, const Intrinsic::ID (&registers)[3], Value *dimension,
+                 Value *launch, bool ofThreads) {
+  std::array<Value *, 3> values = specialRegisters(builder, registers);
+  auto *constant = dyn_cast<ConstantInt>(dimension);
+  if (constant == nullptr || constant->getZExtValue() != 0)
+    unfoldDepth(builder, values, launch, ofThreads);
+  return builder.CreateZExt(selectAxis(builder, values, dimension), builder.getInt64Ty());
+}
+
+/// One of CUDA's block index registers for `dimension`, as a 64-bit value.
+Value *blockIndex(IRBuilder<> &builder, const Intrinsic::ID (&registers)[3], Value *dimension) {
+  std::array<Value *, 3> values = specialRegisters(builder, registers);
+  return builder.CreateZExt(selectAxis(builder, values, dimension), builder.getInt64Ty());
 }
 
 constexpr Intrinsic::ID kThreadIndex[3] = {Intrinsic::nvvm_read_ptx_sreg_tid_x,
@@ -188,12 +222,12 @@ Value *primitiveValue(IRBuilder<> &builder, StringRef name, CallBase &call, Valu
   Type *i64 = builder.getInt64Ty();
   auto dimension = [&] { return call.getArgOperand(0); };
   if (name == "__kiln_local_id")
-    return specialRegister(builder, kThreadIndex, dimension());
+    return localAxis(builder, kThreadIndex, dimension(), launch, /*ofThreads=*/true);
   if (name == "__kiln_local_size")
-    return specialRegister(builder, kBlockSize, dimension());
+    return localAxis(builder, kBlockSize, dimension(), launch, /*ofThreads=*/false);
   if (name == "__kiln_group_id")
     return builder.CreateAdd(
-        specialRegister(builder, kBlockIndex, dimension()),
+        blockIndex(builder, kBlockIndex, dimension()),
         launchField(builder, launch, offsetof(LaunchParams, firstGroup), i64, dimension()));
   if (name == "__kiln_enqueued_local_size")
     return launchField(builder, launch, offsetof(LaunchParams, enqueuedLocalSize), i64,
