@@ -26,6 +26,7 @@ public:
   ~PooledStorage();
 
   std::byte *get() const { return storage_.get(); }
+  size_t size() const { return size_; }
   explicit operator bool() const { return storage_ != nullptr; }
 
 private:

@@ -12,8 +12,10 @@
 #include "runtime/scheduling/local_size.hpp"
 #include "support/align_up.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -27,6 +29,9 @@ using compiler::DeviceEvent;
 using compiler::DeviceEventTable;
 using compiler::EnqueueRecord;
 using compiler::kEnqueueRecordAlignment;
+
+/// The smallest block the records of a finished launch are moved to.
+constexpr size_t kSmallestRecordsBlock = 4096;
 
 /// A finished launch's children in flight: the launch completes when the last has finished.
 struct EnqueuedChildren {
@@ -309,6 +314,29 @@ std::unique_ptr<EnqueueArena> EnqueueArena::create(const KernelLaunch &launch, D
   return std::make_unique<EnqueueArena>(std::move(storage), std::move(tree));
 }
 
+std::unique_ptr<EnqueueArena> EnqueueArena::withRecordsOnly() const {
+  const DeviceEnqueueArena &full = *arena();
+  uint64_t used = std::min(full.used.load(std::memory_order_acquire), full.capacity);
+  size_t recordsOffset = alignUp(sizeof(DeviceEnqueueArena), kEnqueueRecordAlignment);
+  // Sizes of powers of two, so that the pool has few of them to keep.
+  size_t size = std::bit_ceil(std::max<size_t>(recordsOffset + used, kSmallestRecordsBlock));
+  if (size >= storage_.size())
+    return nullptr;
+  PooledStorage storage = tree_->program().context().storagePool().take(size);
+  if (!storage)
+    return nullptr;
+  auto *copy = std::construct_at(reinterpret_cast<DeviceEnqueueArena *>(storage.get()));
+  copy->records = storage.get() + recordsOffset;
+  copy->capacity = used;
+  copy->used.store(used, std::memory_order_relaxed);
+  copy->events = full.events;
+  copy->defaultQueue = full.defaultQueue;
+  copy->kernels = full.kernels;
+  copy->kernelCount = full.kernelCount;
+  std::memcpy(copy->records, full.records, used);
+  return std::make_unique<EnqueueArena>(std::move(storage), tree_);
+}
+
 void describeDeviceEnqueue(DeviceInfo &info) {
   info.deviceEnqueueCapabilities = CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT;
   info.queueOnDeviceProperties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
@@ -329,6 +357,8 @@ void completeAfterEnqueuedCommands(std::shared_ptr<Command> parent,
     parent->complete(status);
     return;
   }
+  if (std::unique_ptr<EnqueueArena> records = arena->withRecordsOnly())
+    arena = std::move(records); // the launch's arena goes back to the pool now
   auto children = std::make_shared<EnqueuedChildren>();
   children->parent = parent;
   children->arena = std::move(arena);

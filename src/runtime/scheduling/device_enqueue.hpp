@@ -85,6 +85,12 @@ public:
   }
   const std::shared_ptr<EnqueueTree> &tree() const { return tree_; }
 
+  /// The records its launch wrote, in a block of their size; null when that saves nothing. A
+  /// launch's records (their block literals) stay until its children have finished, and a
+  /// recursive program has thousands of such launches: their arenas, of the device queue's
+  /// whole size, would each take a new block of the pool.
+  std::unique_ptr<EnqueueArena> withRecordsOnly() const;
+
 private:
   PooledStorage storage_;
   std::shared_ptr<EnqueueTree> tree_;
