@@ -14,8 +14,10 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 # tests compile for the GPU, which the CPU's vectorizer does not touch.)
 KILN_VECTORIZE=0 ctest --test-dir build --output-on-failure -j "$jobs" -E '^Ptx[.]'
 
+# The sanitizer builds leave the GPU device out: without a GPU its code never runs here (the
+# release build's PTX tests check its code generator).
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DKILN_SANITIZE=address,undefined -DKILN_BUILD_BENCHMARKS=OFF
+  -DKILN_SANITIZE=address,undefined -DKILN_BUILD_BENCHMARKS=OFF -DKILN_EXCLUDED_DEVICES=cuda
 cmake --build build-sanitize -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -35,7 +37,7 @@ GTEST_FILTER="-$(printf 'RequiredSizes/SubGroupTest.*/Size%s:' 8 16 32 64)" \
 # It builds its own compiler library: with the release build's, TSan no longer saw the
 # compiler's own locking and reported a race inside LLVM between two concurrent builds.
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKILN_SANITIZE=thread \
-  -DKILN_BUILD_BENCHMARKS=OFF
+  -DKILN_BUILD_BENCHMARKS=OFF -DKILN_EXCLUDED_DEVICES=cuda
 cmake --build build-tsan -j "$jobs"
 # SubDeviceTest.SubDeviceWorkersRunOnlyOnTheirShareOfTheProcessor, run alone in its process
 # under TSan, stops in TSan's own allocator ("failed to allocate 0x1f...da000 bytes", errno 12)

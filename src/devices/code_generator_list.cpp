@@ -3,7 +3,9 @@
 // device; a device with a code generator of its own adds its row here.
 #include "compiler/code_generator.hpp"
 #include "devices/cpu/codegen/jit/cpu_kernel_jit.hpp"
+#ifdef KILN_CODE_GENERATOR_CUDA
 #include "devices/cuda/codegen/ptx_compiler.hpp"
+#endif
 
 namespace kiln::compiler {
 namespace {
@@ -14,7 +16,9 @@ template <auto create> std::unique_ptr<CodeGenerator> make() {
 
 constexpr CodeGeneratorKind kCodeGenerators[] = {
     {cpu::KernelJit::kKind, make<cpu::createCpuKernelJit>},
+#ifdef KILN_CODE_GENERATOR_CUDA
     {cuda::PtxCompiler::kKind, make<cuda::createPtxCompiler>},
+#endif
 };
 
 } // namespace
