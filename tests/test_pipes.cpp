@@ -263,6 +263,13 @@ kernel void drain(read_only pipe int p, global int *out, global int *status) {
   out[get_global_id(0)] = value;
 }
 
+// Only the odd work-items write (their ids): those that call together are not neighbours, and
+// on a GPU, where a warp's callers share one reservation, each takes the position of its rank.
+kernel void fillOdd(write_only pipe int p, global int *status) {
+  int value = (int)get_global_id(0);
+  status[get_global_id(0)] = (get_global_id(0) & 1) ? write_pipe(p, &value) : 1;
+}
+
 kernel void counts(read_only pipe int in, write_only pipe int out, global uint *result) {
   result[0] = get_pipe_num_packets(in);
   result[1] = get_pipe_max_packets(in);
@@ -414,6 +421,35 @@ protected:
     EXPECT_EQ((std::vector<cl_uint>{0, kCapacity, 0, 3}), countsOf(pipe, other));
   }
 
+  void workItemsApart() {
+    constexpr size_t kItems = 100, kCapacity = 40;
+    Mem pipe = createPipe(sizeof(cl_int), kCapacity);
+    Kernel fill = kernel("fillOdd");
+    Kernel drain = kernel("drain");
+    Mem status = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_int));
+    Mem out = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_int));
+    ASSERT_TRUE(setArgs(fill, pipe, status));
+    ASSERT_TRUE(run1D(fill, kItems));
+    std::vector<cl_int> writes = statuses(status, kItems);
+    EXPECT_EQ(kCapacity, countOf(writes, 0)) << "40 of the 50 odd work-items find room";
+    EXPECT_EQ(kItems / 2, countOf(writes, 1)) << "the even ones do not write";
+    std::vector<cl_int> written;
+    for (size_t i = 0; i < kItems; ++i)
+      if (writes[i] == 0) {
+        EXPECT_EQ(1u, i % 2);
+        written.push_back(static_cast<cl_int>(i));
+      }
+    ASSERT_TRUE(setArgs(drain, pipe, out, status));
+    ASSERT_TRUE(run1D(drain, kItems));
+    std::vector<cl_int> reads = statuses(status, kItems);
+    std::vector<cl_int> values = read<cl_int>(out, kItems);
+    std::vector<cl_int> received;
+    for (size_t i = 0; i < kItems; ++i)
+      if (reads[i] == 0)
+        received.push_back(values[i]);
+    EXPECT_EQ(written, sorted(received)) << "each packet written is read once";
+  }
+
   void workItemReservations() {
     constexpr cl_uint kPer = 4;
     constexpr size_t kItems = 64;
@@ -502,6 +538,12 @@ TEST_F(PipeKernels, FullAndEmptyPipes) {
 }
 TEST_F(PipeKernelsScalar, FullAndEmptyPipes) {
   fullAndEmpty();
+}
+TEST_F(PipeKernels, WorkItemsThatWriteApart) {
+  workItemsApart();
+}
+TEST_F(PipeKernelsScalar, WorkItemsThatWriteApart) {
+  workItemsApart();
 }
 TEST_F(PipeKernels, WorkItemReservations) {
   workItemReservations();

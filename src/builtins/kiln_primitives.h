@@ -37,6 +37,16 @@ ulong __kiln_sub_group_shuffle_u64(ulong x, uint lane) __attribute__((convergent
 ulong __kiln_sub_group_ballot(int predicate) __attribute__((convergent));
 // Every work-item of the sub-group reaches this call before any of them continues.
 void __kiln_sub_group_barrier(void) __attribute__((convergent));
+// A shuffle among the work-items `lanes` names (a ballot's bits, the caller's among them), each
+// of which makes the same call, even where they reach it on different paths.
+ulong __kiln_sub_group_shuffle_among_u64(ulong x, uint lane, ulong lanes)
+    __attribute__((convergent));
+// Whether the work-items of a sub-group that call a pipe's read or write together take one
+// reservation (pipes.cl), answered by the code generator with a constant: where the sub-group's
+// lanes run apart (a GPU's warp), one compare-exchange instead of one per work-item; where they
+// cannot (the CPU's fallback runs sub-group functions only where the whole work-group calls them,
+// and pipe reads and writes sit in divergent retry loops), no.
+bool __kiln_pipes_reserve_per_sub_group(void) __attribute__((const));
 // A reduction of 32-bit integers over the work-items of the caller's cluster (`cluster`
 // consecutive lanes, a power of two) that take part in the call, which some devices do in one
 // instruction (the GPU's redux.sync). Called only where __kiln_sub_group_reduces_natively(),

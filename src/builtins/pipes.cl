@@ -9,6 +9,8 @@
 // them sets their sequences. No work-item ever waits for another: a reservation the ring cannot
 // give fails at once (an invalid reserve id, or a negative result of read_pipe and write_pipe).
 // That matters on the CPU device, which runs the work-items of a work-group one after another.
+// Where a sub-group's lanes run apart (a GPU's warp), the lanes that read or write together
+// take one reservation, which the first of them makes while the others wait for its result.
 //
 // A pipe may be used by the CPU and a GPU of one context at once, so every atomic is at
 // memory_scope_all_svm_devices (system scope on a GPU).
@@ -75,30 +77,67 @@ static bool slotsReady(Pipe storage, uint position, uint count, uint state) {
   return true;
 }
 
-// Reserves `count` positions of `counter` whose slots are in `state`: the reserve id's bits, 0
-// when the slots are not ready (the pipe is full for a writer, empty for a reader). It retries
-// only when another work-item moved the counter meanwhile, which means that one succeeded.
-static ulong reserve(Pipe storage, global atomic_uint *counter, uint count, uint state) {
+static ulong reserveIdBits(uint position, uint count) {
+  return KILN_RESERVE_ID_VALID | ((ulong)count << 32) | position;
+}
+
+// How many of the `count` slots from `position` are in `state` for their positions, counted
+// from the first until one is not.
+static uint readySlots(Pipe storage, uint position, uint count, uint state) {
+  uint ready = 0;
+  while (ready < count && slotsReady(storage, advance(storage, position, ready), 1, state))
+    ++ready;
+  return ready;
+}
+
+// Reserves `count` positions of `counter` whose slots are in `state` (with `partial`, as many of
+// them as are ready from the counter's position on): the reserve id's bits, 0 when the slots are
+// not ready (the pipe is full for a writer, empty for a reader). It retries only when another
+// work-item moved the counter meanwhile, which means that one succeeded.
+static ulong reserve(Pipe storage, global atomic_uint *counter, uint count, uint state,
+                     bool partial) {
+  if (partial)
+    count = min(count, storage->capacity);
   if (count == 0 || count > storage->capacity)
     return 0;
   uint position = atomic_load_explicit(counter, memory_order_relaxed, KILN_PIPE_SCOPE);
   for (;;) {
-    if (!slotsReady(storage, position, count, state)) {
+    uint ready = partial ? readySlots(storage, position, count, state)
+                         : (slotsReady(storage, position, count, state) ? count : 0);
+    if (ready == 0) {
       uint now = atomic_load_explicit(counter, memory_order_relaxed, KILN_PIPE_SCOPE);
       if (now == position)
         return 0;
       position = now;
       continue;
     }
-    if (atomic_compare_exchange_weak_explicit(counter, &position, advance(storage, position, count),
+    if (atomic_compare_exchange_weak_explicit(counter, &position, advance(storage, position, ready),
                                               memory_order_relaxed, memory_order_relaxed,
                                               KILN_PIPE_SCOPE))
-      return KILN_RESERVE_ID_VALID | ((ulong)count << 32) | position;
+      return reserveIdBits(position, ready);
   }
 }
 
 static uint firstPosition(ulong bits) { return (uint)bits; }
 static uint countOf(ulong bits) { return (uint)(bits >> 32) & 0x7fffffffu; }
+
+// One position each for the work-items of the sub-group that make this call together: the first
+// of them reserves for all, and each takes the position of its rank among them. A pipe's counter
+// is one address; with a reservation per work-item, a GPU's hundred thousand threads would queue
+// on it. The bits of the caller's one-packet reservation, 0 when the pipe had none left for it.
+static ulong reserveOneTogether(Pipe storage, global atomic_uint *counter, uint state) {
+  ulong lanes = __kiln_sub_group_ballot(1);
+  uint lane = __kiln_sub_group_local_id();
+  uint leader = (uint)ctz(lanes);
+  uint rank = (uint)popcount(lanes & ((1ul << lane) - 1));
+  ulong bits = 0;
+  if (lane == leader)
+    bits = reserve(storage, counter, (uint)popcount(lanes), state, true);
+  bits = __kiln_sub_group_shuffle_among_u64(bits, leader, lanes);
+  if (bits == 0 || rank >= countOf(bits))
+    return 0;
+  return reserveIdBits(advance(storage, firstPosition(bits), rank), 1);
+}
 
 // Hands the reserved slots on: to their readers after a write, to the writers of the next lap
 // after a read. The stores release the packets' bytes (or the reads of them).
@@ -120,10 +159,22 @@ static void copyBytes(generic uchar *to, const generic uchar *from, uint size) {
 }
 
 static ulong reserveRead(Pipe storage, uint count) {
-  return reserve(storage, &storage->readReserve, count, KILN_SLOT_WRITTEN);
+  return reserve(storage, &storage->readReserve, count, KILN_SLOT_WRITTEN, false);
 }
 static ulong reserveWrite(Pipe storage, uint count) {
-  return reserve(storage, &storage->writeReserve, count, KILN_SLOT_FREE);
+  return reserve(storage, &storage->writeReserve, count, KILN_SLOT_FREE, false);
+}
+
+// The one packet of a read_pipe or write_pipe without a reservation.
+static ulong reserveOneRead(Pipe storage) {
+  if (__kiln_pipes_reserve_per_sub_group())
+    return reserveOneTogether(storage, &storage->readReserve, KILN_SLOT_WRITTEN);
+  return reserveRead(storage, 1);
+}
+static ulong reserveOneWrite(Pipe storage) {
+  if (__kiln_pipes_reserve_per_sub_group())
+    return reserveOneTogether(storage, &storage->writeReserve, KILN_SLOT_FREE);
+  return reserveWrite(storage, 1);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -132,7 +183,7 @@ static ulong reserveWrite(Pipe storage, uint count) {
 
 int __read_pipe_2(read_only pipe uchar p, generic void *data, uint size, uint align) {
   Pipe storage = __kiln_pipe_storage_ro(p);
-  ulong bits = reserveRead(storage, 1);
+  ulong bits = reserveOneRead(storage);
   if (bits == 0)
     return -1;
   copyBytes((generic uchar *)data, packetOf(storage, firstPosition(bits)), size);
@@ -142,7 +193,7 @@ int __read_pipe_2(read_only pipe uchar p, generic void *data, uint size, uint al
 
 int __write_pipe_2(write_only pipe uchar p, const generic void *data, uint size, uint align) {
   Pipe storage = __kiln_pipe_storage_wo(p);
-  ulong bits = reserveWrite(storage, 1);
+  ulong bits = reserveOneWrite(storage);
   if (bits == 0)
     return -1;
   copyBytes(packetOf(storage, firstPosition(bits)), (const generic uchar *)data, size);

@@ -2,7 +2,8 @@
 //
 // The sub-group functions of the builtin library (src/builtins/subgroups.cl) are written on a
 // few primitives that each code generator replaces: the sub-group's width, the two ids, a
-// shuffle (32- and 64-bit) and a ballot, and the sub-group barrier. The width is the kernel's
+// shuffle (32- and 64-bit, and among the lanes a ballot names) and a ballot, and the sub-group
+// barrier. The width is the kernel's
 // (intel_reqd_sub_group_size or the device's choice); a sub-group is that many consecutive
 // work-items in linear local id order.
 //
@@ -27,7 +28,8 @@ inline SubGroupPrimitive subGroupPrimitive(const llvm::Function *callee) {
       .Case("__kiln_sub_group_width", SubGroupPrimitive::Width)
       .Case("__kiln_sub_group_local_id", SubGroupPrimitive::LocalId)
       .Case("__kiln_sub_group_id", SubGroupPrimitive::Id)
-      .Cases({"__kiln_sub_group_shuffle_u32", "__kiln_sub_group_shuffle_u64"},
+      .Cases({"__kiln_sub_group_shuffle_u32", "__kiln_sub_group_shuffle_u64",
+              "__kiln_sub_group_shuffle_among_u64"},
              SubGroupPrimitive::Shuffle)
       .Case("__kiln_sub_group_ballot", SubGroupPrimitive::Ballot)
       .Case("__kiln_sub_group_barrier", SubGroupPrimitive::Barrier)

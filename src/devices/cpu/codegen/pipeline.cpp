@@ -2,6 +2,7 @@
 #include "devices/cpu/codegen/pipeline.hpp"
 
 #include "compiler/llvm/codegen_error.hpp"
+#include "compiler/llvm/device_queries.hpp"
 #include "compiler/llvm/image_accessors.hpp"
 #include "compiler/llvm/opaque_type_lowering.hpp"
 #include "compiler/llvm/sub_group_primitives.hpp"
@@ -59,9 +60,11 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
     return error;
   // 2. What image and sampler values are: an image the address of its descriptor, a sampler
   //    its bits; the builtin library's texture reads, which need texture units, are dropped, and
-  //    so are its one-instruction sub-group reductions (a GPU's), leaving its shuffle trees.
+  //    so are its one-instruction sub-group reductions (a GPU's), leaving its shuffle trees, and
+  //    its pipe reservations per sub-group (pipes.cl).
   compiler::resolveImageAccessors(module, /*textureHardware=*/false);
   compiler::answerNativeReductionQuery(module, /*available=*/false);
+  compiler::answerDeviceQuery(module, compiler::kPipesReservePerSubGroupQuery, false);
   // 3. The module retargeted from SPIR64 to the host: triple and data layout, the C calling
   //    convention, every function but the kernels marked for inlining (a work-group function
   //    needs every barrier in one body); inline assembly refused (it is another device's).

@@ -13,6 +13,7 @@
 
 #include "compiler/llvm/bitcode_io.hpp"
 #include "compiler/llvm/codegen_error.hpp"
+#include "compiler/llvm/device_queries.hpp"
 #include "compiler/llvm/fatal_error_guard.hpp"
 #include "compiler/llvm/image_accessors.hpp"
 #include "compiler/llvm/opaque_type_lowering.hpp"
@@ -142,6 +143,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
     return error;
   compiler::resolveImageAccessors(**module, /*textureHardware=*/true);
   compiler::answerNativeReductionQuery(**module, /*available=*/smVersion >= 80);
+  compiler::answerDeviceQuery(**module, compiler::kPipesReservePerSubGroupQuery, true);
   if (Error error = mapAddressSpacesToNvptx(**module))
     return error;
   (*module)->setTargetTriple(Triple(kNvptxTriple));

@@ -64,21 +64,34 @@ Value *existingLanes(IRBuilder<> &builder) {
                               builder.getInt32(~0u), partial);
 }
 
-Value *shuffle32(IRBuilder<> &builder, Value *value, Value *sourceLane) {
+Value *shuffle32(IRBuilder<> &builder, Value *members, Value *value, Value *sourceLane) {
   return builder.CreateIntrinsic(builder.getInt32Ty(), Intrinsic::nvvm_shfl_sync_idx_i32,
-                                 {activeLanes(builder), value, sourceLane, builder.getInt32(0x1f)});
+                                 {members, value, sourceLane, builder.getInt32(0x1f)});
+}
+
+/// The warp's lanes that take part in a shuffle: those that run it, or those its sub-group's
+/// ballot names (__kiln_sub_group_shuffle_among_*, whose lanes may reach it on different paths:
+/// shfl.sync then waits for each of them).
+Value *shuffleMembers(IRBuilder<> &builder, CallBase &call, unsigned width) {
+  if (call.arg_size() < 3)
+    return activeLanes(builder);
+  Value *lanes = builder.CreateTrunc(call.getArgOperand(2), builder.getInt32Ty());
+  return builder.CreateShl(lanes, partStart(builder, width));
 }
 
 Value *shuffled(IRBuilder<> &builder, CallBase &call, unsigned width) {
   Value *value = call.getArgOperand(0);
   Value *lane = builder.CreateAnd(call.getArgOperand(1), builder.getInt32(width - 1));
   Value *source = builder.CreateOr(partStart(builder, width), lane);
+  Value *members = shuffleMembers(builder, call, width);
   if (value->getType()->isIntegerTy(32))
-    return shuffle32(builder, value, source);
+    return shuffle32(builder, members, value, source);
   // 64 bits as two halves.
-  Value *low = shuffle32(builder, builder.CreateTrunc(value, builder.getInt32Ty()), source);
-  Value *high = shuffle32(
-      builder, builder.CreateTrunc(builder.CreateLShr(value, 32), builder.getInt32Ty()), source);
+  Value *low =
+      shuffle32(builder, members, builder.CreateTrunc(value, builder.getInt32Ty()), source);
+  Value *high =
+      shuffle32(builder, members,
+                builder.CreateTrunc(builder.CreateLShr(value, 32), builder.getInt32Ty()), source);
   return builder.CreateOr(builder.CreateZExt(low, builder.getInt64Ty()),
                           builder.CreateShl(builder.CreateZExt(high, builder.getInt64Ty()), 32));
 }

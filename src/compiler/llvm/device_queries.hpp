@@ -1,0 +1,25 @@
+//===- device_queries.hpp - The builtin library's questions to a device -----===//
+//
+// Some builtin functions take one path on one device and another elsewhere: they ask, by calling
+// a constant function of no arguments (src/builtins/kiln_primitives.h), and each code generator
+// answers with a constant. The branches the answer decides are folded at once, so that the path
+// a device does not take (sub-group functions the CPU's fallback could not run) is gone before
+// anything looks at the kernel's calls.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Module.h"
+
+namespace kiln::compiler {
+
+/// `__kiln_pipes_reserve_per_sub_group()`: whether a sub-group's reads or writes of a pipe take
+/// one reservation (src/builtins/pipes.cl).
+inline constexpr const char *kPipesReservePerSubGroupQuery = "__kiln_pipes_reserve_per_sub_group";
+
+/// Replaces every call of the query `name` in `module` by `answer`, and folds the branches that
+/// then have a constant condition.
+void answerDeviceQuery(llvm::Module &module, llvm::StringRef name, bool answer);
+
+} // namespace kiln::compiler
