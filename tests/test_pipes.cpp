@@ -380,6 +380,19 @@ protected:
     return read<cl_uint>(result, 4);
   }
 
+  /// Runs `drain` (its arguments set: `out`, `status`) over `items` work-items: the packets it
+  /// read, sorted.
+  std::vector<cl_int> drained(cl_kernel drain, cl_mem out, cl_mem status, size_t items) {
+    EXPECT_TRUE(run1D(drain, items));
+    std::vector<cl_int> reads = statuses(status, items);
+    std::vector<cl_int> values = read<cl_int>(out, items);
+    std::vector<cl_int> received;
+    for (size_t i = 0; i < items; ++i)
+      if (reads[i] == 0)
+        received.push_back(values[i]);
+    return sorted(received);
+  }
+
   void fullAndEmpty() {
     constexpr size_t kCapacity = 8, kItems = 20;
     Mem pipe = createPipe(sizeof(cl_int), kCapacity);
@@ -410,14 +423,8 @@ protected:
     for (size_t i = 0; i < kItems; ++i)
       if (writes[i] == 0)
         written.push_back(static_cast<cl_int>(i));
-    ASSERT_TRUE(run1D(drain, kItems));
-    std::vector<cl_int> reads = statuses(status, kItems);
-    std::vector<cl_int> values = read<cl_int>(out, kItems);
-    std::vector<cl_int> received;
-    for (size_t i = 0; i < kItems; ++i)
-      if (reads[i] == 0)
-        received.push_back(values[i]);
-    EXPECT_EQ(written, sorted(received)) << "the packets written are read, each once";
+    EXPECT_EQ(written, drained(drain, out, status, kItems))
+        << "the packets written are read, each once";
     EXPECT_EQ((std::vector<cl_uint>{0, kCapacity, 0, 3}), countsOf(pipe, other));
   }
 
@@ -440,14 +447,7 @@ protected:
         written.push_back(static_cast<cl_int>(i));
       }
     ASSERT_TRUE(setArgs(drain, pipe, out, status));
-    ASSERT_TRUE(run1D(drain, kItems));
-    std::vector<cl_int> reads = statuses(status, kItems);
-    std::vector<cl_int> values = read<cl_int>(out, kItems);
-    std::vector<cl_int> received;
-    for (size_t i = 0; i < kItems; ++i)
-      if (reads[i] == 0)
-        received.push_back(values[i]);
-    EXPECT_EQ(written, sorted(received)) << "each packet written is read once";
+    EXPECT_EQ(written, drained(drain, out, status, kItems)) << "each packet written is read once";
   }
 
   void workItemReservations() {
