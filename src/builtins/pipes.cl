@@ -63,31 +63,23 @@ static global uchar *packetOf(Pipe storage, uint position) {
          (size_t)(position % storage->capacity) * storage->packetSize;
 }
 
-// Whether the `count` slots from `position` are all in `state` for their positions. The loads
-// acquire: a reader then sees the writer's packet, and a writer overwrites a packet only after
-// its reader is done with it.
-static bool slotsReady(Pipe storage, uint position, uint count, uint state) {
-  for (uint i = 0; i < count; ++i) {
-    uint at = advance(storage, position, i);
+// How many of the `count` slots from `position` are in `state` for their positions, counted from
+// the first until one is not. The loads acquire: a reader then sees the writer's packet, and a
+// writer overwrites a packet only after its reader is done with it.
+static uint readySlots(Pipe storage, uint position, uint count, uint state) {
+  uint ready = 0;
+  for (; ready < count; ++ready) {
+    uint at = advance(storage, position, ready);
     uint sequence =
         atomic_load_explicit(sequenceOf(storage, at), memory_order_acquire, KILN_PIPE_SCOPE);
     if (sequence != 2 * at + state)
-      return false;
+      break;
   }
-  return true;
+  return ready;
 }
 
 static ulong reserveIdBits(uint position, uint count) {
   return KILN_RESERVE_ID_VALID | ((ulong)count << 32) | position;
-}
-
-// How many of the `count` slots from `position` are in `state` for their positions, counted
-// from the first until one is not.
-static uint readySlots(Pipe storage, uint position, uint count, uint state) {
-  uint ready = 0;
-  while (ready < count && slotsReady(storage, advance(storage, position, ready), 1, state))
-    ++ready;
-  return ready;
 }
 
 // Reserves `count` positions of `counter` whose slots are in `state` (with `partial`, as many of
@@ -102,8 +94,9 @@ static ulong reserve(Pipe storage, global atomic_uint *counter, uint count, uint
     return 0;
   uint position = atomic_load_explicit(counter, memory_order_relaxed, KILN_PIPE_SCOPE);
   for (;;) {
-    uint ready = partial ? readySlots(storage, position, count, state)
-                         : (slotsReady(storage, position, count, state) ? count : 0);
+    uint ready = readySlots(storage, position, count, state);
+    if (!partial && ready < count)
+      ready = 0;
     if (ready == 0) {
       uint now = atomic_load_explicit(counter, memory_order_relaxed, KILN_PIPE_SCOPE);
       if (now == position)
@@ -165,16 +158,12 @@ static ulong reserveWrite(Pipe storage, uint count) {
   return reserve(storage, &storage->writeReserve, count, KILN_SLOT_FREE, false);
 }
 
-// The one packet of a read_pipe or write_pipe without a reservation.
-static ulong reserveOneRead(Pipe storage) {
+// The one packet of a read_pipe or write_pipe without a reservation, from `counter` (the pipe's
+// read or write counter) whose slots are in `state`.
+static ulong reserveOne(Pipe storage, global atomic_uint *counter, uint state) {
   if (__kiln_pipes_reserve_per_sub_group())
-    return reserveOneTogether(storage, &storage->readReserve, KILN_SLOT_WRITTEN);
-  return reserveRead(storage, 1);
-}
-static ulong reserveOneWrite(Pipe storage) {
-  if (__kiln_pipes_reserve_per_sub_group())
-    return reserveOneTogether(storage, &storage->writeReserve, KILN_SLOT_FREE);
-  return reserveWrite(storage, 1);
+    return reserveOneTogether(storage, counter, state);
+  return reserve(storage, counter, 1, state, false);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -183,7 +172,7 @@ static ulong reserveOneWrite(Pipe storage) {
 
 int __read_pipe_2(read_only pipe uchar p, generic void *data, uint size, uint align) {
   Pipe storage = __kiln_pipe_storage_ro(p);
-  ulong bits = reserveOneRead(storage);
+  ulong bits = reserveOne(storage, &storage->readReserve, KILN_SLOT_WRITTEN);
   if (bits == 0)
     return -1;
   copyBytes((generic uchar *)data, packetOf(storage, firstPosition(bits)), size);
@@ -193,7 +182,7 @@ int __read_pipe_2(read_only pipe uchar p, generic void *data, uint size, uint al
 
 int __write_pipe_2(write_only pipe uchar p, const generic void *data, uint size, uint align) {
   Pipe storage = __kiln_pipe_storage_wo(p);
-  ulong bits = reserveOneWrite(storage);
+  ulong bits = reserveOne(storage, &storage->writeReserve, KILN_SLOT_FREE);
   if (bits == 0)
     return -1;
   copyBytes(packetOf(storage, firstPosition(bits)), (const generic uchar *)data, size);

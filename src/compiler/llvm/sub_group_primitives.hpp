@@ -3,12 +3,13 @@
 // The sub-group functions of the builtin library (src/builtins/subgroups.cl) are written on a
 // few primitives that each code generator replaces: the sub-group's width, the two ids, a
 // shuffle (32- and 64-bit, and among the lanes a ballot names) and a ballot, and the sub-group
-// barrier. The width is the kernel's
-// (intel_reqd_sub_group_size or the device's choice); a sub-group is that many consecutive
-// work-items in linear local id order.
+// barrier. The width is the kernel's (intel_reqd_sub_group_size or the device's choice); a
+// sub-group is that many consecutive work-items in linear local id order.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+
+#include "compiler/llvm/device_queries.hpp"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Function.h"
@@ -76,19 +77,15 @@ inline constexpr const char *kNativeReductionName = "__kiln_sub_group_reduce_u32
 /// Answers the library's question in `module`: `available` says whether the code generator
 /// replaces the reductions. Where it does not, they are unreachable and dropped here.
 inline void answerNativeReductionQuery(llvm::Module &module, bool available) {
-  auto replaceCalls = [&](const char *name, auto valueFor) {
-    if (llvm::Function *callee = module.getFunction(name))
-      for (llvm::User *user : llvm::make_early_inc_range(callee->users()))
-        if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
-          call->replaceAllUsesWith(valueFor(call->getType()));
-          call->eraseFromParent();
-        }
-  };
-  replaceCalls(kNativeReductionQueryName,
-               [&](llvm::Type *type) { return llvm::ConstantInt::get(type, available); });
-  if (!available)
-    replaceCalls(kNativeReductionName,
-                 [](llvm::Type *type) { return llvm::PoisonValue::get(type); });
+  answerDeviceQuery(module, kNativeReductionQueryName, available);
+  if (available)
+    return;
+  if (llvm::Function *reduction = module.getFunction(kNativeReductionName))
+    for (llvm::User *user : llvm::make_early_inc_range(reduction->users()))
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
+        call->replaceAllUsesWith(llvm::PoisonValue::get(call->getType()));
+        call->eraseFromParent();
+      }
 }
 
 } // namespace kiln::compiler

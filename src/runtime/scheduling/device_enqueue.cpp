@@ -33,6 +33,23 @@ using compiler::kEnqueueRecordAlignment;
 /// The smallest block the records of a finished launch are moved to.
 constexpr size_t kSmallestRecordsBlock = 4096;
 
+/// Where an arena's records start, after its header.
+constexpr size_t kRecordsOffset = alignUp(sizeof(DeviceEnqueueArena), kEnqueueRecordAlignment);
+
+/// An arena's header at the start of `storage`, for `capacity` bytes of records after it and the
+/// launches of `tree`; `defaultQueue` is what get_default_queue() returns.
+DeviceEnqueueArena &placeArena(const PooledStorage &storage, uint64_t capacity,
+                               const EnqueueTree &tree, uint64_t defaultQueue) {
+  auto *arena = std::construct_at(reinterpret_cast<DeviceEnqueueArena *>(storage.get()));
+  arena->records = storage.get() + kRecordsOffset;
+  arena->capacity = capacity;
+  arena->events = tree.events();
+  arena->defaultQueue = defaultQueue;
+  arena->kernels = tree.kernelLimits();
+  arena->kernelCount = tree.kernelCount();
+  return *arena;
+}
+
 /// A finished launch's children in flight: the launch completes when the last has finished.
 struct EnqueuedChildren {
   std::shared_ptr<Command> parent;
@@ -300,40 +317,26 @@ std::unique_ptr<EnqueueArena> EnqueueArena::create(const KernelLaunch &launch, D
   Ref<Queue> defaultQueue = context.deviceQueues().defaultFor(device);
   size_t recordBytes =
       defaultQueue ? defaultQueue->deviceQueueSize() : device.info().queueOnDevicePreferredSize;
-  size_t recordsOffset = alignUp(sizeof(DeviceEnqueueArena), kEnqueueRecordAlignment);
-  PooledStorage storage = context.storagePool().take(recordsOffset + recordBytes);
+  PooledStorage storage = context.storagePool().take(kRecordsOffset + recordBytes);
   if (!storage)
     return nullptr;
-  auto *arena = std::construct_at(reinterpret_cast<DeviceEnqueueArena *>(storage.get()));
-  arena->records = storage.get() + recordsOffset;
-  arena->capacity = recordBytes;
-  arena->events = tree->events();
-  arena->defaultQueue = defaultQueue ? deviceQueueHandle(*defaultQueue) : 0;
-  arena->kernels = tree->kernelLimits();
-  arena->kernelCount = tree->kernelCount();
+  placeArena(storage, recordBytes, *tree, defaultQueue ? deviceQueueHandle(*defaultQueue) : 0);
   return std::make_unique<EnqueueArena>(std::move(storage), std::move(tree));
 }
 
 std::unique_ptr<EnqueueArena> EnqueueArena::withRecordsOnly() const {
   const DeviceEnqueueArena &full = *arena();
   uint64_t used = std::min(full.used.load(std::memory_order_acquire), full.capacity);
-  size_t recordsOffset = alignUp(sizeof(DeviceEnqueueArena), kEnqueueRecordAlignment);
   // Sizes of powers of two, so that the pool has few of them to keep.
-  size_t size = std::bit_ceil(std::max<size_t>(recordsOffset + used, kSmallestRecordsBlock));
+  size_t size = std::bit_ceil(std::max<size_t>(kRecordsOffset + used, kSmallestRecordsBlock));
   if (size >= storage_.size())
     return nullptr;
   PooledStorage storage = tree_->program().context().storagePool().take(size);
   if (!storage)
     return nullptr;
-  auto *copy = std::construct_at(reinterpret_cast<DeviceEnqueueArena *>(storage.get()));
-  copy->records = storage.get() + recordsOffset;
-  copy->capacity = used;
-  copy->used.store(used, std::memory_order_relaxed);
-  copy->events = full.events;
-  copy->defaultQueue = full.defaultQueue;
-  copy->kernels = full.kernels;
-  copy->kernelCount = full.kernelCount;
-  std::memcpy(copy->records, full.records, used);
+  DeviceEnqueueArena &copy = placeArena(storage, used, *tree_, full.defaultQueue);
+  copy.used.store(used, std::memory_order_relaxed);
+  std::memcpy(copy.records, full.records, used);
   return std::make_unique<EnqueueArena>(std::move(storage), tree_);
 }
 
