@@ -10,6 +10,9 @@ packages=(
   llvm-22-dev libclang-22-dev libclang-cpp22-dev clang-22 libclc-22
   # OpenCL: Khronos headers, the ICD loader that applications and tests link against, clinfo
   opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
+  # SPIR-V input: SPIRV-Tools' validator (linked in) and the Khronos translator (run as a
+  # separate process)
+  spirv-tools llvm-spirv-15
   # vector math with known error bounds
   libsleef-dev
   # hashing for the on-disk program cache

@@ -5,6 +5,7 @@
 
 #include "compiler/build_options.hpp"
 #include "compiler/program_info.hpp"
+#include "compiler/spirv_module.hpp"
 
 #include <cstdint>
 #include <span>
@@ -29,6 +30,8 @@ struct TargetDescription {
   std::vector<cl_version> languageVersions;
   std::vector<std::string> extensions; // cl_khr_fp64, ...
   std::vector<std::string> features;   // __opencl_c_fp64, ...
+  /// The SPIR-V versions it reads (CL_DEVICE_ILS_WITH_VERSION).
+  std::vector<cl_version> spirvVersions;
   /// Whether OpenCL C's GNU `asm` statements are accepted (the device's code generator passes
   /// their text to its own assembly language); otherwise `asm` is an ordinary identifier.
   bool inlineAssembly = false;
@@ -59,6 +62,13 @@ public:
   /// linked in and no undefined functions left; a library (-create-library) is a plain merge.
   virtual LinkResult link(std::span<const Bitcode *const> modules, const BuildOptions &options,
                           const TargetDescription &target) = 0;
+
+  /// clCompileProgram, and the first half of clBuildProgram, of a program created from SPIR-V
+  /// (clCreateProgramWithIL), with `values` as its specialization constants.
+  virtual CompileResult compileIntermediate(std::span<const uint8_t> il,
+                                            const SpecializationValues &values,
+                                            const BuildOptions &options,
+                                            const TargetDescription &target) = 0;
 
   /// Checks a module read from a program binary and, for an executable, reports its kernels.
   /// Returns an empty string when the module is usable, otherwise why not.

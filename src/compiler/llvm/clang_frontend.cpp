@@ -8,6 +8,7 @@
 #include "compiler/llvm/fatal_error_guard.hpp"
 #include "compiler/llvm/kernel_metadata.hpp"
 #include "compiler/llvm/module_linker.hpp"
+#include "compiler/llvm/spirv_reader.hpp"
 
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,6 +45,23 @@ public:
         result.log += "internal compiler error: Clang produced an invalid module\n";
         return;
       }
+      result.module = writeModule(*module);
+      result.success = true;
+    });
+    return result;
+  }
+
+  CompileResult compileIntermediate(std::span<const uint8_t> il, const SpecializationValues &values,
+                                    const BuildOptions &options,
+                                    const TargetDescription &target) override {
+    CompileResult result;
+    runForResult(result, [&] {
+      llvm::LLVMContext context;
+      std::unique_ptr<llvm::Module> module = readSpirv(il, values, target, context, result.log);
+      if (!module)
+        return;
+      setArgInfoRequested(*module, options.kernelArgInfo);
+      setDenormsAreZero(*module, options.denormsAreZero);
       result.module = writeModule(*module);
       result.success = true;
     });
