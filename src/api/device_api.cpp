@@ -73,6 +73,18 @@ std::vector<cl_name_version> toNameVersions(const std::vector<NamedVersion> &lis
   return result;
 }
 
+/// CL_DEVICE_IL_VERSION: each IL as <name>_<major>.<minor>, separated by spaces.
+std::string ilVersionString(const std::vector<NamedVersion> &list) {
+  std::string text;
+  for (const NamedVersion &entry : list) {
+    if (!text.empty())
+      text += ' ';
+    text += entry.name + "_" + std::to_string(CL_VERSION_MAJOR(entry.version)) + "." +
+            std::to_string(CL_VERSION_MINOR(entry.version));
+  }
+  return text;
+}
+
 std::string joinNames(const std::vector<NamedVersion> &list, char separator) {
   std::string text;
   for (const NamedVersion &entry : list) {
@@ -117,7 +129,7 @@ cl_int identityInfo(const Device &device, cl_device_info param, const InfoOutput
   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
     return out(info.latestConformanceVersionPassed);
   case CL_DEVICE_IL_VERSION:
-    return out(joinNames(info.ilsWithVersion, ' '));
+    return out(ilVersionString(info.ilsWithVersion));
   case CL_DEVICE_ILS_WITH_VERSION:
     return out(toNameVersions(info.ilsWithVersion));
   case CL_DEVICE_BUILT_IN_KERNELS:

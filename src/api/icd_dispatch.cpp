@@ -183,6 +183,7 @@ void *extensionFunction(const char *name) {
   static const std::pair<std::string_view, void *> kFunctions[] = {
       KILN_EXTENSION_FUNCTION(clIcdGetPlatformIDsKHR),
       KILN_EXTENSION_FUNCTION(clGetKernelSuggestedLocalWorkSizeKHR),
+      KILN_EXTENSION_FUNCTION(clCreateProgramWithILKHR),
       // cl_intel_unified_shared_memory
       KILN_EXTENSION_FUNCTION(clHostMemAllocINTEL),
       KILN_EXTENSION_FUNCTION(clDeviceMemAllocINTEL),

@@ -3,6 +3,7 @@
 #include "compiler/build_options.hpp"
 #include "compiler/compiler_library.hpp"
 #include "compiler/program_binary.hpp"
+#include "compiler/spirv_module.hpp"
 #include "runtime/objects/context.hpp"
 #include "runtime/objects/device.hpp"
 #include "runtime/objects/platform.hpp"
@@ -50,6 +51,25 @@ cl_int contextDevices(const Context &context, cl_uint count, const cl_device_id 
     devices.push_back(device);
   }
   return CL_SUCCESS;
+}
+
+/// Whether some of `devices` read SPIR-V at all (CL_DEVICE_ILS_WITH_VERSION not empty).
+bool anyDeviceReadsIntermediate(const std::vector<Device *> &devices) {
+  return std::ranges::any_of(
+      devices, [](const Device *device) { return !device->info().ilsWithVersion.empty(); });
+}
+
+/// Whether `bytes` are a SPIR-V module of a version one of `devices` reads.
+bool anyDeviceReads(const std::vector<Device *> &devices, std::span<const uint8_t> bytes) {
+  std::string error;
+  std::optional<compiler::SpirvModule> module = compiler::SpirvModule::read(bytes, error);
+  if (!module)
+    return false;
+  return std::ranges::any_of(devices, [&](const Device *device) {
+    return std::ranges::any_of(device->info().ilsWithVersion, [&](const NamedVersion &il) {
+      return il.name == "SPIR-V" && il.version == module->clVersion();
+    });
+  });
 }
 
 bool anyBuildInProgress(const Program &program, const std::vector<Device *> &devices) {
@@ -184,14 +204,27 @@ KILN_API cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const 
       error = CL_INVALID_CONTEXT;
       return nullptr;
     }
+    if (!anyDeviceReadsIntermediate(owner->devices())) {
+      error = CL_INVALID_OPERATION;
+      return nullptr;
+    }
     if (il == nullptr || length == 0) {
       error = CL_INVALID_VALUE;
       return nullptr;
     }
-    // No device accepts an intermediate language yet (CL_DEVICE_ILS_WITH_VERSION is empty).
-    error = CL_INVALID_OPERATION;
-    return nullptr;
+    // A module no device of the context reads is not IL the implementation recognizes.
+    std::span<const uint8_t> bytes(static_cast<const uint8_t *>(il), length);
+    if (!anyDeviceReads(owner->devices(), bytes)) {
+      error = CL_INVALID_VALUE;
+      return nullptr;
+    }
+    return createObject<Program>(*owner, std::vector<uint8_t>(bytes.begin(), bytes.end()));
   });
+}
+
+KILN_API cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void *il,
+                                                         size_t length, cl_int *errcode_ret) {
+  return clCreateProgramWithIL(context, il, length, errcode_ret);
 }
 
 KILN_API cl_int CL_API_CALL clRetainProgram(cl_program program) {
@@ -262,7 +295,7 @@ KILN_API cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_dev
         return CL_INVALID_VALUE;
       headers.push_back({header_include_names[index], header->source()});
     }
-    if (!self->isFromSource())
+    if (!self->isCompiledByKiln())
       return CL_INVALID_OPERATION;
     std::string optionText = options != nullptr ? options : "";
     compiler::BuildOptions parsed;
@@ -351,10 +384,30 @@ KILN_API cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
 KILN_API cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
                                                                size_t spec_size,
                                                                const void *spec_value) {
-  if (toObject<Program>(program) == nullptr)
+  Program *self = toObject<Program>(program);
+  if (self == nullptr)
     return CL_INVALID_PROGRAM;
-  // Only programs created from IL have specialization constants, and no device takes IL yet.
-  return CL_INVALID_OPERATION;
+  return guard([&] {
+    if (!anyDeviceReadsIntermediate(self->devices()))
+      return CL_INVALID_OPERATION;
+    if (self->origin() != Program::Origin::Intermediate)
+      return CL_INVALID_PROGRAM;
+    std::string error;
+    std::optional<compiler::SpirvModule> module =
+        compiler::SpirvModule::read(self->intermediate(), error);
+    std::vector<compiler::SpecializationConstant> constants =
+        module ? module->specializationConstants()
+               : std::vector<compiler::SpecializationConstant>{};
+    auto constant =
+        std::ranges::find(constants, spec_id, &compiler::SpecializationConstant::specId);
+    if (constant == constants.end())
+      return CL_INVALID_SPEC_ID;
+    if (spec_value == nullptr || spec_size != constant->size)
+      return CL_INVALID_VALUE;
+    const auto *bytes = static_cast<const uint8_t *>(spec_value);
+    self->setSpecializationConstant(spec_id, std::vector<uint8_t>(bytes, bytes + spec_size));
+    return CL_SUCCESS;
+  });
 }
 
 namespace {
@@ -404,7 +457,7 @@ KILN_API cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info
     case CL_PROGRAM_SOURCE:
       return out(self->source());
     case CL_PROGRAM_IL:
-      return out.bytes(nullptr, 0);
+      return out.bytes(self->intermediate().data(), self->intermediate().size());
     case CL_PROGRAM_BINARY_SIZES: {
       std::vector<size_t> sizes;
       for (Device *device : devices)

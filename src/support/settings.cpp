@@ -46,6 +46,9 @@ constexpr std::array kSettings = {
     SettingInfo{Setting::CacheMaxSize, "KILN_CACHE_MAX_SIZE",
                 "the size the cache folder is kept within, in bytes or with a `K`, `M` or `G` "
                 "suffix; default: `256M`"},
+    SettingInfo{Setting::SpirvTranslator, "KILN_SPIRV_TRANSLATOR",
+                "path of the Khronos SPIR-V translator (`llvm-spirv`, LLVM 15) that reads "
+                "SPIR-V programs; default: the one the build found (Debian's `llvm-spirv-15`)"},
 };
 
 } // namespace

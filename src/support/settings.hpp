@@ -26,6 +26,7 @@ enum class Setting {
   Cache,
   CacheDir,
   CacheMaxSize,
+  SpirvTranslator,
 };
 
 struct SettingInfo {

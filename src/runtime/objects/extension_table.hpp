@@ -47,6 +47,8 @@ inline constexpr OfferedName kOfferedNames[] = {
     {"cl_khr_extended_versioning", kExtensionVersion, OfferedKind::Extension, kEveryDevice, true},
     {"cl_khr_suggested_local_work_size", kExtensionVersion, OfferedKind::Extension, kEveryDevice,
      true},
+    // SPIR-V programs (clCreateProgramWithILKHR; compiler/llvm/spirv_reader.hpp).
+    {"cl_khr_il_program", kExtensionVersion, OfferedKind::Extension, kEveryDevice, true},
     // Atomic add, min and max on float and double in global and local memory (the builtin
     // library's atomics.cl; CL_DEVICE_{SINGLE,DOUBLE}_FP_ATOMIC_CAPABILITIES_EXT follow the
     // feature rows below).

@@ -55,6 +55,10 @@ void describeKilnLanguage(DeviceInfo &info) {
                              {"OpenCL C", makeVersion(1, 2)},
                              {"OpenCL C", makeVersion(3, 0)}};
   addOfferedNames(info, /*images=*/false);
+  // SPIR-V, read by the Khronos translator (compiler/llvm/spirv_reader.hpp), whose LLVM 15 reads
+  // up to 1.4.
+  for (cl_uint minor = 0; minor <= 4; ++minor)
+    info.ilsWithVersion.push_back({"SPIR-V", makeVersion(1, minor)});
   // OpenCL C 2.0 asks for every 2.0 feature; a device offering the two that are optional
   // longest (pipes and device-side enqueue) has them all. CL_DEVICE_OPENCL_C_VERSION stays the
   // highest version 3.0 is backwards compatible with.
@@ -89,6 +93,9 @@ compiler::TargetDescription compilerTargetOf(const DeviceInfo &info) {
     target.extensions.push_back(extension.name);
   for (const NamedVersion &feature : info.openclCFeatures)
     target.features.push_back(feature.name);
+  for (const NamedVersion &il : info.ilsWithVersion)
+    if (il.name == "SPIR-V")
+      target.spirvVersions.push_back(il.version);
   target.inlineAssembly = info.inlineAssembly;
   return target;
 }

@@ -18,6 +18,13 @@ Program::Program(Context &context, std::string source)
     builds_[&device->root()];
 }
 
+Program::Program(Context &context, std::vector<uint8_t> il)
+    : context_(&context), devices_(context.devices()), intermediate_(std::move(il)),
+      origin_(Origin::Intermediate) {
+  for (Device *device : devices_)
+    builds_[&device->root()];
+}
+
 Program::Program(Context &context, Origin origin, const std::vector<Device *> &devices,
                  std::vector<DeviceBuild> builds)
     : context_(&context), devices_(devices), origin_(origin) {
@@ -26,6 +33,11 @@ Program::Program(Context &context, Origin origin, const std::vector<Device *> &d
 }
 
 Program::~Program() = default;
+
+void Program::setSpecializationConstant(uint32_t specId, std::vector<uint8_t> value) {
+  std::lock_guard lock(mutex_);
+  specializationValues_[specId] = std::move(value);
+}
 
 const Program::DeviceBuild &Program::buildFor(const Device *device) const {
   return builds_.at(&device->root());
@@ -128,7 +140,10 @@ bool Program::forEachDevice(const std::vector<Device *> &devices, const std::str
     DeviceBuild result;
     result.options = options;
     result.optimize = !parsed.optimizationsDisabled;
-    result.uniformWorkGroups = parsed.requiresUniformWorkGroups();
+    // SPIR-V has no language version: its work-groups may be smaller at the edges unless the
+    // options ask otherwise.
+    result.uniformWorkGroups = origin_ == Origin::Intermediate ? parsed.uniformWorkGroupSize
+                                                               : parsed.requiresUniformWorkGroups();
     result.status = CL_BUILD_ERROR;
     step(*device, previous, result);
     allSucceeded = allSucceeded && result.status == CL_BUILD_SUCCESS;
@@ -142,7 +157,7 @@ cl_int Program::build(const std::vector<Device *> &devices, const std::string &o
                       const compiler::BuildOptions &parsed) {
   bool succeeded = forEachDevice(
       devices, options, parsed, [&](Device &device, DeviceBuild &previous, DeviceBuild &result) {
-        if (isFromSource()) {
+        if (isCompiledByKiln()) {
           buildFromSource(device, parsed, result);
           return;
         }
@@ -161,18 +176,45 @@ cl_int Program::build(const std::vector<Device *> &devices, const std::string &o
   return succeeded ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
 }
 
+compiler::CompileResult
+Program::compileInput(compiler::Frontend &frontend, Device &device,
+                      const compiler::BuildOptions &parsed,
+                      std::span<const compiler::SourceHeader> headers) const {
+  const compiler::TargetDescription &target = device.driver().compilerTarget();
+  if (origin_ == Origin::Source)
+    return frontend.compile(source_, headers, parsed, target);
+  compiler::SpecializationValues values;
+  {
+    std::lock_guard lock(mutex_);
+    values = specializationValues_;
+  }
+  return frontend.compileIntermediate(intermediate_, values, parsed, target);
+}
+
+std::string Program::cacheInput() const {
+  if (origin_ == Origin::Source)
+    return source_;
+  std::string input = "SPIR-V module\n";
+  input.append(intermediate_.begin(), intermediate_.end());
+  std::lock_guard lock(mutex_);
+  for (const auto &[specId, value] : specializationValues_) {
+    input += "\nspecialization constant " + std::to_string(specId) + ":";
+    input.append(value.begin(), value.end());
+  }
+  return input;
+}
+
 void Program::buildFromSource(Device &device, const compiler::BuildOptions &parsed,
                               DeviceBuild &result) {
   Platform &platform = Platform::get();
-  std::optional<CacheKey> key =
-      sourceBuildKey(platform.buildIdentity(), source_, result.options, parsed, device.driver());
+  std::optional<CacheKey> key = sourceBuildKey(platform.buildIdentity(), cacheInput(),
+                                               result.options, parsed, device.driver());
   if (key && loadCached(platform.programCache(), *key, device, result))
     return;
   compiler::Frontend *frontend = frontendOrLog(result.log);
   if (frontend == nullptr)
     return;
-  compiler::CompileResult compile =
-      frontend->compile(source_, {}, parsed, device.driver().compilerTarget());
+  compiler::CompileResult compile = compileInput(*frontend, device, parsed, {});
   appendLog(result.log, compile.log);
   if (!compile.success)
     return;
@@ -190,8 +232,7 @@ cl_int Program::compile(const std::vector<Device *> &devices, const std::string 
         compiler::Frontend *frontend = frontendOrLog(result.log);
         if (frontend == nullptr)
           return;
-        compiler::CompileResult compile =
-            frontend->compile(source_, headers, parsed, device.driver().compilerTarget());
+        compiler::CompileResult compile = compileInput(*frontend, device, parsed, headers);
         appendLog(result.log, compile.log);
         if (compile.success) {
           result.module = std::move(compile.module);

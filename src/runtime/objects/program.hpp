@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,10 +47,13 @@ public:
     }
   };
 
+  /// How the program was created; it decides which build calls are allowed.
+  enum class Origin { Source, Intermediate, Binary, Link };
+
   /// From OpenCL C source.
   Program(Context &context, std::string source);
-  /// How the program was created; it decides which build calls are allowed.
-  enum class Origin { Source, Binary, Link };
+  /// From a SPIR-V module (clCreateProgramWithIL), already checked by the API layer.
+  Program(Context &context, std::vector<uint8_t> il);
 
   /// From binaries (one per device, already checked by the API layer), or the empty result of
   /// clLinkProgram that link() then fills.
@@ -60,8 +64,16 @@ public:
   Context &context() const { return *context_; }
   const std::vector<Device *> &devices() const { return devices_; }
   const std::string &source() const { return source_; }
+  /// The SPIR-V module of a program created from IL (CL_PROGRAM_IL); empty otherwise.
+  const std::vector<uint8_t> &intermediate() const { return intermediate_; }
   Origin origin() const { return origin_; }
-  bool isFromSource() const { return origin_ == Origin::Source; }
+  /// Whether it was created from source or IL: what clBuildProgram and clCompileProgram compile.
+  bool isCompiledByKiln() const {
+    return origin_ == Origin::Source || origin_ == Origin::Intermediate;
+  }
+
+  /// clSetProgramSpecializationConstant: the value later builds give constant `specId`.
+  void setSpecializationConstant(uint32_t specId, std::vector<uint8_t> value);
 
   /// Whether the application holds any kernel objects of this program (builds are then
   /// refused). Kernels it has released do not count, even while commands still use them.
@@ -105,10 +117,18 @@ private:
   bool forEachDevice(const std::vector<Device *> &devices, const std::string &options,
                      const compiler::BuildOptions &parsed, Step &&step);
 
-  /// clBuildProgram of the source for one device, through the on-disk cache when it can be:
-  /// a hit needs neither the front end nor the linker (nor, when the device can load its code
-  /// from the cache, the compiler library at all).
+  /// clBuildProgram of the source or IL for one device, through the on-disk cache when it can
+  /// be: a hit needs neither the front end nor the linker (nor, when the device can load its
+  /// code from the cache, the compiler library at all).
   void buildFromSource(Device &device, const compiler::BuildOptions &parsed, DeviceBuild &result);
+  /// The front end's compile of the source (with `headers`) or of the IL (with the
+  /// specialization constants set so far).
+  compiler::CompileResult compileInput(compiler::Frontend &frontend, Device &device,
+                                       const compiler::BuildOptions &parsed,
+                                       std::span<const compiler::SourceHeader> headers) const;
+  /// What the on-disk cache keys on besides the options: the source, or the IL and its
+  /// specialization constants.
+  std::string cacheInput() const;
 
   const DeviceBuild &buildFor(const Device *device) const;
   DeviceBuild &buildFor(const Device *device);
@@ -116,6 +136,8 @@ private:
   Ref<Context> context_;
   std::vector<Device *> devices_;
   std::string source_;
+  std::vector<uint8_t> intermediate_;
+  compiler::SpecializationValues specializationValues_; // guarded by mutex_
   Origin origin_;
   std::atomic<int> kernelCount_{0};
 
