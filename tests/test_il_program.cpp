@@ -5,6 +5,7 @@
 #include "cl_test.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -13,9 +14,13 @@ using namespace cltest;
 
 namespace {
 
-/// A module the build made (see tests/CMakeLists.txt).
+/// A module the build made (see tests/CMakeLists.txt), in the build's folder or, where the
+/// tests run on another machine, in the one KILN_TEST_SPIRV_DIR names.
 std::vector<unsigned char> spirvModule(const std::string &name) {
-  std::ifstream in(std::string(KILN_TEST_SPIRV_DIR) + "/" + name + ".spv", std::ios::binary);
+  const char *folder = std::getenv("KILN_TEST_SPIRV_DIR");
+  std::ifstream in(std::string(folder != nullptr ? folder : KILN_TEST_SPIRV_DIR) + "/" + name +
+                       ".spv",
+                   std::ios::binary);
   EXPECT_TRUE(in) << name;
   return {std::istreambuf_iterator<char>(in), {}};
 }
