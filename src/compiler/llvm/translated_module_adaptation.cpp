@@ -161,6 +161,35 @@ void removeIdentityBitcasts(Module &module) {
       }
 }
 
+/// `ashr (shl X, W - N), W - N - S)` as `shl (sext (trunc X to iN)), S`: the sign extension
+/// Clang's SPIR-V back end spells with two shifts (i32 indices widened to i64 and scaled by the
+/// element size), which the work-item vectorizer must see as one to find consecutive accesses.
+void rewriteShiftedSignExtensions(Module &module) {
+  for (Function &function : module)
+    for (Instruction &instruction : make_early_inc_range(instructions(function))) {
+      auto *right = dyn_cast<BinaryOperator>(&instruction);
+      if (right == nullptr || right->getOpcode() != Instruction::AShr)
+        continue;
+      auto *left = dyn_cast<BinaryOperator>(right->getOperand(0));
+      auto *leftAmount = dyn_cast_or_null<ConstantInt>(left ? left->getOperand(1) : nullptr);
+      auto *rightAmount = dyn_cast<ConstantInt>(right->getOperand(1));
+      if (left == nullptr || left->getOpcode() != Instruction::Shl || !leftAmount || !rightAmount)
+        continue;
+      unsigned width = right->getType()->getScalarSizeInBits();
+      uint64_t up = leftAmount->getZExtValue(), down = rightAmount->getZExtValue();
+      if (up >= width || down > up || right->getType()->isVectorTy())
+        continue;
+      IRBuilder<> builder(right);
+      Type *narrow = builder.getIntNTy(width - static_cast<unsigned>(up));
+      Value *extended =
+          builder.CreateSExt(builder.CreateTrunc(left->getOperand(0), narrow), right->getType());
+      right->replaceAllUsesWith(builder.CreateShl(extended, up - down));
+      right->eraseFromParent();
+      if (left->use_empty())
+        left->eraseFromParent();
+    }
+}
+
 /// Variables of the constant address space cannot change: say so, as Clang does (printf finds
 /// its format strings by it).
 void markConstantsConstant(Module &module) {
@@ -180,6 +209,7 @@ bool adaptTranslatedModule(Module &module, std::string &log) {
   module.setTargetTriple(Triple(kSpirTriple));
   module.setDataLayout(*layout);
   removeIdentityBitcasts(module);
+  rewriteShiftedSignExtensions(module);
   markConstantsConstant(module);
   return adoptLibraryTypes(module, library, log);
 }

@@ -4,8 +4,8 @@
 // opaque. That IR differs from what Kiln's front end makes from OpenCL C in ways the rest of
 // the compiler notices: OpenCL's opaque types (images, samplers, events, pipes, ...) are plain
 // pointers where Clang uses target extension types, string constants in the constant address
-// space are not marked constant, and the pointer upgrade leaves bitcasts of a value to its own
-// type. This step makes the module what the front end would have made, so that the builtin
+// space are not marked constant, the pointer upgrade leaves bitcasts of a value to its own
+// type, and sign extensions come as pairs of shifts. This step makes the module what the front end would have made, so that the builtin
 // library links with it and the passes after it (printf, images) recognize what they look for.
 //
 //===----------------------------------------------------------------------===//
