@@ -1,11 +1,14 @@
 // kilnc: the Kiln OpenCL C front end on the command line, for developers.
 //
 //   kilnc [options] file.cl... [-o out.bc] [--emit-llvm] [--link] [--link-options "..."]
+//   kilnc [options] file.cl --spirv -o out.spv
 //
 // Loads libkiln-compiler.so the way the runtime does (dlopen, kiln_compiler_services_v4),
 // compiles each .cl file, optionally links the results (and any .bc inputs) into an executable,
 // and prints the build log and the ProgramInfo the runtime would get. With --ptx, the linked
-// executable goes on through the GPU device's code generator, as it would for an NVIDIA GPU. Any
+// executable goes on through the GPU device's code generator, as it would for an NVIDIA GPU. With
+// --spirv, one compiled file becomes a SPIR-V module (LLVM's own SPIR-V back end), which
+// clCreateProgramWithIL reads on any Kiln device. Any
 // argument kilnc does not know is an OpenCL build option (-cl-std=CL3.0, -DNAME=1, -I dir, ...).
 #include "compiler/compiler_library.hpp"
 #include "compiler/frontend.hpp"
@@ -14,9 +17,14 @@
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -54,6 +62,8 @@ constexpr const char *kUsage = R"(usage: kilnc [options] file.cl|file.bc... [-o 
   --features LIST       the target's OpenCL C 3.0 features (default: every one a Kiln device offers)
   --ptx SM              after --link, compile the executable to PTX for sm_SM (e.g. 90) as the
                         GPU device does; -o then writes the PTX
+  --spirv               write the compile of one file as a SPIR-V module (LLVM's SPIR-V back
+                        end) instead of bitcode; -o names the file
   --repeat N            compile N times and report the time of each (timing)
   -q                    print only the log and errors
 Any other argument starting with '-' is an OpenCL build option.
@@ -72,6 +82,7 @@ struct Arguments {
   bool quiet = false;
   int repeat = 1;
   unsigned ptxArchitecture = 0; // 0: no PTX
+  bool spirv = false;
   TargetDescription target;
 };
 
@@ -137,6 +148,8 @@ bool parseArguments(int argc, char **argv, Arguments &args) {
       args.output = *v;
     } else if (arg == "--emit-llvm") {
       args.emitLlvm = true;
+    } else if (arg == "--spirv") {
+      args.spirv = true;
     } else if (arg == "--link") {
       args.link = true;
     } else if (arg == "--ptx") {
@@ -502,6 +515,43 @@ std::optional<std::string> compilePtx(CompilerServices &services, const LinkResu
   return result.ptx;
 }
 
+/// The compiled module `compiled` as SPIR-V, by LLVM's SPIR-V back end: Kiln's front end
+/// produces SPIR64 IR, which that back end takes once retargeted to spirv64.
+std::optional<Bitcode> emitSpirv(const Bitcode &compiled) {
+  LLVMInitializeSPIRVTargetInfo();
+  LLVMInitializeSPIRVTarget();
+  LLVMInitializeSPIRVTargetMC();
+  LLVMInitializeSPIRVAsmPrinter();
+  llvm::LLVMContext context;
+  llvm::MemoryBufferRef buffer(
+      llvm::StringRef(reinterpret_cast<const char *>(compiled.data()), compiled.size()), "module");
+  auto module = llvm::parseBitcodeFile(buffer, context);
+  if (!module) {
+    std::cerr << "kilnc: " << llvm::toString(module.takeError()) << "\n";
+    return std::nullopt;
+  }
+  llvm::Triple triple("spirv64-unknown-unknown");
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (target == nullptr) {
+    std::cerr << "kilnc: no SPIR-V back end: " << error << "\n";
+    return std::nullopt;
+  }
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target->createTargetMachine(triple, "", "", llvm::TargetOptions(), std::nullopt));
+  (*module)->setTargetTriple(triple);
+  (*module)->setDataLayout(machine->createDataLayout());
+  llvm::SmallVector<char, 0> spirv;
+  llvm::raw_svector_ostream stream(spirv);
+  llvm::legacy::PassManager passes;
+  if (machine->addPassesToEmitFile(passes, stream, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+    std::cerr << "kilnc: the SPIR-V back end cannot emit a module\n";
+    return std::nullopt;
+  }
+  passes.run(**module);
+  return Bitcode(spirv.begin(), spirv.end());
+}
+
 int run(const Arguments &args) {
   // clBuildProgram rules for one options set, or clCompileProgram + clLinkProgram.
   bool separateLink = args.linkOptions.has_value();
@@ -546,12 +596,15 @@ int run(const Arguments &args) {
     } else if (linked) {
       result = std::move(linked->module);
     }
+  } else if (modules.size() == 1 && args.spirv) {
+    if (!(result = emitSpirv(modules.front())))
+      return 1;
   } else if (modules.size() == 1) {
     result = std::move(modules.front());
   }
   if (!result)
     return args.link && !args.inspect ? 1 : 0;
-  if (args.emitLlvm)
+  if (args.emitLlvm && !args.spirv)
     printIr(*result);
   if (!args.output.empty() && !writeFile(args.output, *result)) {
     std::cerr << "kilnc: cannot write " << args.output << "\n";
