@@ -403,16 +403,24 @@ void printProgramInfo(const ProgramInfo &info) {
   printPrintfCalls(info);
 }
 
-void printIr(const Bitcode &bytes) {
-  llvm::LLVMContext context;
+/// `bytes` (a Kiln module) parsed in `context`; null, with the reason on stderr, when it cannot be.
+std::unique_ptr<llvm::Module> parseModule(const Bitcode &bytes, llvm::LLVMContext &context) {
   llvm::MemoryBufferRef buffer(
       llvm::StringRef(reinterpret_cast<const char *>(bytes.data()), bytes.size()), "module");
   auto module = llvm::parseBitcodeFile(buffer, context);
   if (!module) {
-    std::cerr << "kilnc: cannot print the module: " << llvm::toString(module.takeError()) << "\n";
-    return;
+    std::cerr << "kilnc: cannot read the module: " << llvm::toString(module.takeError()) << "\n";
+    return nullptr;
   }
-  (*module)->print(llvm::outs(), nullptr);
+  return std::move(*module);
+}
+
+void printIr(const Bitcode &bytes) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = parseModule(bytes, context);
+  if (!module)
+    return;
+  module->print(llvm::outs(), nullptr);
   llvm::outs().flush();
 }
 
@@ -523,13 +531,9 @@ std::optional<Bitcode> emitSpirv(const Bitcode &compiled) {
   LLVMInitializeSPIRVTargetMC();
   LLVMInitializeSPIRVAsmPrinter();
   llvm::LLVMContext context;
-  llvm::MemoryBufferRef buffer(
-      llvm::StringRef(reinterpret_cast<const char *>(compiled.data()), compiled.size()), "module");
-  auto module = llvm::parseBitcodeFile(buffer, context);
-  if (!module) {
-    std::cerr << "kilnc: " << llvm::toString(module.takeError()) << "\n";
+  std::unique_ptr<llvm::Module> module = parseModule(compiled, context);
+  if (!module)
     return std::nullopt;
-  }
   llvm::Triple triple("spirv64-unknown-unknown");
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
@@ -539,8 +543,8 @@ std::optional<Bitcode> emitSpirv(const Bitcode &compiled) {
   }
   std::unique_ptr<llvm::TargetMachine> machine(
       target->createTargetMachine(triple, "", "", llvm::TargetOptions(), std::nullopt));
-  (*module)->setTargetTriple(triple);
-  (*module)->setDataLayout(machine->createDataLayout());
+  module->setTargetTriple(triple);
+  module->setDataLayout(machine->createDataLayout());
   llvm::SmallVector<char, 0> spirv;
   llvm::raw_svector_ostream stream(spirv);
   llvm::legacy::PassManager passes;
@@ -548,7 +552,7 @@ std::optional<Bitcode> emitSpirv(const Bitcode &compiled) {
     std::cerr << "kilnc: the SPIR-V back end cannot emit a module\n";
     return std::nullopt;
   }
-  passes.run(**module);
+  passes.run(*module);
   return Bitcode(spirv.begin(), spirv.end());
 }
 
