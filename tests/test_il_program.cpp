@@ -368,6 +368,26 @@ TEST_F(IlProgramTest, ACapabilityTheDeviceLacksFailsTheBuild) {
   EXPECT_NE(std::string::npos, log.find("cl_khr_fp16")) << log;
 }
 
+// Run by CTest with KILN_SPIRV_TRANSLATOR naming no file (KilnTests.WithoutSpirvTranslator): a
+// platform started without a translator lists no IL and refuses IL programs.
+TEST(IlAbsenceTest, WithoutATranslatorNoDeviceListsSpirv) {
+  const char *translator = std::getenv("KILN_SPIRV_TRANSLATOR");
+  if (!isKiln() || translator == nullptr || std::ifstream(translator))
+    GTEST_SKIP() << "needs KILN_SPIRV_TRANSLATOR naming no file at the platform's start";
+  cl_device_id dev = device();
+  EXPECT_EQ("", deviceString(dev, CL_DEVICE_IL_VERSION));
+  EXPECT_TRUE(deviceArray<cl_name_version>(dev, CL_DEVICE_ILS_WITH_VERSION).empty());
+  EXPECT_FALSE(hasExtension(dev, "cl_khr_il_program"));
+  EXPECT_EQ(std::string::npos,
+            platformString(platform(), CL_PLATFORM_EXTENSIONS).find("cl_khr_il_program"));
+  cl_int error = CL_SUCCESS;
+  Context context(clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  std::vector<unsigned char> il = spirvModule("kernels");
+  EXPECT_EQ(nullptr, clCreateProgramWithIL(context, il.data(), il.size(), &error));
+  EXPECT_CL_ERROR(CL_INVALID_OPERATION, error);
+}
+
 TEST_F(IlProgramTest, AMissingTranslatorFailsTheBuildWithALog) {
   ScopedEnvironment translator("KILN_SPIRV_TRANSLATOR", "/nonexistent/llvm-spirv");
   std::string log = failedBuildLog("kernels");

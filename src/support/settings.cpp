@@ -48,7 +48,9 @@ constexpr std::array kSettings = {
                 "suffix; default: `256M`"},
     SettingInfo{Setting::SpirvTranslator, "KILN_SPIRV_TRANSLATOR",
                 "path of the Khronos SPIR-V translator (`llvm-spirv`, LLVM 15) that reads "
-                "SPIR-V programs; default: the one the build found (Debian's `llvm-spirv-15`)"},
+                "SPIR-V programs; default: an `llvm-spirv` next to `libkiln.so`, else the one "
+                "the build found (Debian's `llvm-spirv-15`); devices list SPIR-V only where "
+                "there is one"},
 };
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "compiler/spirv_translator_input.hpp"
 #include "support/child_process.hpp"
 #include "support/settings.hpp"
+#include "support/spirv_translator.hpp"
 #include "support/temporary_directory.hpp"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -74,14 +75,17 @@ bool writeFile(const std::string &path, std::span<const uint32_t> words) {
   return static_cast<bool>(out.flush());
 }
 
-std::string translatorPath() {
-  if (std::optional<std::string_view> configured = settingValue(Setting::SpirvTranslator))
-    return std::string(*configured);
-  return KILN_DEFAULT_SPIRV_TRANSLATOR;
-}
-
 /// The translator's LLVM 15 bitcode for `module`; empty, with the reason in `log`, on failure.
 std::vector<char> translate(const SpirvModule &module, std::string &log) {
+  std::optional<std::string> translator = spirvTranslatorPath();
+  if (!translator) {
+    log += "error: no SPIR-V translator: KILN_SPIRV_TRANSLATOR";
+    log += settingValue(Setting::SpirvTranslator)
+               ? " (" + std::string(*settingValue(Setting::SpirvTranslator)) +
+                     ") is not an executable file\n"
+               : " is not set and the llvm-spirv Kiln was built with is not installed\n";
+    return {};
+  }
   std::string error;
   std::optional<TemporaryDirectory> directory = TemporaryDirectory::create(error);
   if (!directory) {
@@ -95,13 +99,12 @@ std::vector<char> translate(const SpirvModule &module, std::string &log) {
     return {};
   }
   // CL2.0: OpenCL C 2.0 builtins (atomics with scopes, ...) rather than 1.2 ones.
-  std::string translator = translatorPath();
   ChildResult run =
-      runChildProcess(translator, {"-r", "--spirv-target-env=CL2.0", input, "-o", output});
+      runChildProcess(*translator, {"-r", "--spirv-target-env=CL2.0", input, "-o", output});
   std::ifstream in(output, std::ios::binary);
   std::vector<char> bitcode(std::istreambuf_iterator<char>(in), {});
   if (!run.succeeded || bitcode.empty()) {
-    log += "error: the SPIR-V translator (" + translator + ") " + run.ending +
+    log += "error: the SPIR-V translator (" + *translator + ") " + run.ending +
            " and could not translate the module";
     log += run.output.empty() ? "\n" : ":\n" + run.output;
     if (!log.empty() && log.back() != '\n')

@@ -25,6 +25,7 @@ struct OfferedName {
   cl_device_type devices;   // the types of device that offer it: CL_DEVICE_TYPE_CPU, _GPU
   bool platform = false;    // also a platform extension
   bool needsImages = false; // offered with image support only
+  bool needsIl = false;     // offered where a SPIR-V translator is (support/spirv_translator.hpp)
 };
 
 inline constexpr cl_device_type kEveryDevice = CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU;
@@ -48,7 +49,8 @@ inline constexpr OfferedName kOfferedNames[] = {
     {"cl_khr_suggested_local_work_size", kExtensionVersion, OfferedKind::Extension, kEveryDevice,
      true},
     // SPIR-V programs (clCreateProgramWithILKHR; compiler/llvm/spirv_reader.hpp).
-    {"cl_khr_il_program", kExtensionVersion, OfferedKind::Extension, kEveryDevice, true},
+    {"cl_khr_il_program", kExtensionVersion, OfferedKind::Extension, kEveryDevice, true, false,
+     true},
     // Atomic add, min and max on float and double in global and local memory (the builtin
     // library's atomics.cl; CL_DEVICE_{SINGLE,DOUBLE}_FP_ATOMIC_CAPABILITIES_EXT follow the
     // feature rows below).

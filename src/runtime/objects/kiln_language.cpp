@@ -1,6 +1,7 @@
 #include "runtime/objects/kiln_language.hpp"
 
 #include "runtime/objects/extension_table.hpp"
+#include "support/spirv_translator.hpp"
 
 #include <algorithm>
 
@@ -10,8 +11,10 @@ namespace {
 /// Adds the rows of the extension table that `info`'s type of device offers, with or without
 /// image support as `images` says.
 void addOfferedNames(DeviceInfo &info, bool images) {
+  bool readsIl = spirvTranslatorPath().has_value();
   for (const OfferedName &offered : kOfferedNames) {
-    if ((offered.devices & info.type) == 0 || offered.needsImages != images)
+    if ((offered.devices & info.type) == 0 || offered.needsImages != images ||
+        (offered.needsIl && !readsIl))
       continue;
     (offered.kind == OfferedKind::Extension ? info.extensions : info.openclCFeatures)
         .push_back({std::string(offered.name), offered.version});
@@ -56,9 +59,10 @@ void describeKilnLanguage(DeviceInfo &info) {
                              {"OpenCL C", makeVersion(3, 0)}};
   addOfferedNames(info, /*images=*/false);
   // SPIR-V, read by the Khronos translator (compiler/llvm/spirv_reader.hpp), whose LLVM 15 reads
-  // up to 1.4.
-  for (cl_uint minor = 0; minor <= 4; ++minor)
-    info.ilsWithVersion.push_back({"SPIR-V", makeVersion(1, minor)});
+  // up to 1.4: where this machine has one.
+  if (spirvTranslatorPath())
+    for (cl_uint minor = 0; minor <= 4; ++minor)
+      info.ilsWithVersion.push_back({"SPIR-V", makeVersion(1, minor)});
   // OpenCL C 2.0 asks for every 2.0 feature; a device offering the two that are optional
   // longest (pipes and device-side enqueue) has them all. CL_DEVICE_OPENCL_C_VERSION stays the
   // highest version 3.0 is backwards compatible with.

@@ -2,6 +2,7 @@
 
 #include "runtime/objects/device.hpp"
 #include "runtime/objects/extension_table.hpp"
+#include "support/spirv_translator.hpp"
 
 namespace kiln {
 
@@ -27,8 +28,9 @@ BlockRecycler &BlockRecycler::commands() {
 
 Platform::Platform() {
   version_ = std::string("OpenCL 3.0 Kiln ") + kilnVersion();
+  bool readsIl = spirvTranslatorPath().has_value();
   for (const OfferedName &offered : kOfferedNames)
-    if (offered.platform)
+    if (offered.platform && (!offered.needsIl || readsIl))
       extensions_ += (extensions_.empty() ? "" : " ") + std::string(offered.name);
   for (std::unique_ptr<DeviceDriver> &driver : createDeviceDrivers(compilerLoader_))
     devices_.push_back(std::make_unique<Device>(*this, std::move(driver)));
