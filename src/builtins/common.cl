@@ -2,5 +2,8 @@
 // and clamp are in integer.cl.
 #include "kiln_internal.h"
 
+// Also for half (cl_khr_fp16).
+#define KILN_GENTYPE_HALF
+
 #define KILN_TEMPLATE "common_gentype.h"
 #include "kiln_gentype_float.h"

@@ -1,5 +1,5 @@
 // Explicit conversions (OpenCL C 3.0 section 6.4.3): convert_<type>[_sat][_<rounding>] between
-// every pair of scalar or vector types of the same width (half excepted: a later issue).
+// every pair of scalar or vector types of the same width, half included (cl_khr_fp16).
 // as_<type> needs no library: Clang implements it (__builtin_astype).
 #include "kiln_internal.h"
 
@@ -72,6 +72,13 @@
 #define S double
 #define KILN_S_BITS 64
 #define KILN_S_PREC 53
+#include "conversions_types.h"
+#undef S
+#undef KILN_S_BITS
+#undef KILN_S_PREC
+#define S half
+#define KILN_S_BITS 16
+#define KILN_S_PREC 11
 #include "conversions_types.h"
 #undef S
 #undef KILN_S_BITS

@@ -41,6 +41,17 @@ KILN_CONV_AS(_sat_rtn, _sat)
 // converts to 0. The value, already integral (or truncated by the conversion), is clamped to
 // [D_MIN, the largest S not above D_MAX] so the conversion is in range; when D_MAX is not
 // representable in S, values from D_MAX + 1 up become D_MAX afterwards.
+#if KILN_S_BITS == 16 && KILN_D_BITS - KILN_D_SIGNED >= 16
+// half to an integer type that holds every finite half: the infinities saturate.
+static OVL DT KILN_CAT(kiln_saturate_to_, DT)(T r) {
+  T c = r != r ? (T)0 : r;
+  c = __builtin_elementwise_max(c, KILN_D_SIGNED ? (T)-HALF_MAX : (T)0);
+  c = __builtin_elementwise_min(c, (T)HALF_MAX);
+  DT d = KILN_CONVERT(D, N, c);
+  d = KILN_CONVERT(KILN_D_MASK, N, r == (T)INFINITY) ? (DT)KILN_D_MAX : d;
+  return KILN_CONVERT(KILN_D_MASK, N, r == (T)-INFINITY) ? (DT)KILN_D_MIN : d;
+}
+#else
 #if KILN_D_BITS - KILN_D_SIGNED > KILN_S_PREC
 #define KILN_LIMIT ((T)(1ul << (KILN_D_BITS - KILN_D_SIGNED - 1)) * (T)2) // D_MAX + 1
 #define KILN_HIGHEST (KILN_LIMIT * (T)(1.0 - 0x1p-53 * (1L << (53 - KILN_S_PREC))))
@@ -59,6 +70,7 @@ static OVL DT KILN_CAT(kiln_saturate_to_, DT)(T r) {
 }
 #undef KILN_LIMIT
 #undef KILN_HIGHEST
+#endif
 OVL DT KILN_CONV(_sat_rtz)(T x) {
   return KILN_CAT(kiln_saturate_to_, DT)(x);
 }
@@ -99,11 +111,13 @@ KILN_CONV_AS(_rtp, )
 KILN_CONV_AS(_rtn, )
 #else
 #if KILN_S_FLOAT
-// double to float: both convert to double exactly. A NaN compares neither way and stays.
+// double to float or half, float to half: both convert to double exactly. A NaN compares
+// neither way and stays.
 #define KILN_COMPARE(r, x)                                                                         \
   KILN_VT(double, N) back = KILN_CONVERT(double, N, r);                                            \
-  MT above = KILN_CONVERT(KILN_D_MASK, N, back > x);                                               \
-  MT below = KILN_CONVERT(KILN_D_MASK, N, back < x);
+  KILN_VT(double, N) wide_x = KILN_CONVERT(double, N, x);                                          \
+  MT above = KILN_CONVERT(KILN_D_MASK, N, back > wide_x);                                          \
+  MT below = KILN_CONVERT(KILN_D_MASK, N, back < wide_x);
 #else
 // 32- or 64-bit integers: r is integral; above the range of S (r = 2^31, 2^32, 2^63 or 2^64
 // when x rounds up to it) it is above x, otherwise its value in S's 64-bit family compares.
@@ -115,8 +129,9 @@ KILN_CONV_AS(_rtn, )
 #define KILN_LIMIT ((DT)(1ul << (KILN_S_BITS - KILN_S_SIGNED - 1)) * (DT)2)
 #define KILN_COMPARE(r, x)                                                                         \
   MT over = r >= KILN_LIMIT;                                                                       \
-  DT clamped =                                                                                     \
-      __builtin_elementwise_min(r, KILN_LIMIT * (DT)(1.0 - 0x1p-53 * (1L << (53 - KILN_D_PREC)))); \
+  DT clamped = __builtin_elementwise_min(                                                          \
+      r, KILN_LIMIT * (DT)(1.0 - 0x1p-53 * (1L << (53 - KILN_D_PREC))));                            \
+  clamped = __builtin_elementwise_min(clamped, (DT)KILN_D_FINITE_MAX);                             \
   KILN_VT(KILN_WIDE, N) back = KILN_CONVERT(KILN_WIDE, N, clamped);                                \
   KILN_VT(KILN_WIDE, N) wide_x = KILN_CONVERT(KILN_WIDE, N, x);                                    \
   MT above = over | KILN_CONVERT(KILN_D_MASK, N, back > wide_x);                                   \

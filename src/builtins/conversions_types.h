@@ -2,7 +2,8 @@
 // (kiln_gentype.h), for the source type S the includer defined along with its properties
 // KILN_S_FLOAT, KILN_S_BITS, KILN_S_SIGNED (and KILN_S_PREC, the significand bits, for
 // floating-point S). The template gets the same properties of D and
-// KILN_D_MIN, KILN_D_MAX (integers), KILN_D_PREC (floating point: significand bits) and
+// KILN_D_MIN, KILN_D_MAX (integers), KILN_D_PREC and KILN_D_FINITE_MAX (floating point:
+// significand bits, largest finite value) and
 // KILN_D_MASK, the signed integer type of the size of D (what a comparison of D vectors gives).
 #define D char
 #define KILN_D_MASK char
@@ -112,19 +113,34 @@
 #define KILN_D_MASK int
 #define KILN_D_BITS 32
 #define KILN_D_PREC 24
+#define KILN_D_FINITE_MAX FLT_MAX
 #include "kiln_gentype.h"
 #undef D
 #undef KILN_D_MASK
 #undef KILN_D_BITS
 #undef KILN_D_PREC
+#undef KILN_D_FINITE_MAX
 #define D double
 #define KILN_D_MASK long
 #define KILN_D_BITS 64
 #define KILN_D_PREC 53
+#define KILN_D_FINITE_MAX DBL_MAX
 #include "kiln_gentype.h"
 #undef D
 #undef KILN_D_MASK
 #undef KILN_D_BITS
 #undef KILN_D_PREC
+#undef KILN_D_FINITE_MAX
+#define D half
+#define KILN_D_MASK short
+#define KILN_D_BITS 16
+#define KILN_D_PREC 11
+#define KILN_D_FINITE_MAX HALF_MAX
+#include "kiln_gentype.h"
+#undef D
+#undef KILN_D_MASK
+#undef KILN_D_BITS
+#undef KILN_D_PREC
+#undef KILN_D_FINITE_MAX
 #undef KILN_D_SIGNED
 #undef KILN_D_FLOAT

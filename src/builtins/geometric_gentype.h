@@ -32,17 +32,17 @@ OVL S dot(T x, T y) {
 
 // length, distance and normalize must neither overflow nor lose precision to underflow in
 // their intermediate sum of squares.
-#if KILN_MANT_BITS == 23
-// float: the squares of float values cannot overflow or underflow in double.
+#if KILN_MANT_BITS == 23 || KILN_MANT_BITS == 10
+// float and half: the squares of their values cannot overflow or underflow in double.
 #define DT KILN_VT(double, N)
-OVL float length(T p) {
+OVL S length(T p) {
   DT d = KILN_CONVERT(double, N, p);
-  return (float)sqrt(KILN_SUM(d * d));
+  return (S)sqrt(KILN_SUM(d * d));
 }
 
-OVL float distance(T p0, T p1) {
+OVL S distance(T p0, T p1) {
   DT d = KILN_CONVERT(double, N, p0) - KILN_CONVERT(double, N, p1);
-  return (float)sqrt(KILN_SUM(d * d));
+  return (S)sqrt(KILN_SUM(d * d));
 }
 
 OVL T normalize(T p) {
@@ -51,9 +51,10 @@ OVL T normalize(T p) {
   T q = KILN_ANY(inf) ? (inf ? copysign((T)1, p) : (T)0 * p) : p;
   DT d = KILN_CONVERT(double, N, q);
   double sum = KILN_SUM(d * d);
-  return sum == 0.0 ? p : KILN_CONVERT(float, N, d / sqrt(sum));
+  return sum == 0.0 ? p : KILN_CONVERT(S, N, d / sqrt(sum));
 }
 
+#if KILN_MANT_BITS == 23
 // The fast variants may be computed in float (the results are undefined when the sum of
 // squares overflows).
 OVL float fast_length(T p) {
@@ -66,6 +67,7 @@ OVL T fast_normalize(T p) {
   float sum = dot(p, p);
   return sum == 0.0f ? p : p * rsqrt(sum);
 }
+#endif
 #undef DT
 
 #else

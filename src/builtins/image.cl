@@ -533,6 +533,12 @@ KILN_TEXTURE_READ(uint4, ui, 1u)
   }                                                                                                \
   OVL uint4 read_imageui(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {         \
     KILN_SAMPLED(uint4, __kiln_outline_nearest_uint4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))         \
+  }                                                                                                \
+  OVL half4 read_imageh(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {        \
+    return convert_half4(read_imagef(image, sampler, coord));                                      \
+  }                                                                                                \
+  OVL half4 read_imageh(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {          \
+    return convert_half4(read_imagef(image, sampler, coord));                                      \
   }
 
 #define KILN_SAMPLERLESS_READS(ACCESS, T, DIMS, W)                                                 \
@@ -547,6 +553,9 @@ KILN_TEXTURE_READ(uint4, ui, 1u)
   OVL uint4 read_imageui(ACCESS T image, KILN_INT_COORD_##W coord) {                               \
     return __kiln_outline_nearest_uint4(__kiln_image_descriptor(image), DIMS, KILN_SAMPLERLESS,                   \
                          KILN_WIDEN_##W(coord));                                                   \
+  }                                                                                                \
+  OVL half4 read_imageh(ACCESS T image, KILN_INT_COORD_##W coord) {                                \
+    return convert_half4(read_imagef(image, coord));                                               \
   }
 
 /// The element a write at an integer coordinate goes to, or null outside the image.
@@ -576,6 +585,9 @@ static global uchar *writeTarget(Image image, int dims, float4 coord) {
     global uchar *target = writeTarget(descriptor, DIMS, KILN_WIDEN_##W(coord));                   \
     if (target)                                                                                    \
       __kiln_outline_store_uint4(descriptor, target, color);                                                        \
+  }                                                                                                \
+  OVL void write_imageh(ACCESS T image, KILN_INT_COORD_##W coord, half4 color) {                   \
+    write_imagef(image, coord, convert_float4(color));                                             \
   }
 
 #define KILN_QUERIES(ACCESS, T)                                                                    \

@@ -1,11 +1,13 @@
-// Includes the template file KILN_TEMPLATE for float and double, each at every width (see
+// Includes the template file KILN_TEMPLATE for float and double (and half, where the includer
+// defines KILN_GENTYPE_HALF), each at every width (see
 // kiln_gentype.h). Besides S, N and T, the template gets:
 //   SI, SU   the signed and unsigned integer scalar types of the size of S
 //   IT, UT   the vectors of SI and SU of width N (as_IT reinterprets a T as an IT)
 //   RT       what a relational function returns: int for scalars, IT for vectors
 //   KILN_MANT_BITS, KILN_EXP_BIAS, KILN_EXP_MASK (the exponent field, unshifted),
 //   KILN_SIGN_MASK (the sign bit, as SI), KILN_ONE_BELOW (the largest value below 1),
-//   KILN_MIN_NORMAL (the smallest normal value)
+//   KILN_MIN_NORMAL (the smallest normal value), KILN_SUBNORMAL_SCALE (a power of two,
+//   2^KILN_SUBNORMAL_SCALE_BITS, that brings every subnormal into the normal range)
 #define IT KILN_VT(SI, N)
 #define UT KILN_VT(SU, N)
 #define RT KILN_RELATIONAL_T(SI, N)
@@ -30,6 +32,8 @@
 #define KILN_SIGN_MASK INT_MIN
 #define KILN_ONE_BELOW 0x1.fffffep-1f
 #define KILN_MIN_NORMAL FLT_MIN
+#define KILN_SUBNORMAL_SCALE 0x1p64f
+#define KILN_SUBNORMAL_SCALE_BITS 64
 #include "kiln_gentype.h"
 #undef S
 #undef SI
@@ -40,6 +44,8 @@
 #undef KILN_SIGN_MASK
 #undef KILN_ONE_BELOW
 #undef KILN_MIN_NORMAL
+#undef KILN_SUBNORMAL_SCALE
+#undef KILN_SUBNORMAL_SCALE_BITS
 
 #define S double
 #define SI long
@@ -50,6 +56,8 @@
 #define KILN_SIGN_MASK LONG_MIN
 #define KILN_ONE_BELOW 0x1.fffffffffffffp-1
 #define KILN_MIN_NORMAL DBL_MIN
+#define KILN_SUBNORMAL_SCALE 0x1p64
+#define KILN_SUBNORMAL_SCALE_BITS 64
 #include "kiln_gentype.h"
 #undef S
 #undef SI
@@ -60,6 +68,35 @@
 #undef KILN_SIGN_MASK
 #undef KILN_ONE_BELOW
 #undef KILN_MIN_NORMAL
+#undef KILN_SUBNORMAL_SCALE
+#undef KILN_SUBNORMAL_SCALE_BITS
+
+// half (cl_khr_fp16) for the includers that define KILN_GENTYPE_HALF.
+#ifdef KILN_GENTYPE_HALF
+#define S half
+#define SI short
+#define SU ushort
+#define KILN_MANT_BITS 10
+#define KILN_EXP_BIAS 15
+#define KILN_EXP_MASK 0x7c00
+#define KILN_SIGN_MASK SHRT_MIN
+#define KILN_ONE_BELOW 0x1.ffcp-1h
+#define KILN_MIN_NORMAL HALF_MIN
+#define KILN_SUBNORMAL_SCALE 0x1p10h
+#define KILN_SUBNORMAL_SCALE_BITS 10
+#include "kiln_gentype.h"
+#undef S
+#undef SI
+#undef SU
+#undef KILN_MANT_BITS
+#undef KILN_EXP_BIAS
+#undef KILN_EXP_MASK
+#undef KILN_SIGN_MASK
+#undef KILN_ONE_BELOW
+#undef KILN_MIN_NORMAL
+#undef KILN_SUBNORMAL_SCALE
+#undef KILN_SUBNORMAL_SCALE_BITS
+#endif
 
 #undef IT
 #undef UT

@@ -4,6 +4,9 @@
 #ifndef KILN_INTERNAL_H
 #define KILN_INTERNAL_H
 
+// half values (cl_khr_fp16) are ordinary values in the library.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
 #define OVL __attribute__((overloadable))
 
 // The vector of N elements of scalar type S; N = 1 is S itself.

@@ -3,6 +3,9 @@
 // (math_elementwise_gentype.h). math_float.cl and math_double.cl have the others.
 #include "kiln_internal.h"
 
+// Also for half (cl_khr_fp16).
+#define KILN_GENTYPE_HALF
+
 #define KILN_TEMPLATE "math_gentype.h"
 #include "kiln_gentype_float.h"
 #undef KILN_TEMPLATE

@@ -38,9 +38,20 @@ OVL T rint(T x) {
 OVL T copysign(T x, T y) {
   return __builtin_elementwise_copysign(x, y);
 }
+#if KILN_MANT_BITS == 10
+// half: the product of two halves is exact in double and the sum is rounded once there, never
+// onto a half tie the exact sum is not on, so rounding it to half gives the correctly rounded
+// fused result (float's rounding of the sum can land on such a tie).
+OVL T fma(T a, T b, T c) {
+  return KILN_CONVERT(half, N,
+                      __builtin_elementwise_fma(KILN_CONVERT(double, N, a), KILN_CONVERT(double, N, b),
+                                                KILN_CONVERT(double, N, c)));
+}
+#else
 OVL T fma(T a, T b, T c) {
   return __builtin_elementwise_fma(a, b, c);
 }
+#endif
 // mad may be an fma; with FMA hardware that is also the fastest.
 OVL T mad(T a, T b, T c) {
   return __builtin_elementwise_fma(a, b, c);
@@ -106,10 +117,11 @@ KILN_ALL_OTHER_AS(modf, T)
 // The unbiased exponent of finite nonzero x, subnormals included: those are scaled into the
 // normal range first.
 static OVL IT kiln_exponent(T x) {
-  IT biased = (as_IT(x) & KILN_EXP_MASK) >> KILN_MANT_BITS;
-  T scaled = biased == (IT)0 ? x * (T)0x1p64 : x;
-  IT e = (as_IT(scaled) & KILN_EXP_MASK) >> KILN_MANT_BITS;
-  return e - (biased == (IT)0 ? (IT)(KILN_EXP_BIAS + 64) : (IT)KILN_EXP_BIAS);
+  IT biased = (as_IT(x) & (IT)KILN_EXP_MASK) >> (IT)KILN_MANT_BITS;
+  T scaled = biased == (IT)0 ? x * (T)KILN_SUBNORMAL_SCALE : x;
+  IT e = (as_IT(scaled) & (IT)KILN_EXP_MASK) >> (IT)KILN_MANT_BITS;
+  return e - (biased == (IT)0 ? (IT)(KILN_EXP_BIAS + KILN_SUBNORMAL_SCALE_BITS)
+                              : (IT)KILN_EXP_BIAS);
 }
 
 #define KILN_INT_T KILN_VT(int, N)
@@ -118,9 +130,10 @@ OVL T frexp(T x, __private KILN_INT_T *exp) {
   IT e = kiln_exponent(x) + (IT)1;
   IT special = (x == (T)0) | (x != x) | (fabs(x) == (T)INFINITY);
   // Replace the exponent so that the magnitude lies in [0.5, 1); subnormals were scaled.
-  IT biased = (as_IT(x) & KILN_EXP_MASK) >> KILN_MANT_BITS;
-  T scaled = biased == (IT)0 ? x * (T)0x1p64 : x;
-  T m = as_T((as_IT(scaled) & ~(IT)KILN_EXP_MASK) | ((IT)(KILN_EXP_BIAS - 1) << KILN_MANT_BITS));
+  IT biased = (as_IT(x) & (IT)KILN_EXP_MASK) >> (IT)KILN_MANT_BITS;
+  T scaled = biased == (IT)0 ? x * (T)KILN_SUBNORMAL_SCALE : x;
+  T m = as_T((IT)((as_IT(scaled) & ~(IT)KILN_EXP_MASK) |
+                  ((IT)(KILN_EXP_BIAS - 1) << (IT)KILN_MANT_BITS)));
   *exp = KILN_CONVERT(int, N, special ? (IT)0 : e);
   return special ? x : m;
 }
@@ -151,8 +164,8 @@ OVL T ldexp(T x, int k) {
 
 // A quiet NaN carrying the low bits of the code in its significand.
 OVL T nan(UT code) {
-  UT mantissa = code & (((UT)1 << KILN_MANT_BITS) - (UT)1);
-  return as_T(mantissa | (UT)KILN_EXP_MASK | ((UT)1 << (KILN_MANT_BITS - 1)));
+  UT mantissa = code & (UT)(((UT)1 << (UT)KILN_MANT_BITS) - (UT)1);
+  return as_T((UT)(mantissa | (UT)KILN_EXP_MASK | ((UT)1 << (UT)(KILN_MANT_BITS - 1))));
 }
 
 // Steps x one representable value towards y on the integer line where the representations of
@@ -163,8 +176,8 @@ OVL T nextafter(T x, T y) {
   IT ky = iy < (IT)0 ? -(iy & (IT)~KILN_SIGN_MASK) : iy;
   IT k = kx + (ky > kx ? (IT)1 : (IT)-1);
   // Stepping from a negative value to zero gives -0, as C's nextafter does.
-  IT rbits = k < (IT)0 ? (-k | (IT)KILN_SIGN_MASK) : k;
-  T r = as_T(k == (IT)0 ? (ix & (IT)KILN_SIGN_MASK) : rbits);
+  IT rbits = k < (IT)0 ? (IT)(-k | (IT)KILN_SIGN_MASK) : k;
+  T r = as_T((IT)(k == (IT)0 ? (IT)(ix & (IT)KILN_SIGN_MASK) : rbits));
   r = x == y ? y : r;
   return ((x != x) | (y != y)) ? x + y : r;
 }

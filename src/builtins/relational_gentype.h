@@ -48,7 +48,7 @@ OVL RT signbit(T x) {
 
 // The bits of c choose between the bits of a (0) and b (1).
 OVL T bitselect(T a, T b, T c) {
-  return as_T((as_IT(a) & ~as_IT(c)) | (as_IT(b) & as_IT(c)));
+  return as_T((IT)((as_IT(a) & ~as_IT(c)) | (as_IT(b) & as_IT(c))));
 }
 
 // Scalars select on c != 0, vectors on the most significant bit of each component of c.

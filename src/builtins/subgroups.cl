@@ -83,6 +83,9 @@ KILN_SHUFFLE_BITS(float, u32, as_uint, as_float)
 KILN_SHUFFLE_BITS(long, u64, as_ulong, as_long)
 KILN_SHUFFLE_BITS(ulong, u64, , )
 KILN_SHUFFLE_BITS(double, u64, as_ulong, as_double)
+static OVL half lane_value(half x, uint lane) {
+  return as_half((ushort)__kiln_sub_group_shuffle_u32((uint)as_ushort(x), lane));
+}
 
 // Vectors, component by component.
 #define KILN_SHUFFLE_VECTORS(T, ...)                                                               \
@@ -102,6 +105,7 @@ KILN_SHUFFLE_BITS(double, u64, as_ulong, as_double)
     return (T##16)(lane_value(x.lo, lane), lane_value(x.hi, lane));                                \
   }
 KILN_ALL_TYPES(KILN_SHUFFLE_VECTORS)
+KILN_SHUFFLE_VECTORS(half)
 
 // The lanes that take part in the call.
 static ulong active_lanes(void) {
@@ -170,6 +174,7 @@ OVL int sub_group_elect(void) {
   }
 #define KILN_BROADCASTS_ALL_WIDTHS(T, ...) KILN_EACH_WIDTH(T, KILN_BROADCASTS)
 KILN_ALL_TYPES(KILN_BROADCASTS_ALL_WIDTHS)
+KILN_BROADCASTS_ALL_WIDTHS(half)
 
 #define KILN_SCALAR_SHUFFLES(T, ...)                                                               \
   OVL T sub_group_broadcast_first(T x) {                                                           \
@@ -200,6 +205,7 @@ KILN_ALL_TYPES(KILN_BROADCASTS_ALL_WIDTHS)
     return lane_value(x, first + ((lane + (uint)delta) & (cluster - 1)));                          \
   }
 KILN_ALL_TYPES(KILN_SCALAR_SHUFFLES)
+KILN_SCALAR_SHUFFLES(half)
 
 //===--- Ballots ------------------------------------------------------------===//
 
@@ -306,6 +312,7 @@ OVL uint4 get_sub_group_lt_mask(void) {
 #define KILN_MAX_ulong ULONG_MAX
 #define KILN_MAX_float INFINITY
 #define KILN_MAX_double ((double)INFINITY)
+#define KILN_MAX_half ((half)INFINITY)
 #define KILN_MIN_char CHAR_MIN
 #define KILN_MIN_uchar ((uchar)0)
 #define KILN_MIN_short SHRT_MIN
@@ -316,6 +323,7 @@ OVL uint4 get_sub_group_lt_mask(void) {
 #define KILN_MIN_ulong 0ul
 #define KILN_MIN_float (-INFINITY)
 #define KILN_MIN_double (-(double)INFINITY)
+#define KILN_MIN_half (-(half)INFINITY)
 
 // The device's one-instruction reduction of `op` on T (kiln_primitives.h), or -1: it takes
 // 32-bit integers, the add, min, max and bitwise operations. Constant for each T and op.
@@ -448,6 +456,7 @@ OVL uint4 get_sub_group_lt_mask(void) {
   KILN_GROUP_OPS(T, or)                                                                            \
   KILN_GROUP_OPS(T, xor)
 KILN_ALL_TYPES(KILN_ARITHMETIC)
+KILN_ARITHMETIC(half)
 KILN_INTEGER_TYPES(KILN_BITWISE)
 KILN_GROUP_OPS(int, logical_and)
 KILN_GROUP_OPS(int, logical_or)

@@ -27,12 +27,14 @@
 #define KILN_WG_MAX_ulong ULONG_MAX
 #define KILN_WG_MAX_float INFINITY
 #define KILN_WG_MAX_double ((double)INFINITY)
+#define KILN_WG_MAX_half ((half)INFINITY)
 #define KILN_WG_MIN_int INT_MIN
 #define KILN_WG_MIN_uint 0u
 #define KILN_WG_MIN_long LONG_MIN
 #define KILN_WG_MIN_ulong 0ul
 #define KILN_WG_MIN_float (-INFINITY)
 #define KILN_WG_MIN_double (-(double)INFINITY)
+#define KILN_WG_MIN_half (-(half)INFINITY)
 
 // Slot `index` of the scratch as a T (every T here fits in a slot).
 #define KILN_WG_SLOT(T, index) (*(__local T *)&__kiln_work_group_scratch()[index])
@@ -120,6 +122,7 @@ KILN_WG_TYPE(long)
 KILN_WG_TYPE(ulong)
 KILN_WG_TYPE(float)
 KILN_WG_TYPE(double)
+KILN_WG_TYPE(half)
 
 OVL KILN_WG_CONVERGENT int work_group_all(int predicate) {
   return work_group_reduce_min(predicate != 0 ? 1 : 0);
