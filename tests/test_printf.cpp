@@ -110,6 +110,17 @@ protected:
   }
 };
 
+TEST_F(PrintfTest, HalfScalarsAndVectors) {
+  if (!hasExtension(device_, "cl_khr_fp16"))
+    GTEST_SKIP() << "no cl_khr_fp16";
+  EXPECT_EQ("1.500000 -2.250000,0.500000\n", printed(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void k(global int *out) {
+      half h = 1.5h;
+      printf("%f %v2hf\n", h, (half2)(-2.25h, 0.5h));
+    })"));
+}
+
 TEST_F(PrintfTest, PlainTextAndPercent) {
   EXPECT_EQ("hello, world\n100% done %\n", printed(R"(
     kernel void k(global int *out) {

@@ -26,7 +26,8 @@ void describeVectorWidths(const HostCpu &host, DeviceInfo &info) {
   info.nativeVectorWidthLong = info.preferredVectorWidthLong = bytes / 8;
   info.nativeVectorWidthFloat = info.preferredVectorWidthFloat = bytes / 4;
   info.nativeVectorWidthDouble = info.preferredVectorWidthDouble = bytes / 8;
-  info.nativeVectorWidthHalf = info.preferredVectorWidthHalf = 0; // no cl_khr_fp16 yet
+  // Half values are computed in float lanes.
+  info.nativeVectorWidthHalf = info.preferredVectorWidthHalf = bytes / 4;
 }
 
 void describeMemory(const HostCpu &host, DeviceInfo &info) {
@@ -66,6 +67,9 @@ void describeFloatingPoint(const HostCpu &host, DeviceInfo &info) {
   // of cl_khr_fp64 devices (the conversions' _rtz/_rtp/_rtn modes use them).
   info.doubleFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                         CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | fma;
+  // Half operations are float operations rounded to half: correctly rounded, subnormals kept;
+  // fma goes through double (builtins/math_gentype.h).
+  info.halfFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
 }
 
 /// Partitioning (clCreateSubDevices): equally and by counts whenever there are units to share

@@ -1,0 +1,331 @@
+// Half precision (cl_khr_fp16): arithmetic, conversions with every rounding mode, the math
+// builtins, collectives, images and kernel arguments, against host references computed in
+// double and rounded once to half (GCC's _Float16).
+#include "cl_test.hpp"
+
+#include <cmath>
+#include <cstring>
+
+using namespace cltest;
+
+namespace {
+
+using Half = _Float16;
+
+uint16_t bitsOf(Half h) {
+  uint16_t bits;
+  std::memcpy(&bits, &h, sizeof bits);
+  return bits;
+}
+
+Half fromBits(uint16_t bits) {
+  Half h;
+  std::memcpy(&h, &bits, sizeof h);
+  return h;
+}
+
+bool isNan(Half h) {
+  return (bitsOf(h) & 0x7c00) == 0x7c00 && (bitsOf(h) & 0x3ff) != 0;
+}
+
+/// The distance in representable halves between a and b (both not NaN).
+int ulpsApart(Half a, Half b) {
+  auto line = [](Half h) {
+    int bits = bitsOf(h);
+    return bits & 0x8000 ? -(bits & 0x7fff) : bits;
+  };
+  return std::abs(line(a) - line(b));
+}
+
+/// The next half after `h` (not NaN) towards +infinity (up) or -infinity.
+Half step(Half h, bool up) {
+  uint16_t bits = bitsOf(h);
+  if ((bits & 0x7fff) == 0) // a zero steps to the smallest subnormal of the direction's sign
+    return fromBits(up ? 0x0001 : 0x8001);
+  bool positive = !(bits & 0x8000);
+  return fromBits(static_cast<uint16_t>(positive == up ? bits + 1 : bits - 1));
+}
+
+/// Every half that is not a NaN, in bit order.
+std::vector<Half> everyHalf() {
+  std::vector<Half> values;
+  for (uint32_t bits = 0; bits < 0x10000; ++bits)
+    if (!isNan(fromBits(static_cast<uint16_t>(bits))))
+      values.push_back(fromBits(static_cast<uint16_t>(bits)));
+  return values;
+}
+
+class HalfTest : public ClTest {
+protected:
+  void SetUp() override {
+    ClTest::SetUp();
+    if (!hasExtension(device_, "cl_khr_fp16"))
+      GTEST_SKIP() << "no cl_khr_fp16";
+  }
+
+  /// Runs kernel `name` of `source` over inputs `a`, `b`, `c` (one work-item each), which writes
+  /// `outputs` halves per work-item; returns them.
+  std::vector<Half> runHalf(const std::string &source, const char *name, const std::vector<Half> &a,
+                            const std::vector<Half> &b, const std::vector<Half> &c,
+                            size_t outputs) {
+    Kernel kernel = buildKernel("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" + source, name);
+    if (kernel == nullptr)
+      return {};
+    Mem aBuffer = bufferWith(a), bBuffer = bufferWith(b), cBuffer = bufferWith(c);
+    Mem out = createBuffer(CL_MEM_READ_WRITE, a.size() * outputs * sizeof(Half));
+    EXPECT_TRUE(setArgs(kernel, aBuffer, bBuffer, cBuffer, out));
+    EXPECT_TRUE(run1D(kernel, a.size()));
+    return read<Half>(out, a.size() * outputs);
+  }
+};
+
+TEST_F(HalfTest, DeviceDescribesItsHalfPrecision) {
+  auto config = deviceInfo<cl_device_fp_config>(device_, CL_DEVICE_HALF_FP_CONFIG);
+  EXPECT_TRUE(config & CL_FP_ROUND_TO_NEAREST);
+  EXPECT_TRUE(config & CL_FP_INF_NAN);
+  EXPECT_NE(0u, deviceInfo<cl_uint>(device_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF));
+  EXPECT_NE(0u, deviceInfo<cl_uint>(device_, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF));
+}
+
+// Every half against a few partners: the basic operations are correctly rounded, subnormals
+// included.
+TEST_F(HalfTest, ArithmeticIsCorrectlyRoundedForEveryHalf) {
+  std::vector<Half> x = everyHalf();
+  const Half partners[] = {Half(3.0f),       Half(-0.7f),         fromBits(0x0001) /* smallest */,
+                           fromBits(0x7bff), Half(1.0009765625f), Half(-1000.0f)};
+  for (Half partner : partners) {
+    std::vector<Half> y(x.size(), partner), z(x.size(), Half(0.3f));
+    std::vector<Half> out = runHalf(R"(
+      kernel void arithmetic(global half *x, global half *y, global half *z, global half *out) {
+        size_t i = get_global_id(0);
+        half a = x[i], b = y[i];
+        out[6 * i + 0] = a + b;
+        out[6 * i + 1] = a - b;
+        out[6 * i + 2] = a * b;
+        out[6 * i + 3] = a / b;
+        out[6 * i + 4] = sqrt(a);
+        out[6 * i + 5] = fma(a, b, z[i]);
+      })",
+                                    "arithmetic", x, y, z, 6);
+    ASSERT_EQ(x.size() * 6, out.size());
+    int failures = 0;
+    for (size_t i = 0; i < x.size() && failures < 10; ++i) {
+      double a = double(x[i]), b = double(partner), c = double(z[i]);
+      Half expected[] = {Half(a + b), Half(a - b),        Half(a * b),
+                         Half(a / b), Half(std::sqrt(a)), Half(std::fma(a, b, c))};
+      for (int op = 0; op < 6; ++op) {
+        Half got = out[6 * i + op];
+        bool same = isNan(expected[op]) ? isNan(got) : bitsOf(got) == bitsOf(expected[op]);
+        if (!same && ++failures <= 10)
+          ADD_FAILURE() << "op " << op << " of " << float(x[i]) << " and " << float(partner) << ": "
+                        << float(got) << ", expected " << float(expected[op]);
+      }
+    }
+  }
+}
+
+// float to half with each rounding mode, and half to int saturating.
+TEST_F(HalfTest, ConversionsRoundAsAsked) {
+  Kernel kernel = buildKernel(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void conversions(global const float *in, global half *out, global int *ints) {
+      size_t i = get_global_id(0);
+      float f = in[i];
+      out[4 * i + 0] = convert_half_rte(f);
+      out[4 * i + 1] = convert_half_rtz(f);
+      out[4 * i + 2] = convert_half_rtp(f);
+      out[4 * i + 3] = convert_half_rtn(f);
+      half h = convert_half(f);
+      ints[2 * i] = convert_int_sat_rtn(h);
+      ints[2 * i + 1] = convert_short_sat(h * (half)4);
+    })",
+                              "conversions");
+  ASSERT_NE(nullptr, kernel.get());
+  Random random;
+  std::vector<float> in;
+  for (int i = 0; i < 4000; ++i)
+    in.push_back(random.uniform(-70000.0f, 70000.0f) / float(1 << (i % 20)));
+  for (float special : {0.0f, -0.0f, INFINITY, -INFINITY, 65519.0f, 65520.0f, 1e-8f, -3e-8f})
+    in.push_back(special);
+  Mem inBuffer = bufferWith(in);
+  Mem out = createBuffer(CL_MEM_READ_WRITE, in.size() * 4 * sizeof(Half));
+  Mem ints = createBuffer(CL_MEM_READ_WRITE, in.size() * 2 * sizeof(cl_int));
+  ASSERT_TRUE(setArgs(kernel, inBuffer, out, ints));
+  ASSERT_TRUE(run1D(kernel, in.size()));
+  std::vector<Half> halves = read<Half>(out, in.size() * 4);
+  std::vector<cl_int> integers = read<cl_int>(ints, in.size() * 2);
+  for (size_t i = 0; i < in.size(); ++i) {
+    double f = in[i];
+    Half nearest = Half(in[i]);
+    // The neighbours of the nearest half below and above f decide the directed modes.
+    Half below = nearest, above = nearest;
+    if (double(nearest) > f)
+      below = step(nearest, false);
+    if (double(nearest) < f)
+      above = step(nearest, true);
+    Half towardZero = f < 0 ? above : below;
+    EXPECT_EQ(bitsOf(nearest), bitsOf(halves[4 * i])) << f;
+    EXPECT_EQ(bitsOf(towardZero), bitsOf(halves[4 * i + 1])) << f;
+    EXPECT_EQ(bitsOf(above), bitsOf(halves[4 * i + 2])) << f;
+    EXPECT_EQ(bitsOf(below), bitsOf(halves[4 * i + 3])) << f;
+    double h = double(nearest);
+    double floored = std::isinf(h) ? h : std::floor(h);
+    cl_int saturated = floored >= 2147483648.0   ? INT32_MAX
+                       : floored < -2147483648.0 ? INT32_MIN
+                                                 : static_cast<cl_int>(floored);
+    EXPECT_EQ(saturated, integers[2 * i]) << f;
+    double scaled = double(Half(h * 4));
+    cl_int shortSaturated = scaled >= 32767 ? 32767 : scaled <= -32768 ? -32768 : int(scaled);
+    EXPECT_EQ(shortSaturated, integers[2 * i + 1]) << f;
+  }
+}
+
+// The math builtins in half, within one ulp of the correctly rounded result (the
+// specification allows two to four for these).
+TEST_F(HalfTest, MathBuiltinsAreWithinOneUlp) {
+  std::vector<Half> x, y;
+  Random random;
+  for (int i = 0; i < 3000; ++i) {
+    x.push_back(Half(random.uniform(-8.0f, 8.0f)));
+    y.push_back(Half(random.uniform(0.1f, 4.0f)));
+  }
+  std::vector<Half> out = runHalf(R"(
+    kernel void functions(global half *x, global half *y, global half *unused, global half *out) {
+      size_t i = get_global_id(0);
+      half a = x[i], b = y[i];
+      global half *o = out + 10 * i;
+      o[0] = sin(a); o[1] = exp(a); o[2] = log(b); o[3] = pow(b, a); o[4] = hypot(a, b);
+      o[5] = atan2(a, b); o[6] = cbrt(a); o[7] = erf(a); o[8] = tanh(a); o[9] = rsqrt(b);
+    })",
+                                  "functions", x, y, y, 10);
+  ASSERT_EQ(x.size() * 10, out.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    double a = double(x[i]), b = double(y[i]);
+    double reference[] = {std::sin(a),      std::exp(a),      std::log(b),  std::pow(b, a),
+                          std::hypot(a, b), std::atan2(a, b), std::cbrt(a), std::erf(a),
+                          std::tanh(a),     1 / std::sqrt(b)};
+    for (int f = 0; f < 10; ++f)
+      EXPECT_LE(ulpsApart(out[10 * i + f], Half(reference[f])), 1)
+          << "function " << f << " of " << a << ", " << b << ": " << float(out[10 * i + f]);
+  }
+}
+
+TEST_F(HalfTest, BuiltinsWithSecondResults) {
+  std::vector<Half> x = {Half(5.75f),      Half(-0.375f), Half(1000.0f),
+                         fromBits(0x0003), Half(-3.0f),   Half(INFINITY)};
+  std::vector<Half> y(x.size(), Half(1.5f));
+  Kernel kernel = buildKernel(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void seconds(global half *x, global half *y, global half *out, global int *ints) {
+      size_t i = get_global_id(0);
+      half whole, cosine;
+      int e, quo;
+      out[4 * i + 0] = frexp(x[i], &e);
+      ints[2 * i] = e;
+      out[4 * i + 1] = modf(x[i], &whole) + whole * (half)0;
+      out[4 * i + 2] = remquo(x[i], y[i], &quo);
+      ints[2 * i + 1] = quo & 3;
+      out[4 * i + 3] = sincos(x[i], &cosine) * (half)0 + cosine;
+    })",
+                              "seconds");
+  ASSERT_NE(nullptr, kernel.get());
+  Mem xb = bufferWith(x), yb = bufferWith(y);
+  Mem out = createBuffer(CL_MEM_READ_WRITE, x.size() * 4 * sizeof(Half));
+  Mem ints = createBuffer(CL_MEM_READ_WRITE, x.size() * 2 * sizeof(cl_int));
+  ASSERT_TRUE(setArgs(kernel, xb, yb, out, ints));
+  ASSERT_TRUE(run1D(kernel, x.size()));
+  std::vector<Half> halves = read<Half>(out, x.size() * 4);
+  std::vector<cl_int> integers = read<cl_int>(ints, x.size() * 2);
+  for (size_t i = 0; i < x.size(); ++i) {
+    double a = double(x[i]);
+    if (std::isinf(a))
+      continue;
+    int e = 0;
+    double mantissa = std::frexp(a, &e);
+    EXPECT_EQ(float(Half(mantissa)), float(halves[4 * i])) << a;
+    EXPECT_EQ(e, integers[2 * i]) << a;
+    double whole = 0;
+    EXPECT_EQ(float(Half(std::modf(a, &whole))), float(halves[4 * i + 1])) << a;
+    int quo = 0;
+    EXPECT_EQ(float(Half(std::remquo(a, 1.5, &quo))), float(halves[4 * i + 2])) << a;
+    EXPECT_EQ(quo & 3, integers[2 * i + 1]) << a;
+    EXPECT_LE(ulpsApart(halves[4 * i + 3], Half(std::cos(a))), 1) << a;
+  }
+}
+
+TEST_F(HalfTest, HalfArgumentsVectorsAndReductions) {
+  Kernel kernel = buildKernel(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void reduce(global const half *in, half scale, global half *sums, global half4 *vec) {
+      size_t i = get_global_id(0);
+      half v = in[i] * scale;
+      half group = work_group_reduce_add(v);
+      half sub = sub_group_reduce_max(v);
+      if (get_local_id(0) == 0)
+        sums[get_group_id(0)] = group;
+      if (get_sub_group_local_id() == 0)
+        sums[16 + get_group_id(0) * get_num_sub_groups() + get_sub_group_id()] = sub;
+      if (i == 0) {
+        vstore4(vload4(0, in) * scale, 0, (global half *)vec);
+        sums[15] = (half)get_sub_group_size();
+      }
+    })",
+                              "reduce", "-cl-std=CL3.0");
+  ASSERT_NE(nullptr, kernel.get());
+  std::vector<Half> in(256);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = Half(float(i % 16) * 0.25f);
+  Mem inBuffer = bufferWith(in);
+  Mem sums = bufferWith(std::vector<Half>(16 + 256, Half(0.0f)));
+  Mem vec = createBuffer(CL_MEM_READ_WRITE, 4 * sizeof(Half));
+  Half scale = Half(2.0f);
+  ASSERT_TRUE(setArgs(kernel, inBuffer, scale, sums, vec));
+  ASSERT_TRUE(run1D(kernel, 256, 64));
+  std::vector<Half> result = read<Half>(sums, 16 + 256);
+  for (int group = 0; group < 4; ++group)
+    EXPECT_EQ(2.0f * 0.25f * 120.0f * 4, float(result[group])) << group; // 4 x (0..15)
+  // Sub-group 0 holds work-items 0 to size - 1: the largest of 2 * 0.25 * (i % 16) there.
+  int firstSubGroup = std::min(int(float(result[15])), 16);
+  EXPECT_EQ(0.5f * float(firstSubGroup - 1), float(result[16]));
+  std::vector<Half> v = read<Half>(vec, 4);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(float(in[i]) * 2, float(v[i]));
+}
+
+TEST_F(HalfTest, ImagesReadAndWriteHalf) {
+  if (!deviceInfo<cl_bool>(device_, CL_DEVICE_IMAGE_SUPPORT))
+    GTEST_SKIP() << "no images";
+  Kernel kernel = buildKernel(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void copy(read_only image2d_t in, write_only image2d_t out) {
+      int2 at = (int2)(get_global_id(0), get_global_id(1));
+      write_imageh(out, at, read_imageh(in, at) * (half)2);
+    })",
+                              "copy");
+  ASSERT_NE(nullptr, kernel.get());
+  cl_image_format format = {CL_RGBA, CL_HALF_FLOAT};
+  cl_image_desc desc = {};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = 8;
+  desc.image_height = 4;
+  std::vector<Half> pixels(8 * 4 * 4);
+  for (size_t i = 0; i < pixels.size(); ++i)
+    pixels[i] = Half(float(i) * 0.125f - 3.0f);
+  cl_int error = CL_SUCCESS;
+  Mem in(clCreateImage(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                       pixels.data(), &error));
+  ASSERT_CL_SUCCESS(error);
+  Mem out(clCreateImage(context_, CL_MEM_WRITE_ONLY, &format, &desc, nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  ASSERT_TRUE(setArgs(kernel, in, out));
+  size_t global[2] = {8, 4};
+  ASSERT_TRUE(run(kernel, 2, global));
+  std::vector<Half> result(pixels.size());
+  size_t origin[3] = {0, 0, 0}, region[3] = {8, 4, 1};
+  ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, out, CL_TRUE, origin, region, 0, 0, result.data(), 0,
+                                       nullptr, nullptr));
+  for (size_t i = 0; i < pixels.size(); ++i)
+    EXPECT_EQ(float(pixels[i]) * 2, float(result[i])) << i;
+}
+
+} // namespace
