@@ -360,6 +360,18 @@ TEST_F(IlProgramTest, InvalidSpirvFailsTheBuildWithTheValidatorsReason) {
   EXPECT_NE(std::string::npos, log.find("IAdd")) << log;
 }
 
+TEST_F(IlProgramTest, HalfArithmeticRunsWhereTheDeviceHasHalf) {
+  if (!hasExtension(device_, "cl_khr_fp16"))
+    GTEST_SKIP() << "no cl_khr_fp16";
+  Program program = builtIl("half_arithmetic");
+  ASSERT_NE(nullptr, program.get());
+  Mem out = createBuffer(CL_MEM_READ_WRITE, sizeof(cl_half));
+  Kernel kernel = createKernel(program, "half_arithmetic");
+  ASSERT_TRUE(setArgs(kernel, out));
+  ASSERT_TRUE(run1D(kernel, 1));
+  EXPECT_EQ(0x4000, read<cl_half>(out, 1)[0]); // 1 + 1
+}
+
 TEST_F(IlProgramTest, ACapabilityTheDeviceLacksFailsTheBuild) {
   if (hasExtension(device_, "cl_khr_fp16"))
     GTEST_SKIP() << "the device has half precision";
