@@ -253,6 +253,41 @@ TEST_F(HalfTest, BuiltinsWithSecondResults) {
   }
 }
 
+// The results that do not fit half's own integer size, and exponents far outside its range.
+TEST_F(HalfTest, IlogbAndLdexpAtTheirExtremes) {
+  Kernel kernel = buildKernel(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void extremes(global half *out, global int *ints) {
+      ints[0] = ilogb((half)0);
+      ints[1] = ilogb((half)INFINITY);
+      ints[2] = ilogb((half)NAN);
+      ints[3] = FP_ILOGBNAN; // the device's (the host's may differ)
+      int4 v = ilogb((half4)(0, 1, INFINITY, 0x1p-24));
+      vstore4(v, 1, ints);
+      out[0] = ldexp((half)-0.9125h, -1888531162);
+      out[1] = ldexp((half)1, 100);
+      out[2] = ldexp((half)0x1p-20h, -4);
+      out[3] = ldexp((half)3, 2);
+    })",
+                              "extremes");
+  ASSERT_NE(nullptr, kernel.get());
+  Mem out = createBuffer(CL_MEM_READ_WRITE, 4 * sizeof(Half));
+  Mem ints = createBuffer(CL_MEM_READ_WRITE, 8 * sizeof(cl_int));
+  ASSERT_TRUE(setArgs(kernel, out, ints));
+  ASSERT_TRUE(run1D(kernel, 1));
+  std::vector<cl_int> integers = read<cl_int>(ints, 8);
+  EXPECT_EQ(FP_ILOGB0, integers[0]);
+  EXPECT_EQ(INT32_MAX, integers[1]);
+  EXPECT_EQ(integers[3], integers[2]);
+  EXPECT_EQ((std::vector<cl_int>{FP_ILOGB0, 0, INT32_MAX, -24}),
+            std::vector<cl_int>(integers.begin() + 4, integers.end()));
+  std::vector<Half> halves = read<Half>(out, 4);
+  EXPECT_EQ(0x8000, bitsOf(halves[0]));
+  EXPECT_EQ(0x7c00, bitsOf(halves[1]));
+  EXPECT_EQ(0x0001, bitsOf(halves[2])); // 2^-24, the smallest subnormal
+  EXPECT_EQ(12.0f, float(halves[3]));
+}
+
 TEST_F(HalfTest, HalfArgumentsVectorsAndReductions) {
   Kernel kernel = buildKernel(R"(
     #pragma OPENCL EXTENSION cl_khr_fp16 : enable

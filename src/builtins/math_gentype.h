@@ -139,12 +139,12 @@ OVL T frexp(T x, __private KILN_INT_T *exp) {
 }
 KILN_ALL_OTHER_AS(frexp, KILN_INT_T)
 
+// In int: the special values (INT_MIN, INT_MAX) do not fit half's 16-bit IT.
 OVL KILN_INT_T ilogb(T x) {
-  IT e = kiln_exponent(x);
-  e = x == (T)0 ? (IT)FP_ILOGB0 : e;
-  e = fabs(x) == (T)INFINITY ? (IT)INT_MAX : e;
-  e = x != x ? (IT)FP_ILOGBNAN : e;
-  return KILN_CONVERT(int, N, e);
+  KILN_INT_T e = KILN_CONVERT(int, N, kiln_exponent(x));
+  e = KILN_CONVERT(int, N, x == (T)0) ? (KILN_INT_T)FP_ILOGB0 : e;
+  e = KILN_CONVERT(int, N, fabs(x) == (T)INFINITY) ? (KILN_INT_T)INT_MAX : e;
+  return KILN_CONVERT(int, N, x != x) ? (KILN_INT_T)FP_ILOGBNAN : e;
 }
 
 OVL T logb(T x) {
@@ -153,9 +153,19 @@ OVL T logb(T x) {
   return ((fabs(x) == (T)INFINITY) | (x != x)) ? fabs(x) : e;
 }
 
+#if KILN_MANT_BITS == 10
+// half: scaled exactly in float, with the exponent clamped where every half already reaches
+// zero or infinity (LLVM's half ldexp narrows the exponent), then rounded once.
+OVL T ldexp(T x, KILN_INT_T k) {
+  KILN_INT_T clamped = __builtin_elementwise_min(__builtin_elementwise_max(k, (KILN_INT_T)-64),
+                                                 (KILN_INT_T)64);
+  return KILN_CONVERT(half, N, __builtin_elementwise_ldexp(KILN_CONVERT(float, N, x), clamped));
+}
+#else
 OVL T ldexp(T x, KILN_INT_T k) {
   return __builtin_elementwise_ldexp(x, k);
 }
+#endif
 #if N != 1
 OVL T ldexp(T x, int k) {
   return __builtin_elementwise_ldexp(x, (KILN_INT_T)k);
