@@ -16,8 +16,10 @@ KILN_VECTORIZE=0 ctest --test-dir build --output-on-failure -j "$jobs" -E '^Ptx[
 
 # The sanitizer builds leave the GPU device out: without a GPU its code never runs here (the
 # release build's PTX tests check its code generator).
+# They reuse the release build's builtin library (the same bitcode whatever the build).
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DKILN_SANITIZE=address,undefined -DKILN_BUILD_BENCHMARKS=OFF -DKILN_EXCLUDED_DEVICES=cuda
+  -DKILN_SANITIZE=address,undefined -DKILN_BUILD_BENCHMARKS=OFF -DKILN_EXCLUDED_DEVICES=cuda \
+  -DKILN_BUILTINS_FROM="$PWD/build/src/builtins"
 cmake --build build-sanitize -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -37,7 +39,8 @@ GTEST_FILTER="-$(printf 'RequiredSizes/SubGroupTest.*/Size%s:' 8 16 32 64)" \
 # It builds its own compiler library: with the release build's, TSan no longer saw the
 # compiler's own locking and reported a race inside LLVM between two concurrent builds.
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKILN_SANITIZE=thread \
-  -DKILN_BUILD_BENCHMARKS=OFF -DKILN_EXCLUDED_DEVICES=cuda
+  -DKILN_BUILD_BENCHMARKS=OFF -DKILN_EXCLUDED_DEVICES=cuda \
+  -DKILN_BUILTINS_FROM="$PWD/build/src/builtins"
 cmake --build build-tsan -j "$jobs"
 # TSan's shadow memory sits at fixed addresses and covers only the ranges where Linux places
 # mappings with the usual address randomization. Kernels that randomize more (vm.mmap_rnd_bits
