@@ -59,6 +59,22 @@ std::vector<std::unique_ptr<Workload>> allWorkloads();
 std::string compareFloats(const std::vector<float> &actual, const std::vector<float> &expected,
                           float tolerance);
 
+/// The floating-point type a workload computes in: float, or half (cl_khr_fp16) beside it.
+enum class Precision { Float, Half };
+
+/// What the OpenCL source of a workload written with REAL needs for `precision`.
+std::string precisionPrelude(Precision precision);
+/// Throws ClFailure when `precision` is half and the session's device lacks cl_khr_fp16.
+void requirePrecision(ClSession &session, Precision precision);
+/// `values` rounded to the precision (the inputs both the device and the reference use).
+void roundTo(Precision precision, std::vector<float> &values);
+/// A device buffer of `values` in `precision` (half: their half bits).
+ClBuffer bufferIn(ClSession &session, Precision precision, const std::vector<float> &values);
+/// `count` values of `precision` read from `buffer`, as floats.
+std::vector<float> readIn(ClSession &session, Precision precision, cl_mem buffer, size_t count);
+/// The size of one value of `precision`.
+size_t sizeIn(Precision precision);
+
 /// Exact check for integer outputs: "" when equal, else the first index that differs.
 template <typename T, typename U>
 std::string compareExactly(const std::vector<T> &actual, const std::vector<U> &expected) {

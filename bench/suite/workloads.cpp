@@ -8,6 +8,8 @@ namespace bench {
 std::unique_ptr<Workload> makeTriad();
 std::unique_ptr<Workload> makeSgemmNaive();
 std::unique_ptr<Workload> makeSgemmTiled();
+std::unique_ptr<Workload> makeHgemmTiled();
+std::unique_ptr<Workload> makeHalfConvolution();
 std::unique_ptr<Workload> makeReduction();
 std::unique_ptr<Workload> makeSubGroupReduction();
 std::unique_ptr<Workload> makeWorkGroupReduction();
@@ -55,6 +57,7 @@ std::vector<std::unique_ptr<Workload>> allWorkloads() {
   workloads.push_back(makeHistogram());
   workloads.push_back(makeSgemmNaive());
   workloads.push_back(makeSgemmTiled());
+  workloads.push_back(makeHgemmTiled());
   workloads.push_back(makeSpmv());
   workloads.push_back(makeTreeSearchBuffer());
   workloads.push_back(makeTreeSearchSvm());
@@ -64,6 +67,7 @@ std::vector<std::unique_ptr<Workload>> allWorkloads() {
   workloads.push_back(makePipeStream());
   workloads.push_back(makeSobel());
   workloads.push_back(makeConvolution());
+  workloads.push_back(makeHalfConvolution());
   workloads.push_back(makeNBody());
   workloads.push_back(makeBlackScholes());
   workloads.push_back(makeMandelbrot());
@@ -75,6 +79,47 @@ std::vector<std::unique_ptr<Workload>> allWorkloads() {
   workloads.push_back(makeMappedUpdate());
   workloads.push_back(makeFillUpdate());
   return workloads;
+}
+
+std::string precisionPrelude(Precision precision) {
+  return precision == Precision::Half ? "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                                        "#define REAL half\n"
+                                      : "#define REAL float\n";
+}
+
+void requirePrecision(ClSession &session, Precision precision) {
+  if (precision == Precision::Float)
+    return;
+  size_t size = 0;
+  clGetDeviceInfo(session.device().device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size);
+  std::string extensions(size, '\0');
+  clGetDeviceInfo(session.device().device, CL_DEVICE_EXTENSIONS, size, extensions.data(), nullptr);
+  if (extensions.find("cl_khr_fp16") == std::string::npos)
+    throw ClFailure("the device has no cl_khr_fp16");
+}
+
+void roundTo(Precision precision, std::vector<float> &values) {
+  if (precision == Precision::Half)
+    for (float &value : values)
+      value = static_cast<float>(static_cast<_Float16>(value));
+}
+
+ClBuffer bufferIn(ClSession &session, Precision precision, const std::vector<float> &values) {
+  if (precision == Precision::Float)
+    return session.buffer(values);
+  std::vector<_Float16> halves(values.begin(), values.end());
+  return session.buffer(halves);
+}
+
+std::vector<float> readIn(ClSession &session, Precision precision, cl_mem buffer, size_t count) {
+  if (precision == Precision::Float)
+    return session.read<float>(buffer, count);
+  std::vector<_Float16> halves = session.read<_Float16>(buffer, count);
+  return {halves.begin(), halves.end()};
+}
+
+size_t sizeIn(Precision precision) {
+  return precision == Precision::Half ? sizeof(_Float16) : sizeof(float);
 }
 
 std::string compareFloats(const std::vector<float> &actual, const std::vector<float> &expected,
