@@ -180,6 +180,32 @@ TEST_F(HalfTest, ConversionsRoundAsAsked) {
   }
 }
 
+// Integers beyond half's range, both ways: the directed modes stop at the largest finite half.
+TEST_F(HalfTest, WideIntegersRoundToTheLargestFiniteHalfOrInfinity) {
+  Kernel kernel = buildKernel(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void wide(global half *out) {
+      long big = 1L << 62;
+      out[0] = convert_half_rte(-big);
+      out[1] = convert_half_rtp(-big);
+      out[2] = convert_half_rtz(-big);
+      out[3] = convert_half_rtn(-big);
+      out[4] = convert_half_rtz(big);
+      out[5] = convert_half_rtp(big);
+      out[6] = convert_half_rtn((int)70000);
+      out[7] = convert_half_rtp((uint)65504);
+    })",
+                              "wide");
+  ASSERT_NE(nullptr, kernel.get());
+  Mem out = createBuffer(CL_MEM_READ_WRITE, 8 * sizeof(Half));
+  ASSERT_TRUE(setArgs(kernel, out));
+  ASSERT_TRUE(run1D(kernel, 1));
+  std::vector<Half> halves = read<Half>(out, 8);
+  const uint16_t expected[] = {0xfc00, 0xfbff, 0xfbff, 0xfc00, 0x7bff, 0x7c00, 0x7bff, 0x7bff};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(expected[i], bitsOf(halves[i])) << i;
+}
+
 // The math builtins in half, within one ulp of the correctly rounded result (the
 // specification allows two to four for these).
 TEST_F(HalfTest, MathBuiltinsAreWithinOneUlp) {

@@ -127,15 +127,19 @@ KILN_CONV_AS(_rtn, )
 #define KILN_WIDE ulong
 #endif
 #define KILN_LIMIT ((DT)(1ul << (KILN_S_BITS - KILN_S_SIGNED - 1)) * (DT)2)
+// Into half, x can overflow to -infinity as well (r is then below x), and r is clamped to the
+// finite halves before it converts back.
 #define KILN_COMPARE(r, x)                                                                         \
   MT over = r >= KILN_LIMIT;                                                                       \
+  MT under = r == (DT)-INFINITY;                                                                   \
   DT clamped = __builtin_elementwise_min(                                                          \
       r, KILN_LIMIT * (DT)(1.0 - 0x1p-53 * (1L << (53 - KILN_D_PREC))));                            \
   clamped = __builtin_elementwise_min(clamped, (DT)KILN_D_FINITE_MAX);                             \
+  clamped = __builtin_elementwise_max(clamped, (DT)-KILN_D_FINITE_MAX);                            \
   KILN_VT(KILN_WIDE, N) back = KILN_CONVERT(KILN_WIDE, N, clamped);                                \
   KILN_VT(KILN_WIDE, N) wide_x = KILN_CONVERT(KILN_WIDE, N, x);                                    \
   MT above = over | KILN_CONVERT(KILN_D_MASK, N, back > wide_x);                                   \
-  MT below = (!over) & KILN_CONVERT(KILN_D_MASK, N, back < wide_x);
+  MT below = under | ((!over) & KILN_CONVERT(KILN_D_MASK, N, back < wide_x));
 #endif
 OVL DT KILN_CONV(_rtn)(T x) {
   DT r = KILN_CONVERT(D, N, x);
