@@ -5,8 +5,9 @@
 // the compiler notices: OpenCL's opaque types (images, samplers, events, pipes, ...) are plain
 // pointers where Clang uses target extension types, string constants in the constant address
 // space are not marked constant, the pointer upgrade leaves bitcasts of a value to its own
-// type, and sign extensions come as pairs of shifts. This step makes the module what the front end would have made, so that the builtin
-// library links with it and the passes after it (printf, images) recognize what they look for.
+// type, and sign extensions come as pairs of shifts. This step makes the module what the front end
+// would have made, so that the builtin library links with it and the passes after it (printf,
+// images) recognize what they look for.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
