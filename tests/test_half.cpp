@@ -314,6 +314,32 @@ TEST_F(HalfTest, IlogbAndLdexpAtTheirExtremes) {
   EXPECT_EQ(12.0f, float(halves[3]));
 }
 
+// A half vector the builtin library stores into private memory, read back as halves by the
+// program (the library's accesses must not be taken to miss the program's).
+TEST_F(HalfTest, VstoreIntoPrivateMemoryIsSeenByHalfLoads) {
+  Kernel kernel = buildKernel(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void roundTrip(global half *src, global half *dst) {
+      private half3 storage[4];
+      int tid = get_global_id(0);
+      storage[tid] = (half3)0;
+      vstore3(vload3(tid, src), 0, (private half *)storage);
+      private half *p = (private half *)storage;
+      for (int i = 0; i < 3; i++)
+        dst[3 * tid + i] = p[i];
+    })",
+                              "roundTrip");
+  ASSERT_NE(nullptr, kernel.get());
+  std::vector<Half> in = {Half(1.0f), Half(2.0f), Half(3.0f), Half(4.0f), Half(5.0f), Half(6.0f)};
+  Mem src = bufferWith(in);
+  Mem dst = bufferWith(std::vector<Half>(6, Half(0.0f)));
+  ASSERT_TRUE(setArgs(kernel, src, dst));
+  ASSERT_TRUE(run1D(kernel, 2, 1));
+  std::vector<Half> out = read<Half>(dst, 6);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(float(in[i]), float(out[i])) << i;
+}
+
 TEST_F(HalfTest, HalfArgumentsVectorsAndReductions) {
   Kernel kernel = buildKernel(R"(
     #pragma OPENCL EXTENSION cl_khr_fp16 : enable
