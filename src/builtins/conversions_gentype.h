@@ -132,8 +132,8 @@ KILN_CONV_AS(_rtn, )
 #define KILN_COMPARE(r, x)                                                                         \
   MT over = r >= KILN_LIMIT;                                                                       \
   MT under = r == (DT)-INFINITY;                                                                   \
-  DT clamped = __builtin_elementwise_min(                                                          \
-      r, KILN_LIMIT * (DT)(1.0 - 0x1p-53 * (1L << (53 - KILN_D_PREC))));                            \
+  DT clamped =                                                                                     \
+      __builtin_elementwise_min(r, KILN_LIMIT * (DT)(1.0 - 0x1p-53 * (1L << (53 - KILN_D_PREC)))); \
   clamped = __builtin_elementwise_min(clamped, (DT)KILN_D_FINITE_MAX);                             \
   clamped = __builtin_elementwise_max(clamped, (DT)-KILN_D_FINITE_MAX);                            \
   KILN_VT(KILN_WIDE, N) back = KILN_CONVERT(KILN_WIDE, N, clamped);                                \

@@ -12,9 +12,8 @@
   }
 #define KILN_ELEMENTWISE2(F, A, B)                                                                 \
   OVL T F(T A, T B) {                                                                              \
-    return KILN_CONVERT(half, N,                                                                   \
-                        __builtin_elementwise_##F(KILN_CONVERT(float, N, A),                        \
-                                                  KILN_CONVERT(float, N, B)));                      \
+    return KILN_CONVERT(                                                                           \
+        half, N, __builtin_elementwise_##F(KILN_CONVERT(float, N, A), KILN_CONVERT(float, N, B))); \
   }
 #else
 #define KILN_ELEMENTWISE1(F)                                                                       \

@@ -44,7 +44,8 @@ OVL T copysign(T x, T y) {
 // fused result (float's rounding of the sum can land on such a tie).
 OVL T fma(T a, T b, T c) {
   return KILN_CONVERT(half, N,
-                      __builtin_elementwise_fma(KILN_CONVERT(double, N, a), KILN_CONVERT(double, N, b),
+                      __builtin_elementwise_fma(KILN_CONVERT(double, N, a),
+                                                KILN_CONVERT(double, N, b),
                                                 KILN_CONVERT(double, N, c)));
 }
 #else
@@ -120,8 +121,8 @@ static OVL IT kiln_exponent(T x) {
   IT biased = (as_IT(x) & (IT)KILN_EXP_MASK) >> (IT)KILN_MANT_BITS;
   T scaled = biased == (IT)0 ? x * (T)KILN_SUBNORMAL_SCALE : x;
   IT e = (as_IT(scaled) & (IT)KILN_EXP_MASK) >> (IT)KILN_MANT_BITS;
-  return e - (biased == (IT)0 ? (IT)(KILN_EXP_BIAS + KILN_SUBNORMAL_SCALE_BITS)
-                              : (IT)KILN_EXP_BIAS);
+  return e -
+         (biased == (IT)0 ? (IT)(KILN_EXP_BIAS + KILN_SUBNORMAL_SCALE_BITS) : (IT)KILN_EXP_BIAS);
 }
 
 #define KILN_INT_T KILN_VT(int, N)
@@ -132,8 +133,8 @@ OVL T frexp(T x, __private KILN_INT_T *exp) {
   // Replace the exponent so that the magnitude lies in [0.5, 1); subnormals were scaled.
   IT biased = (as_IT(x) & (IT)KILN_EXP_MASK) >> (IT)KILN_MANT_BITS;
   T scaled = biased == (IT)0 ? x * (T)KILN_SUBNORMAL_SCALE : x;
-  T m = as_T((IT)((as_IT(scaled) & ~(IT)KILN_EXP_MASK) |
-                  ((IT)(KILN_EXP_BIAS - 1) << (IT)KILN_MANT_BITS)));
+  T m = as_T(
+      (IT)((as_IT(scaled) & ~(IT)KILN_EXP_MASK) | ((IT)(KILN_EXP_BIAS - 1) << (IT)KILN_MANT_BITS)));
   *exp = KILN_CONVERT(int, N, special ? (IT)0 : e);
   return special ? x : m;
 }
@@ -157,8 +158,8 @@ OVL T logb(T x) {
 // half: scaled exactly in float, with the exponent clamped where every half already reaches
 // zero or infinity (LLVM's half ldexp narrows the exponent), then rounded once.
 OVL T ldexp(T x, KILN_INT_T k) {
-  KILN_INT_T clamped = __builtin_elementwise_min(__builtin_elementwise_max(k, (KILN_INT_T)-64),
-                                                 (KILN_INT_T)64);
+  KILN_INT_T clamped =
+      __builtin_elementwise_min(__builtin_elementwise_max(k, (KILN_INT_T)-64), (KILN_INT_T)64);
   return KILN_CONVERT(half, N, __builtin_elementwise_ldexp(KILN_CONVERT(float, N, x), clamped));
 }
 #else
