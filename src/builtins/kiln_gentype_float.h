@@ -34,18 +34,7 @@
 #define KILN_MIN_NORMAL FLT_MIN
 #define KILN_SUBNORMAL_SCALE 0x1p64f
 #define KILN_SUBNORMAL_SCALE_BITS 64
-#include "kiln_gentype.h"
-#undef S
-#undef SI
-#undef SU
-#undef KILN_MANT_BITS
-#undef KILN_EXP_BIAS
-#undef KILN_EXP_MASK
-#undef KILN_SIGN_MASK
-#undef KILN_ONE_BELOW
-#undef KILN_MIN_NORMAL
-#undef KILN_SUBNORMAL_SCALE
-#undef KILN_SUBNORMAL_SCALE_BITS
+#include "kiln_gentype_float_one.h"
 
 #define S double
 #define SI long
@@ -58,18 +47,7 @@
 #define KILN_MIN_NORMAL DBL_MIN
 #define KILN_SUBNORMAL_SCALE 0x1p64
 #define KILN_SUBNORMAL_SCALE_BITS 64
-#include "kiln_gentype.h"
-#undef S
-#undef SI
-#undef SU
-#undef KILN_MANT_BITS
-#undef KILN_EXP_BIAS
-#undef KILN_EXP_MASK
-#undef KILN_SIGN_MASK
-#undef KILN_ONE_BELOW
-#undef KILN_MIN_NORMAL
-#undef KILN_SUBNORMAL_SCALE
-#undef KILN_SUBNORMAL_SCALE_BITS
+#include "kiln_gentype_float_one.h"
 
 // half (cl_khr_fp16) for the includers that define KILN_GENTYPE_HALF.
 #ifdef KILN_GENTYPE_HALF
@@ -84,18 +62,7 @@
 #define KILN_MIN_NORMAL HALF_MIN
 #define KILN_SUBNORMAL_SCALE 0x1p10h
 #define KILN_SUBNORMAL_SCALE_BITS 10
-#include "kiln_gentype.h"
-#undef S
-#undef SI
-#undef SU
-#undef KILN_MANT_BITS
-#undef KILN_EXP_BIAS
-#undef KILN_EXP_MASK
-#undef KILN_SIGN_MASK
-#undef KILN_ONE_BELOW
-#undef KILN_MIN_NORMAL
-#undef KILN_SUBNORMAL_SCALE
-#undef KILN_SUBNORMAL_SCALE_BITS
+#include "kiln_gentype_float_one.h"
 #endif
 
 #undef IT

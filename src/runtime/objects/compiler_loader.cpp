@@ -4,6 +4,7 @@
 #include "compiler/compiler_library.hpp"
 #include "runtime/program_cache/build_id.hpp"
 #include "support/settings.hpp"
+#include "support/shared_object_folder.hpp"
 
 #include <dlfcn.h>
 
@@ -12,12 +13,7 @@ namespace {
 
 /// The folder libkiln.so was loaded from, with a trailing slash.
 std::string libraryFolder() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void *>(&libraryFolder), &info) == 0 || info.dli_fname == nullptr)
-    return {};
-  std::string path = info.dli_fname;
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+  return sharedObjectFolder(reinterpret_cast<const void *>(&libraryFolder));
 }
 
 std::string compilerLibraryPath() {
