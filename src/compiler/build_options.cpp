@@ -93,7 +93,7 @@ constexpr std::array kFlags{
     Flag{"-cl-fp32-correctly-rounded-divide-sqrt",
          kCompileOptions,
          {"-cl-fp32-correctly-rounded-divide-sqrt"},
-         nullptr},
+         &BuildOptions::correctlyRoundedDivideSqrt},
     Flag{"-cl-opt-disable", kCompileOptions, {}, &BuildOptions::optimizationsDisabled},
     Flag{"-cl-strict-aliasing", kCompileOptions, {}, nullptr},
     Flag{"-cl-uniform-work-group-size",

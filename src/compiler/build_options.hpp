@@ -28,13 +28,14 @@ struct BuildOptions {
   /// -cl-std=CLC++* : the source is C++ for OpenCL. The front end compiles it only for devices
   /// that list the cl_ext_cxx_for_opencl extension.
   bool cxxForOpenCL = false;
-  bool optimizationsDisabled = false; // -cl-opt-disable
-  bool kernelArgInfo = false;         // -cl-kernel-arg-info
-  bool debugInfo = false;             // -g
-  bool uniformWorkGroupSize = false;  // -cl-uniform-work-group-size
-  bool denormsAreZero = false;        // -cl-denorms-are-zero
-  bool createLibrary = false;         // -create-library (link only)
-  bool enableLinkOptions = false;     // -enable-link-options (link only)
+  bool optimizationsDisabled = false;      // -cl-opt-disable
+  bool kernelArgInfo = false;              // -cl-kernel-arg-info
+  bool debugInfo = false;                  // -g
+  bool uniformWorkGroupSize = false;       // -cl-uniform-work-group-size
+  bool denormsAreZero = false;             // -cl-denorms-are-zero
+  bool correctlyRoundedDivideSqrt = false; // -cl-fp32-correctly-rounded-divide-sqrt
+  bool createLibrary = false;              // -create-library (link only)
+  bool enableLinkOptions = false;          // -enable-link-options (link only)
 
   /// Whether every work-group must be full: OpenCL C 1.x programs (2.0 and later allow smaller
   /// groups at the edges of the range) and -cl-uniform-work-group-size.

@@ -9,6 +9,7 @@
 #include "compiler/llvm/kernel_metadata.hpp"
 #include "compiler/llvm/module_linker.hpp"
 #include "compiler/llvm/spirv_reader.hpp"
+#include "compiler/llvm/translated_module_adaptation.hpp"
 
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -60,6 +61,8 @@ public:
       std::unique_ptr<llvm::Module> module = readSpirv(il, values, target, context, result.log);
       if (!module)
         return;
+      if (!options.correctlyRoundedDivideSqrt)
+        markInexactFloatMath(*module);
       setArgInfoRequested(*module, options.kernelArgInfo);
       setDenormsAreZero(*module, options.denormsAreZero);
       result.module = writeModule(*module);
