@@ -18,8 +18,11 @@ void markEverythingForInlining(Module &module) {
       function.setLinkage(GlobalValue::InternalLinkage);
     }
     for (Instruction &instruction : instructions(function))
-      if (auto *call = dyn_cast<CallBase>(&instruction))
+      if (auto *call = dyn_cast<CallBase>(&instruction)) {
         call->setCallingConv(CallingConv::C);
+        // SPIR-V's DontInline function control reaches the calls too.
+        call->removeFnAttr(Attribute::NoInline);
+      }
   }
 }
 

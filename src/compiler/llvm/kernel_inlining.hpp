@@ -13,7 +13,8 @@ namespace kiln::compiler {
 
 /// Gives every function and call the C calling convention and makes every defined function
 /// internal and always inlined, whatever the program was built with (-cl-opt-disable marks
-/// functions optnone and noinline; optimization levels are the code generator's choice).
+/// functions optnone and noinline, SPIR-V's DontInline marks functions and calls noinline;
+/// optimization levels are the code generator's choice).
 void markEverythingForInlining(llvm::Module &module);
 
 } // namespace kiln::compiler
