@@ -379,6 +379,52 @@ TEST_F(HalfTest, HalfArgumentsVectorsAndReductions) {
     EXPECT_EQ(float(in[i]) * 2, float(v[i]));
 }
 
+// CLBlast's HGEMM: an OpenCL C 1.2 program (no -cl-std) shuffling halves with cl_intel_subgroups,
+// and the cl_khr_subgroups functions over half.
+TEST_F(HalfTest, SubGroupFunctionsTakeHalfInOpenClC12) {
+  if (!hasExtension(device_, "cl_intel_subgroups"))
+    GTEST_SKIP() << "no cl_intel_subgroups";
+  Kernel kernel = buildKernel(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void shuffles(global const half *in, global half *out) {
+      size_t i = get_global_id(0);
+      uint lane = get_sub_group_local_id(), size = get_sub_group_size();
+      half x = in[i];
+      half2 pair = (half2)(x, -x);
+      out[4 * i] = intel_sub_group_shuffle(x, (lane + 1) % size);
+      out[4 * i + 1] = intel_sub_group_shuffle_xor(pair, 1u).y;
+      out[4 * i + 2] = sub_group_reduce_add(x);
+      out[4 * i + 3] = sub_group_broadcast(x, 0u);
+    })",
+                              "shuffles");
+  ASSERT_NE(nullptr, kernel.get());
+  constexpr size_t count = 64;
+  std::vector<Half> in(count);
+  for (size_t i = 0; i < count; ++i)
+    in[i] = Half(float(i % 8) * 0.5f);
+  Mem inBuffer = bufferWith(in);
+  Mem out = createBuffer(CL_MEM_READ_WRITE, 4 * count * sizeof(Half));
+  ASSERT_TRUE(setArgs(kernel, inBuffer, out));
+  ASSERT_TRUE(run1D(kernel, count, count));
+  size_t size = 0;
+  ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_,
+                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof count,
+                                            &count, sizeof size, &size, nullptr));
+  ASSERT_GT(size, 0u);
+  std::vector<Half> result = read<Half>(out, 4 * count);
+  for (size_t i = 0; i < count; ++i) {
+    size_t first = i / size * size, lane = i % size;
+    float sum = 0;
+    for (size_t j = first; j < first + size; ++j)
+      sum += float(in[j]);
+    EXPECT_EQ(float(in[first + (lane + 1) % size]), float(result[4 * i])) << i;
+    if ((lane ^ 1) < size) // a lane of the sub-group (sub-groups of one work-item have none)
+      EXPECT_EQ(-float(in[first + (lane ^ 1)]), float(result[4 * i + 1])) << i;
+    EXPECT_EQ(sum, float(result[4 * i + 2])) << i;
+    EXPECT_EQ(float(in[first]), float(result[4 * i + 3])) << i;
+  }
+}
+
 TEST_F(HalfTest, ImagesReadAndWriteHalf) {
   if (!deviceInfo<cl_bool>(device_, CL_DEVICE_IMAGE_SUPPORT))
     GTEST_SKIP() << "no images";

@@ -1,6 +1,6 @@
 // Half precision for the GPU: arithmetic in the native f16 instructions, the math builtins
 // (through float), conversions with rounding modes, collectives and half images all compile and
-// assemble. (The GPU device does not offer cl_khr_fp16 until this has run on a GPU.)
+// assemble.
 // PTX contains: add\.rn\.f16
 // PTX contains: cvt\.f32\.f16
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
@@ -12,7 +12,8 @@ kernel void arithmetic(global half *x, global half4 *v, global int *io) {
            cbrt(a) + lgamma(a) + rsqrt(a) + fmod(a, (half)2) + ldexp(a, 3) + nextafter(a, r);
   r += convert_half_rtz(io[i]) + convert_half_rtp((float)i);
   io[i] = convert_int_sat_rte(a);
-  r += work_group_reduce_add(a) + sub_group_reduce_max(a) + sub_group_shuffle(a, 1u);
+  r += work_group_reduce_add(a) + sub_group_reduce_max(a) + sub_group_shuffle(a, 1u) +
+       intel_sub_group_shuffle(a, 2u);
   v[i] = normalize(v[i]) + (half4)length(v[i]) + clamp(v[i], (half)0, (half)1);
   x[i] = r;
 }

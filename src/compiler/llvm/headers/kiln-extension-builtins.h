@@ -8,6 +8,12 @@
 
 #define __kiln_ovld_conv __attribute__((overloadable, convergent))
 
+// The half overloads need half as a type, which a program has only after its own pragma:
+// enabled here for the declarations, and left as a program starts (disabled) at the end.
+#if defined(cl_khr_fp16)
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
+
 #if defined(cl_intel_subgroups)
 
 #define __KILN_INTEL_SHUFFLES(T)                                                                   \
@@ -32,13 +38,18 @@
   T __kiln_ovld_conv intel_sub_group_scan_exclusive_add(T);                                        \
   T __kiln_ovld_conv intel_sub_group_scan_exclusive_min(T);                                        \
   T __kiln_ovld_conv intel_sub_group_scan_exclusive_max(T);
-#define __KILN_INTEL_TYPES(M)                                                                      \
-  M(char) M(uchar) M(short) M(ushort) M(int) M(uint) M(long) M(ulong) M(float)
-__KILN_INTEL_TYPES(__KILN_INTEL_SHUFFLES_ALL_WIDTHS)
-__KILN_INTEL_TYPES(__KILN_INTEL_GROUP_OPS)
+#define __KILN_INTEL_INTEGER_TYPES(M)                                                              \
+  M(char) M(uchar) M(short) M(ushort) M(int) M(uint) M(long) M(ulong)
+__KILN_INTEL_INTEGER_TYPES(__KILN_INTEL_SHUFFLES_ALL_WIDTHS)
+__KILN_INTEL_SHUFFLES_ALL_WIDTHS(float)
+// The intel_sub_group_ reductions and scans are the char and short companions' names, for
+// integers only (floating point has the sub_group_ ones).
+__KILN_INTEL_INTEGER_TYPES(__KILN_INTEL_GROUP_OPS)
 #if defined(cl_khr_fp64)
 __KILN_INTEL_SHUFFLES_ALL_WIDTHS(double)
-__KILN_INTEL_GROUP_OPS(double)
+#endif
+#if defined(cl_khr_fp16)
+__KILN_INTEL_SHUFFLES_ALL_WIDTHS(half)
 #endif
 
 // Block reads and writes: buffers, and 2D images where the device has images.
@@ -125,7 +136,13 @@ __KILN_INTEL_IMAGE_BLOCK_RW(ulong16, _ul16)
 #else
 #define __KILN_SG_DOUBLE(M)
 #endif
-#define __KILN_SG_WIDE_TYPES(M) M(int) M(uint) M(long) M(ulong) M(float) __KILN_SG_DOUBLE(M)
+#if defined(cl_khr_fp16)
+#define __KILN_SG_HALF(M) M(half)
+#else
+#define __KILN_SG_HALF(M)
+#endif
+#define __KILN_SG_WIDE_TYPES(M)                                                                    \
+  M(int) M(uint) M(long) M(ulong) M(float) __KILN_SG_DOUBLE(M) __KILN_SG_HALF(M)
 #define __KILN_SG_NARROW_TYPES(M) M(char) M(uchar) M(short) M(ushort)
 #define __KILN_SG_TYPES(M) __KILN_SG_NARROW_TYPES(M) __KILN_SG_WIDE_TYPES(M)
 #define __KILN_SG_VECTORS(M, S) M(S) M(S##2) M(S##3) M(S##4) M(S##8) M(S##16)
@@ -198,11 +215,16 @@ uint4 __kiln_sg_ovld get_sub_group_lt_mask(void);
 #else
 #define __KILN_SG_DOUBLE_OP(M, op)
 #endif
+#if defined(cl_khr_fp16)
+#define __KILN_SG_HALF_OP(M, op) M(half, op)
+#else
+#define __KILN_SG_HALF_OP(M, op)
+#endif
 #define __KILN_SG_OVER_INTEGERS(M, op)                                                             \
   M(char, op)                                                                                      \
   M(uchar, op) M(short, op) M(ushort, op) M(int, op) M(uint, op) M(long, op) M(ulong, op)
 #define __KILN_SG_OVER_TYPES(M, op)                                                                \
-  __KILN_SG_OVER_INTEGERS(M, op) M(float, op) __KILN_SG_DOUBLE_OP(M, op)
+  __KILN_SG_OVER_INTEGERS(M, op) M(float, op) __KILN_SG_DOUBLE_OP(M, op) __KILN_SG_HALF_OP(M, op)
 #define __KILN_SG_EVERY_OPERATION(M)                                                               \
   __KILN_SG_OVER_TYPES(M, add)                                                                     \
   __KILN_SG_OVER_TYPES(M, mul)                                                                     \
@@ -245,5 +267,9 @@ __KILN_SG_TYPES(__KILN_SG_ROTATE)
 #endif
 
 #endif // OpenCL C 1.x with sub-groups
+
+#if defined(cl_khr_fp16)
+#pragma OPENCL EXTENSION cl_khr_fp16 : disable
+#endif
 
 #endif // KILN_EXTENSION_BUILTINS_H
