@@ -44,6 +44,8 @@ void describeCompute(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info)
   info.nativeVectorWidthChar = info.nativeVectorWidthShort = 1;
   info.nativeVectorWidthInt = info.nativeVectorWidthLong = 1;
   info.nativeVectorWidthFloat = info.nativeVectorWidthDouble = 1;
+  // Two halves share a register and one f16x2 instruction.
+  info.preferredVectorWidthHalf = info.nativeVectorWidthHalf = 2;
   info.executionCapabilities = CL_EXEC_KERNEL;
   info.nonUniformWorkGroupSupport = true;
   info.genericAddressSpaceSupport = true;
@@ -136,6 +138,8 @@ void describeFloatingPoint(DeviceInfo &info) {
                         CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
   info.doubleFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                         CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
+  // The f16 instructions round to nearest only and keep subnormals; fma exists as one.
+  info.halfFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
 }
 
 /// Images: the builtin library's (elements in device-addressed memory like buffers), sampled

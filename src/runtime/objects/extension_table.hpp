@@ -37,8 +37,9 @@ inline constexpr OfferedName kOfferedNames[] = {
     {"cl_khr_byte_addressable_store", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_khr_fp64", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     // Half precision: the CPU computes half in float lanes (each result rounded to half, exact
-    // for the basic operations) and the builtin library's half functions go through float.
-    {"cl_khr_fp16", kExtensionVersion, OfferedKind::Extension, CL_DEVICE_TYPE_CPU},
+    // for the basic operations), the GPU with its f16 instructions (sm_53+); the builtin
+    // library's half functions go through float on both.
+    {"cl_khr_fp16", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_khr_global_int32_base_atomics", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_khr_global_int32_extended_atomics", kExtensionVersion, OfferedKind::Extension,
      kEveryDevice},
@@ -90,7 +91,7 @@ inline constexpr OfferedName kOfferedNames[] = {
     // OpenCL C 3.0 features.
     {"__opencl_c_int64", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
     {"__opencl_c_fp64", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
-    {"__opencl_c_fp16", kFeatureVersion, OfferedKind::Feature, CL_DEVICE_TYPE_CPU},
+    {"__opencl_c_fp16", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
     {"__opencl_c_atomic_order_acq_rel", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
     {"__opencl_c_atomic_order_seq_cst", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
     {"__opencl_c_atomic_scope_device", kFeatureVersion, OfferedKind::Feature, kEveryDevice},
