@@ -6,10 +6,10 @@
 #include "compiler/llvm/bitcode_io.hpp"
 #include "compiler/llvm/clang_invocation.hpp"
 #include "compiler/llvm/fatal_error_guard.hpp"
+#include "compiler/llvm/float_accuracy.hpp"
 #include "compiler/llvm/kernel_metadata.hpp"
 #include "compiler/llvm/module_linker.hpp"
 #include "compiler/llvm/spirv_reader.hpp"
-#include "compiler/llvm/translated_module_adaptation.hpp"
 
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"

@@ -7,7 +7,6 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/MDBuilder.h"
 
 #include <map>
 
@@ -199,28 +198,7 @@ void markConstantsConstant(Module &module) {
       variable.setConstant(true);
 }
 
-/// Whether `call` calls the builtin library's sqrt of float or float vectors.
-bool callsFloatSqrt(const CallInst &call) {
-  const Function *callee = call.getCalledFunction();
-  return callee != nullptr && callee->getName().starts_with("_Z4sqrt") &&
-         call.getType()->getScalarType()->isFloatTy();
-}
-
 } // namespace
-
-void markInexactFloatMath(Module &module) {
-  MDBuilder metadata(module.getContext());
-  MDNode *division = metadata.createFPMath(2.5f);
-  MDNode *squareRoot = metadata.createFPMath(3.0f);
-  for (Function &function : module)
-    for (Instruction &instruction : instructions(function)) {
-      if (instruction.getOpcode() == Instruction::FDiv &&
-          instruction.getType()->getScalarType()->isFloatTy())
-        instruction.setMetadata(LLVMContext::MD_fpmath, division);
-      else if (auto *call = dyn_cast<CallInst>(&instruction); call && callsFloatSqrt(*call))
-        instruction.setMetadata(LLVMContext::MD_fpmath, squareRoot);
-    }
-}
 
 bool adaptTranslatedModule(Module &module, std::string &log) {
   LibraryDeclarations library(module.getContext());

@@ -22,11 +22,4 @@ namespace kiln::compiler {
 /// be read.
 bool adaptTranslatedModule(llvm::Module &module, std::string &log);
 
-/// Marks the float divisions and square roots of `module` with the accuracy OpenCL allows them
-/// (2.5 and 3 ulp), as Clang marks those of OpenCL C: the SPIR-V environment gives OpFDiv and
-/// sqrt the accuracy of OpenCL C's, and the code generators choose instructions by the mark (a
-/// program from SPIR-V must compute what the same program from source does). Not for programs
-/// built with -cl-fp32-correctly-rounded-divide-sqrt.
-void markInexactFloatMath(llvm::Module &module);
-
 } // namespace kiln::compiler

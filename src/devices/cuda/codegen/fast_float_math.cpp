@@ -1,6 +1,8 @@
 //===- fast_float_math.cpp - PTX's fast instructions where OpenCL allows -===//
 #include "devices/cuda/codegen/fast_float_math.hpp"
 
+#include "compiler/llvm/float_accuracy.hpp"
+
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -52,10 +54,8 @@ Value *approximateSqrt(IRBuilder<> &builder, Value *x) {
 /// the front end marks those calls with !fpmath 3.0, and leaves the mark out under
 /// -cl-fp32-correctly-rounded-divide-sqrt.
 bool isInexactFloatSqrtCall(const CallInst &call) {
-  const Function *callee = call.getCalledFunction();
-  return callee != nullptr && callee->getName().starts_with("_Z4sqrt") &&
-         call.getType()->getScalarType()->isFloatTy() &&
-         cast<FPMathOperator>(call).getFPAccuracy() >= 3.0f;
+  return compiler::isFloatSqrtCall(call) &&
+         cast<FPMathOperator>(call).getFPAccuracy() >= compiler::kInexactSqrtUlps;
 }
 
 /// A fast form of a one-argument float function.
