@@ -3,6 +3,7 @@
 // double and rounded once to half (GCC's _Float16).
 #include "cl_test.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -177,6 +178,108 @@ TEST_F(HalfTest, ConversionsRoundAsAsked) {
     double scaled = double(Half(h * 4));
     cl_int shortSaturated = scaled >= 32767 ? 32767 : scaled <= -32768 ? -32768 : int(scaled);
     EXPECT_EQ(shortSaturated, integers[2 * i + 1]) << f;
+  }
+}
+
+/// The half `x` rounds to in each mode, nearest first, then towards zero, up and down.
+std::array<uint16_t, 4> roundedHalves(double x) {
+  Half nearest = Half(x); // GCC rounds a double to half once, correctly
+  if (std::isnan(x))
+    return {bitsOf(nearest), bitsOf(nearest), bitsOf(nearest), bitsOf(nearest)};
+  Half below = nearest, above = nearest;
+  if (double(nearest) > x)
+    below = step(nearest, false);
+  if (double(nearest) < x)
+    above = step(nearest, true);
+  Half towardZero = x < 0 ? above : below;
+  return {bitsOf(nearest), bitsOf(towardZero), bitsOf(above), bitsOf(below)};
+}
+
+// vstore_half in every mode, from float (scalars and vectors) and from double, whose values
+// between two floats must not round twice: 1 + 2^-11 + 2^-30 is just above the midpoint of two
+// halves, and rounding it to float first would land on the midpoint, which ties to even.
+TEST_F(HalfTest, VstoreHalfRoundsFloatsAndDoublesOnceInEveryMode) {
+  if (!hasExtension(device_, "cl_khr_fp64"))
+    GTEST_SKIP() << "no cl_khr_fp64";
+  Kernel kernel = buildKernel(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+    kernel void store(global const float4 *f, global const double *d, global half *fromFloat,
+                      global half *fromDouble) {
+      size_t i = get_global_id(0);
+      float4 v = f[i];
+      vstore_half4_rte(v, 4 * i, fromFloat);
+      vstore_half4_rtz(v, 4 * i + 1, fromFloat);
+      vstore_half4_rtp(v, 4 * i + 2, fromFloat);
+      vstore_half4_rtn(v, 4 * i + 3, fromFloat);
+      for (int k = 0; k < 4; ++k) {
+        double x = d[4 * i + k];
+        vstore_half_rte(x, 16 * i + 4 * k, fromDouble);
+        vstore_half_rtz(x, 16 * i + 4 * k + 1, fromDouble);
+        vstore_half_rtp(x, 16 * i + 4 * k + 2, fromDouble);
+        vstore_half_rtn(x, 16 * i + 4 * k + 3, fromDouble);
+      }
+    })",
+                              "store");
+  ASSERT_NE(nullptr, kernel.get());
+  std::vector<double> doubles = {0.0,
+                                 -0.0,
+                                 INFINITY,
+                                 -INFINITY,
+                                 NAN,
+                                 65504.0,
+                                 65519.99,
+                                 65520.0,
+                                 -65520.5,
+                                 1e300,
+                                 -1e300,
+                                 1e-300,
+                                 -1e-300,
+                                 0x1p-24,
+                                 0x1.8p-25,
+                                 0x1p-25,
+                                 0x1.000001p-25,
+                                 1e-45,
+                                 0x1p-14,
+                                 0x1.ffcp-15,
+                                 1.0 + 0x1p-11 + 0x1p-30,
+                                 1.0 + 0x1p-11 - 0x1p-30,
+                                 -(1.0 + 0x1p-11 + 0x1p-40),
+                                 2049.0 + 0x1p-28,
+                                 0x1.0018p0};
+  Random random;
+  while (doubles.size() % 4 != 0 || doubles.size() < 4000) {
+    double magnitude = std::ldexp(random.uniform(1.0f, 2.0f) + random.uniform(0.0f, 1.0f) * 0x1p-23,
+                                  int(random.uniform(-30.0f, 18.0f)));
+    doubles.push_back(doubles.size() % 2 ? magnitude : -magnitude);
+  }
+  std::vector<float> floats;
+  for (double x : doubles)
+    floats.push_back(static_cast<float>(x));
+  // Float subnormals, and the float just below the smallest normal half.
+  size_t slot = floats.size();
+  for (float special : {1e-45f, -0x1p-126f, 0x1.fffffep-15f, -0x1.002p-14f})
+    floats[--slot] = special;
+  size_t vectors = doubles.size() / 4;
+  Mem floatBuffer = bufferWith(floats), doubleBuffer = bufferWith(doubles);
+  Mem fromFloat = createBuffer(CL_MEM_READ_WRITE, vectors * 16 * sizeof(Half));
+  Mem fromDouble = createBuffer(CL_MEM_READ_WRITE, vectors * 16 * sizeof(Half));
+  ASSERT_TRUE(setArgs(kernel, floatBuffer, doubleBuffer, fromFloat, fromDouble));
+  ASSERT_TRUE(run1D(kernel, vectors));
+  std::vector<Half> floatResults = read<Half>(fromFloat, vectors * 16);
+  std::vector<Half> doubleResults = read<Half>(fromDouble, vectors * 16);
+  const char *modes[] = {"rte", "rtz", "rtp", "rtn"};
+  for (size_t i = 0; i < doubles.size(); ++i) {
+    size_t vector = i / 4, lane = i % 4;
+    std::array<uint16_t, 4> fromF = roundedHalves(floats[i]), fromD = roundedHalves(doubles[i]);
+    for (int mode = 0; mode < 4; ++mode) {
+      Half f = floatResults[16 * vector + 4 * mode + lane], d = doubleResults[4 * i + mode];
+      if (std::isnan(doubles[i])) {
+        EXPECT_TRUE(isNan(f) && isNan(d)) << modes[mode];
+        continue;
+      }
+      EXPECT_EQ(fromF[mode], bitsOf(f)) << "float " << floats[i] << " " << modes[mode];
+      EXPECT_EQ(fromD[mode], bitsOf(d)) << "double " << doubles[i] << " " << modes[mode];
+    }
   }
 }
 

@@ -111,13 +111,12 @@ KILN_CONV_AS(_rtp, )
 KILN_CONV_AS(_rtn, )
 #else
 #if KILN_S_FLOAT
-// double to float or half, float to half: both convert to double exactly. A NaN compares
-// neither way and stays.
+// double to float or half, float to half: the narrower result converts back to T exactly. A NaN
+// compares neither way and stays.
 #define KILN_COMPARE(r, x)                                                                         \
-  KILN_VT(double, N) back = KILN_CONVERT(double, N, r);                                            \
-  KILN_VT(double, N) wide_x = KILN_CONVERT(double, N, x);                                          \
-  MT above = KILN_CONVERT(KILN_D_MASK, N, back > wide_x);                                          \
-  MT below = KILN_CONVERT(KILN_D_MASK, N, back < wide_x);
+  T back = KILN_CONVERT(S, N, r);                                                                  \
+  MT above = KILN_CONVERT(KILN_D_MASK, N, back > x);                                               \
+  MT below = KILN_CONVERT(KILN_D_MASK, N, back < x);
 #else
 // 32- or 64-bit integers: r is integral; above the range of S (r = 2^31, 2^32, 2^63 or 2^64
 // when x rounds up to it) it is above x, otherwise its value in S's 64-bit family compares.
