@@ -47,6 +47,20 @@ Half step(Half h, bool up) {
   return fromBits(static_cast<uint16_t>(positive == up ? bits + 1 : bits - 1));
 }
 
+/// The half `x` rounds to in each mode, nearest first, then towards zero, up and down.
+std::array<uint16_t, 4> roundedHalves(double x) {
+  Half nearest = Half(x); // GCC rounds a double to half once, correctly
+  if (std::isnan(x))
+    return {bitsOf(nearest), bitsOf(nearest), bitsOf(nearest), bitsOf(nearest)};
+  Half below = nearest, above = nearest;
+  if (double(nearest) > x)
+    below = step(nearest, false);
+  if (double(nearest) < x)
+    above = step(nearest, true);
+  Half towardZero = x < 0 ? above : below;
+  return {bitsOf(nearest), bitsOf(towardZero), bitsOf(above), bitsOf(below)};
+}
+
 /// Every half that is not a NaN, in bit order.
 std::vector<Half> everyHalf() {
   std::vector<Half> values;
@@ -157,19 +171,10 @@ TEST_F(HalfTest, ConversionsRoundAsAsked) {
   std::vector<cl_int> integers = read<cl_int>(ints, in.size() * 2);
   for (size_t i = 0; i < in.size(); ++i) {
     double f = in[i];
-    Half nearest = Half(in[i]);
-    // The neighbours of the nearest half below and above f decide the directed modes.
-    Half below = nearest, above = nearest;
-    if (double(nearest) > f)
-      below = step(nearest, false);
-    if (double(nearest) < f)
-      above = step(nearest, true);
-    Half towardZero = f < 0 ? above : below;
-    EXPECT_EQ(bitsOf(nearest), bitsOf(halves[4 * i])) << f;
-    EXPECT_EQ(bitsOf(towardZero), bitsOf(halves[4 * i + 1])) << f;
-    EXPECT_EQ(bitsOf(above), bitsOf(halves[4 * i + 2])) << f;
-    EXPECT_EQ(bitsOf(below), bitsOf(halves[4 * i + 3])) << f;
-    double h = double(nearest);
+    std::array<uint16_t, 4> expected = roundedHalves(f);
+    for (int mode = 0; mode < 4; ++mode)
+      EXPECT_EQ(expected[mode], bitsOf(halves[4 * i + mode])) << f << " mode " << mode;
+    double h = double(fromBits(expected[0]));
     double floored = std::isinf(h) ? h : std::floor(h);
     cl_int saturated = floored >= 2147483648.0   ? INT32_MAX
                        : floored < -2147483648.0 ? INT32_MIN
@@ -179,20 +184,6 @@ TEST_F(HalfTest, ConversionsRoundAsAsked) {
     cl_int shortSaturated = scaled >= 32767 ? 32767 : scaled <= -32768 ? -32768 : int(scaled);
     EXPECT_EQ(shortSaturated, integers[2 * i + 1]) << f;
   }
-}
-
-/// The half `x` rounds to in each mode, nearest first, then towards zero, up and down.
-std::array<uint16_t, 4> roundedHalves(double x) {
-  Half nearest = Half(x); // GCC rounds a double to half once, correctly
-  if (std::isnan(x))
-    return {bitsOf(nearest), bitsOf(nearest), bitsOf(nearest), bitsOf(nearest)};
-  Half below = nearest, above = nearest;
-  if (double(nearest) > x)
-    below = step(nearest, false);
-  if (double(nearest) < x)
-    above = step(nearest, true);
-  Half towardZero = x < 0 ? above : below;
-  return {bitsOf(nearest), bitsOf(towardZero), bitsOf(above), bitsOf(below)};
 }
 
 // vstore_half in every mode, from float (scalars and vectors) and from double, whose values
