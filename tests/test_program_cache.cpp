@@ -75,14 +75,34 @@ protected:
     environment_.emplace_back(std::make_unique<ScopedEnvironment>(name, std::move(value)));
   }
 
-  /// The files in the cache folder, by name.
-  std::map<std::string, fs::path> files() const {
+  /// The files in `folder` (the cache folder by default) but its size ledger, by name.
+  std::map<std::string, fs::path> files(const fs::path &folder = {}) const {
+    fs::path listed = folder.empty() ? cacheFolder_ : folder;
     std::map<std::string, fs::path> found;
-    if (fs::exists(cacheFolder_))
-      for (const fs::directory_entry &entry : fs::directory_iterator(cacheFolder_))
-        found[entry.path().filename().string()] = entry.path();
+    if (fs::exists(listed))
+      for (const fs::directory_entry &entry : fs::directory_iterator(listed))
+        if (entry.path().filename() != kLedger)
+          found[entry.path().filename().string()] = entry.path();
     return found;
   }
+  /// The size the cache folder's ledger holds; none when there is no readable ledger.
+  std::optional<uint64_t> ledgerSize() const {
+    std::ifstream in(cacheFolder_ / kLedger);
+    uint64_t size = 0;
+    if (!(in >> size))
+      return std::nullopt;
+    return size;
+  }
+  /// The total size of the cache folder's entries.
+  uint64_t entriesSize() const {
+    uint64_t total = 0;
+    for (auto &[name, path] : files())
+      if (name.size() == 32)
+        total += static_cast<uint64_t>(fileState(path).size);
+    return total;
+  }
+
+  static constexpr const char *kLedger = ".size";
   /// The one file in the cache folder (a failure when there is not exactly one).
   fs::path onlyFile() const {
     auto found = files();
@@ -170,7 +190,7 @@ TEST_F(ProgramCacheTest, CreatesMissingParentFolders) {
   fs::path nested = folder_ / "a" / "b";
   setEnvironment("KILN_CACHE_DIR", nested.string());
   buildAndRun("nested");
-  EXPECT_EQ(1, std::distance(fs::directory_iterator(nested), fs::directory_iterator()));
+  EXPECT_EQ(1u, files(nested).size());
 }
 
 TEST_F(ProgramCacheTest, UnusableFolderOnlyMeansNoCache) {
@@ -293,6 +313,36 @@ TEST_F(ProgramCacheTest, ScanRemovesOnlyTemporaryFilesOfDeadWriters) {
   EXPECT_EQ(1u, left.count(".tmp-live01"));
   EXPECT_EQ(1u, left.count("notes.txt"));
   EXPECT_EQ(3u, left.size());
+}
+
+// The ledger counts what is written; while it stays within the limit, writes do not scan the
+// folder (the stale temporary file stays), and a ledger past the limit brings a scan that
+// sets it to what the folder holds.
+TEST_F(ProgramCacheTest, TheSizeLedgerSparesScansUntilTheLimit) {
+  buildAndRun("first");
+  ASSERT_EQ(entriesSize(), ledgerSize().value_or(0));
+  writeFile(cacheFolder_ / ".tmp-dead02", "left by a writer that died");
+  age(cacheFolder_ / ".tmp-dead02", 7200);
+  buildAndRun("second");
+  EXPECT_EQ(entriesSize(), ledgerSize().value_or(0));
+  EXPECT_EQ(1u, files().count(".tmp-dead02")) << "no scan within the limit";
+
+  writeFile(cacheFolder_ / kLedger, "999999999999\n");
+  buildAndRun("third");
+  EXPECT_EQ(0u, files().count(".tmp-dead02")) << "a ledger past the limit brings a scan";
+  EXPECT_EQ(entriesSize(), ledgerSize().value_or(0));
+  EXPECT_EQ(3u, files().size());
+}
+
+// A damaged ledger is no ledger: the next write scans and writes it anew.
+TEST_F(ProgramCacheTest, ADamagedSizeLedgerBringsAScan) {
+  buildAndRun("first");
+  writeFile(cacheFolder_ / ".tmp-dead03", "left by a writer that died");
+  age(cacheFolder_ / ".tmp-dead03", 7200);
+  writeFile(cacheFolder_ / kLedger, "12ab");
+  buildAndRun("second");
+  EXPECT_EQ(0u, files().count(".tmp-dead03"));
+  EXPECT_EQ(entriesSize(), ledgerSize().value_or(0));
 }
 
 TEST_F(ProgramCacheTest, ThreadsBuildingTheSameSourceAtOnceAllSucceed) {

@@ -1,5 +1,7 @@
 #include "runtime/program_cache/program_cache.hpp"
 
+#include "runtime/program_cache/size_ledger.hpp"
+
 #include "support/unique_fd.hpp"
 
 #include <algorithm>
@@ -194,15 +196,13 @@ void ProgramCache::store(const CacheKey &key, const CachedProgram &program) {
 }
 
 void ProgramCache::keepWithinLimit(const CacheSettings &settings, uint64_t written) {
-  std::lock_guard lock(mutex_);
-  bool sameFolder = scanned_ && scanned_->directory == settings.directory &&
-                    scanned_->maxSize == settings.maxSize;
-  if (sameFolder && knownSize_ + written <= settings.maxSize) {
-    knownSize_ += written;
+  SizeLedger ledger(settings.directory);
+  std::optional<uint64_t> counted = ledger.size();
+  if (counted && *counted + written <= settings.maxSize) {
+    ledger.setSize(*counted + written);
     return;
   }
-  knownSize_ = evict(settings);
-  scanned_ = settings;
+  ledger.setSize(evict(settings));
 }
 
 } // namespace kiln

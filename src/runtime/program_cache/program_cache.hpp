@@ -7,17 +7,15 @@
 // miss and the file is removed. A hit opens and reads one file and, when the entry was last
 // used more than a minute ago, updates its modification time: the least recently used entries
 // are the ones removed when the folder grows past its size limit. Finding them takes a scan of
-// the folder, done only on writes: on a process's first write, and whenever what it wrote since
-// its last scan may have taken the folder past the limit. Processes writing at the same time
-// can take the folder past the limit until one of them scans again.
+// the folder, done only on writes, and only when the folder's size ledger (size_ledger.hpp), to
+// which every write adds, says the write took the folder past its limit, or when there is no
+// ledger yet: a process's first build does not list a folder of thousands of entries.
 //
 // Any failure (no folder, read-only or full disk) only means no caching: Kiln never reports it.
 #pragma once
 
 #include "runtime/program_cache/cache_entry.hpp"
 #include "runtime/program_cache/cache_settings.hpp"
-
-#include <mutex>
 
 namespace kiln {
 
@@ -30,15 +28,9 @@ public:
   void store(const CacheKey &key, const CachedProgram &program);
 
 private:
-  /// Adds `written` bytes to what this process knows of the folder's size; scans the folder
-  /// and evicts when that may exceed the limit.
-  void keepWithinLimit(const CacheSettings &settings, uint64_t written);
-
-  std::mutex mutex_;
-  // The folder and limit of the last scan, and the folder's size since then as far as this
-  // process knows. A different folder or limit (the environment changed) calls for a scan.
-  std::optional<CacheSettings> scanned_;
-  uint64_t knownSize_ = 0;
+  /// Adds `written` bytes to the folder's size ledger; scans the folder and evicts when that
+  /// exceeds the limit (the scan sets the ledger to what it leaves).
+  static void keepWithinLimit(const CacheSettings &settings, uint64_t written);
 };
 
 } // namespace kiln
