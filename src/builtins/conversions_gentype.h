@@ -94,6 +94,36 @@ KILN_CONV_AS(_rtn, _sat_rtn)
 // To floating point: the C conversion rounds to nearest even. Where that can be inexact, the
 // directed roundings compare the rounded value r with x exactly and step r by one ulp when it
 // lies on the wrong side (r >= x for rtn, r <= x for rtp, |r| >= |x| for rtz).
+#if KILN_S_FLOAT && KILN_S_PREC == 53 && KILN_D_PREC == 11
+// double to half: rounded to float "to odd" first (towards zero, the last significand bit set
+// when inexact), which keeps every rounding of that float to half the one correct rounding of x:
+// float has more than 11 + 2 significant bits. (Rounding to the nearest float first would round
+// some values twice; the direct conversion is a library call per element on most processors.)
+// Beyond the finite floats x becomes the largest one, odd; a NaN keeps the top payload bits,
+// which are all half keeps.
+static OVL KILN_VT(float, N) kiln_to_float_odd(T x) {
+  KILN_VT(float, N) f = KILN_CONVERT(float, N, x);
+  T back = KILN_CONVERT(double, N, f);
+  KILN_VT(uint, N) bits = __builtin_astype(f, KILN_VT(uint, N));
+  KILN_VT(uint, N) one = (KILN_VT(uint, N))1;
+  bits = KILN_CONVERT(int, N, fabs(back) > fabs(x)) ? bits - one : bits;
+  bits = KILN_CONVERT(int, N, back != x) ? bits | one : bits;
+  return __builtin_astype(bits, KILN_VT(float, N));
+}
+OVL DT KILN_CONV()(T x) {
+  return KILN_CONV()(kiln_to_float_odd(x));
+}
+KILN_CONV_AS(_rte, )
+OVL DT KILN_CONV(_rtz)(T x) {
+  return KILN_CONV(_rtz)(kiln_to_float_odd(x));
+}
+OVL DT KILN_CONV(_rtp)(T x) {
+  return KILN_CONV(_rtp)(kiln_to_float_odd(x));
+}
+OVL DT KILN_CONV(_rtn)(T x) {
+  return KILN_CONV(_rtn)(kiln_to_float_odd(x));
+}
+#else
 OVL DT KILN_CONV()(T x) {
   return KILN_CONVERT(D, N, x);
 }
@@ -137,30 +167,43 @@ KILN_CONV_AS(_rtn, )
   clamped = __builtin_elementwise_max(clamped, (DT)-KILN_D_FINITE_MAX);                            \
   KILN_VT(KILN_WIDE, N) back = KILN_CONVERT(KILN_WIDE, N, clamped);                                \
   KILN_VT(KILN_WIDE, N) wide_x = KILN_CONVERT(KILN_WIDE, N, x);                                    \
-  MT above = over | KILN_CONVERT(KILN_D_MASK, N, back > wide_x);                                   \
+  MT above = over | ((!under) & KILN_CONVERT(KILN_D_MASK, N, back > wide_x));                      \
   MT below = under | ((!over) & KILN_CONVERT(KILN_D_MASK, N, back < wide_x));
 #endif
+// r and its neighbours as bits: each sign's patterns are ordered by magnitude, from zero to
+// infinity, so a neighbour is one pattern away (selects on bits, where nextafter's branches would
+// stay branches in scalar code).
+#define KILN_BITS(r) __builtin_astype((r), MT)
+#define KILN_FROM_BITS(bits) __builtin_astype((MT)(bits), DT)
 OVL DT KILN_CONV(_rtn)(T x) {
   DT r = KILN_CONVERT(D, N, x);
   KILN_COMPARE(r, x)
-  return above ? nextafter(r, (DT)-INFINITY) : r;
+  // Above x, r is not -0 (x would be below zero and r rounded from it, -0 included, stays).
+  MT bits = KILN_BITS(r);
+  MT down = bits < (MT)0 ? (MT)1 : (MT)-1;
+  return above ? KILN_FROM_BITS(bits + down) : r;
 }
 OVL DT KILN_CONV(_rtp)(T x) {
   DT r = KILN_CONVERT(D, N, x);
   KILN_COMPARE(r, x)
-  return below ? nextafter(r, (DT)INFINITY) : r;
+  MT bits = KILN_BITS(r);
+  MT up = bits < (MT)0 ? (MT)-1 : (MT)1;
+  return below ? KILN_FROM_BITS(bits + up) : r;
 }
-// r has the sign of x (rounding to nearest keeps it): towards zero is down for positive r
-// and up for negative r; a zero r is as close to zero as it gets.
+// r has the sign of x (rounding to nearest keeps it) and is not zero when it lies away from x:
+// towards zero is one pattern less in magnitude, whichever the sign.
 OVL DT KILN_CONV(_rtz)(T x) {
   DT r = KILN_CONVERT(D, N, x);
   KILN_COMPARE(r, x)
   MT away = r < (DT)0 ? below : r > (DT)0 ? above : (MT)0;
-  return away ? nextafter(r, (DT)0) : r;
+  return away ? KILN_FROM_BITS(KILN_BITS(r) - (MT)1) : r;
 }
+#undef KILN_BITS
+#undef KILN_FROM_BITS
 #undef KILN_COMPARE
 #undef KILN_WIDE
 #undef KILN_LIMIT
+#endif
 #endif
 #endif
 

@@ -26,8 +26,6 @@ public:
   /// Opens (creating it if need be) and locks the ledger of `directory`.
   explicit SizeLedger(const std::string &directory);
 
-  /// Whether the ledger could be opened and locked.
-  bool usable() const { return locked_; }
   /// The size the ledger holds; none when it is new, unreadable or damaged.
   std::optional<uint64_t> size() const;
   /// Replaces the size the ledger holds.
