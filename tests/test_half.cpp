@@ -300,6 +300,41 @@ TEST_F(HalfTest, WideIntegersRoundToTheLargestFiniteHalfOrInfinity) {
     EXPECT_EQ(expected[i], bitsOf(halves[i])) << i;
 }
 
+// fmod is exact: every half against partners of every kind, in scalars and vectors (a GPU has
+// no instruction for it, and CUDA's math library no half one).
+TEST_F(HalfTest, FmodIsExactForEveryHalf) {
+  std::vector<Half> x = everyHalf();
+  const Half partners[] = {Half(3.0f),       Half(-0.7f),    fromBits(0x0001) /* smallest */,
+                           fromBits(0x7bff), Half(-1000.0f), Half(0x1p-10f),
+                           Half(INFINITY),   Half(0.0f),     Half(NAN)};
+  for (Half partner : partners) {
+    std::vector<Half> y(x.size(), partner);
+    std::vector<Half> out = runHalf(R"(
+      kernel void remainders(global half *x, global half *y, global half *unused,
+                             global half *out) {
+        size_t i = get_global_id(0);
+        out[2 * i] = fmod(x[i], y[i]);
+        half4 v = fmod((half4)(x[i], 1, x[i], 2), (half4)(y[i], 1, 1, y[i]));
+        half lane = fmod(x[i], (half)1); // v.z, checked too
+        bool laneRight = v.z == lane || (isnan(v.z) && isnan(lane));
+        out[2 * i + 1] = laneRight ? v.x : (half)-12345;
+      })",
+                                    "remainders", x, y, y, 2);
+    ASSERT_EQ(x.size() * 2, out.size());
+    int failures = 0;
+    for (size_t i = 0; i < x.size() && failures < 10; ++i) {
+      Half expected = Half(std::fmod(double(x[i]), double(partner)));
+      for (int form = 0; form < 2; ++form) {
+        Half got = out[2 * i + form];
+        bool same = isNan(expected) ? isNan(got) : bitsOf(got) == bitsOf(expected);
+        if (!same && ++failures <= 10)
+          ADD_FAILURE() << "fmod(" << float(x[i]) << ", " << float(partner) << ") form " << form
+                        << ": " << float(got) << ", expected " << float(expected);
+      }
+    }
+  }
+}
+
 // The math builtins in half, within one ulp of the correctly rounded result (the
 // specification allows two to four for these).
 TEST_F(HalfTest, MathBuiltinsAreWithinOneUlp) {

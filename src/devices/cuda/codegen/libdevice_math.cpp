@@ -158,17 +158,29 @@ void renameCLibraryCalls(Module &module) {
   }
 }
 
-/// `frem` is fmod, which PTX has no instruction for.
+/// `frem` is fmod, which PTX has no instruction for. libdevice has no half fmod: a half one
+/// runs in float, which is exact (fmod's result is representable in its operands' type, and
+/// every half is a float).
 void replaceRemainders(Module &module) {
   for (Function &function : module)
     for (Instruction &instruction : make_early_inc_range(instructions(function))) {
       if (instruction.getOpcode() != Instruction::FRem)
         continue;
-      Type *element = instruction.getType()->getScalarType();
+      Type *type = instruction.getType();
       IRBuilder<> builder(&instruction);
-      Value *value = callElementwise(builder, module, libdeviceFunction("fmod", element),
-                                     instruction.getType(),
-                                     {instruction.getOperand(0), instruction.getOperand(1)});
+      Value *x = instruction.getOperand(0);
+      Value *y = instruction.getOperand(1);
+      Type *computeType = type;
+      if (type->getScalarType()->isHalfTy()) {
+        computeType = type->getWithNewType(builder.getFloatTy());
+        x = builder.CreateFPExt(x, computeType);
+        y = builder.CreateFPExt(y, computeType);
+      }
+      Value *value =
+          callElementwise(builder, module, libdeviceFunction("fmod", computeType->getScalarType()),
+                          computeType, {x, y});
+      if (computeType != type)
+        value = builder.CreateFPTrunc(value, type);
       instruction.replaceAllUsesWith(value);
       instruction.eraseFromParent();
     }
