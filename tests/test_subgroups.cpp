@@ -15,9 +15,12 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <sstream>
+#include <unistd.h>
 
 using namespace cltest;
 
@@ -969,6 +972,56 @@ kernel void k(global const uint *in, global uint *out) {
     ASSERT_EQ(odd, seen[4 * g + 2]) << g;
     ASSERT_EQ(before + (cl_uint(group) << 24), seen[4 * g + 3]) << g;
   }
+}
+
+// A program that reaches the extensions' sub-group functions without spelling their names in
+// its source (pasted tokens, a header on disk) still finds them, and a failing program's log
+// reports each error once.
+TEST_F(SubGroupQueryTest, SubGroupFunctionsAreFoundWhereverTheProgramNamesThem) {
+  std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("kiln-sg-header-" + std::to_string(getpid()));
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "first_lane.h")
+      << "uint first_lane(uint x) { return intel_sub_group_shuffle(x, 0u); }\n";
+  const char *source = R"(
+#define PASTE(a, b) a##b
+#include "first_lane.h"
+kernel void k(global const uint *in, global uint *out) {
+  size_t g = get_global_id(0);
+  out[2 * g] = first_lane(in[g]);
+  out[2 * g + 1] = PASTE(intel_sub, _group_shuffle)(in[g], 0u) + PASTE(get_sub, _group_id)();
+}
+)";
+  Kernel kernel = buildKernel(source, "k", "-I " + folder.string());
+  std::filesystem::remove_all(folder);
+  ASSERT_TRUE(kernel);
+  const size_t local = 32, global = 64;
+  size_t width = 0;
+  ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_,
+                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                                            &local, sizeof width, &width, nullptr));
+  std::vector<cl_uint> in(global);
+  for (size_t i = 0; i < global; ++i)
+    in[i] = cl_uint(i * 5 + 3);
+  Mem input =
+      createBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * sizeof(cl_uint), in.data());
+  Mem out = createBuffer(CL_MEM_READ_WRITE, 2 * global * sizeof(cl_uint));
+  ASSERT_TRUE(setArgs(kernel, input, out));
+  ASSERT_TRUE(run1D(kernel, global, local));
+  std::vector<cl_uint> seen = read<cl_uint>(out, 2 * global);
+  for (size_t g = 0; g < global; ++g) {
+    size_t item = g % local, first = g - item % width;
+    ASSERT_EQ(in[first], seen[2 * g]) << g;
+    ASSERT_EQ(in[first] + item / width, seen[2 * g + 1]) << g;
+  }
+
+  BuildResult failed =
+      tryBuild(context_, device_, "kernel void k(global int *p) { p[0] = missing_value; }");
+  EXPECT_EQ(CL_BUILD_PROGRAM_FAILURE, failed.error);
+  size_t first = failed.log.find("missing_value");
+  ASSERT_NE(std::string::npos, first) << failed.log;
+  EXPECT_EQ(std::string::npos, failed.log.find("undeclared", failed.log.find("undeclared") + 1))
+      << failed.log;
 }
 
 TEST_F(SubGroupQueryTest, SpillMemoryIsReported) {

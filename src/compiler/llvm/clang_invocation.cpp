@@ -218,15 +218,15 @@ std::optional<cl_version> chooseLanguageVersion(const BuildOptions &options,
 }
 
 std::vector<std::string> clangArguments(const BuildOptions &options,
-                                        const TargetDescription &target, cl_version version) {
+                                        const TargetDescription &target, cl_version version,
+                                        bool extensionBuiltins) {
   const std::string resourceDir = kResourceDir;
   std::vector<std::string> args = {
       "-triple", target.triple, languageStdArgument(version, options.cxxForOpenCL),
       // The builtins are declared lazily from Clang's tables instead of parsing opencl-c.h,
       // which would take most of a small build's time; the base header (types, macros) stays.
       "-finclude-default-header", "-fdeclare-opencl-builtins", "-resource-dir", resourceDir,
-      "-internal-isystem", resourceDir + "/include", "-include", kExtensionBuiltinsHeader,
-      extensionArgument(target),
+      "-internal-isystem", resourceDir + "/include", extensionArgument(target),
       // The runtime needs argument names and address spaces even when the application did not
       // ask (ProgramInfo::argInfoAvailable tells whether it did).
       "-cl-kernel-arg-info",
@@ -239,6 +239,8 @@ std::vector<std::string> clangArguments(const BuildOptions &options,
       // Clang assumes an 8 MiB stack; runGuarded gives it far more. Its warning about deep
       // nesting would be false, and an error under -Werror.
       "-Wno-stack-exhausted"};
+  if (extensionBuiltins)
+    args.insert(args.end(), {"-include", kExtensionBuiltinsHeader});
   // Value names only help a human reading the IR of a debug build.
   if (!options.debugInfo)
     args.push_back("-discard-value-names");
@@ -260,19 +262,27 @@ std::vector<std::string> clangArguments(const BuildOptions &options,
   return args;
 }
 
-std::unique_ptr<llvm::Module> runClang(std::string_view source,
-                                       std::span<const SourceHeader> headers,
-                                       const BuildOptions &options, const TargetDescription &target,
-                                       llvm::LLVMContext &context, std::string &log) {
-  if (std::string error = sourceSizeError(source, headers) + cxxSupportError(options, target);
-      !error.empty()) {
-    log += error;
-    return nullptr;
-  }
-  std::optional<cl_version> version = chooseLanguageVersion(options, target, log);
-  if (!version)
-    return nullptr;
-  std::vector<std::string> args = clangArguments(options, target, *version);
+namespace {
+
+/// Whether the program's text names one of the functions kiln-extension-builtins.h declares:
+/// every one of them has this in its name.
+constexpr std::string_view kExtensionBuiltinsNamePart = "sub_group";
+
+bool mayCallExtensionBuiltins(std::string_view source, std::span<const SourceHeader> headers) {
+  auto mentions = [](std::string_view text) {
+    return text.find(kExtensionBuiltinsNamePart) != std::string_view::npos;
+  };
+  return mentions(source) ||
+         std::any_of(headers.begin(), headers.end(),
+                     [&](const SourceHeader &header) { return mentions(header.text); });
+}
+
+/// One run of Clang on the program, with or without kiln-extension-builtins.h.
+std::unique_ptr<llvm::Module>
+compileOnce(std::string_view source, std::span<const SourceHeader> headers,
+            const BuildOptions &options, const TargetDescription &target, cl_version version,
+            bool extensionBuiltins, llvm::LLVMContext &context, std::string &log) {
+  std::vector<std::string> args = clangArguments(options, target, version, extensionBuiltins);
   std::vector<const char *> argv;
   for (const std::string &arg : args)
     argv.push_back(arg.c_str());
@@ -304,6 +314,35 @@ std::unique_ptr<llvm::Module> runClang(std::string_view source,
     return nullptr;
   allowInliningEverywhere(*module);
   return module;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> runClang(std::string_view source,
+                                       std::span<const SourceHeader> headers,
+                                       const BuildOptions &options, const TargetDescription &target,
+                                       llvm::LLVMContext &context, std::string &log) {
+  if (std::string error = sourceSizeError(source, headers) + cxxSupportError(options, target);
+      !error.empty()) {
+    log += error;
+    return nullptr;
+  }
+  std::optional<cl_version> version = chooseLanguageVersion(options, target, log);
+  if (!version)
+    return nullptr;
+  // A program that does not spell the extension builtins' names is compiled without their
+  // declarations (a fifth of a small build's time); should it fail, it may reach them another
+  // way (a header on disk, pasted tokens): then it is compiled again with them, and that
+  // compile's log is the one it gets.
+  if (!mayCallExtensionBuiltins(source, headers)) {
+    std::string firstLog;
+    if (auto module =
+            compileOnce(source, headers, options, target, *version, false, context, firstLog)) {
+      log += firstLog;
+      return module;
+    }
+  }
+  return compileOnce(source, headers, options, target, *version, true, context, log);
 }
 
 } // namespace kiln::compiler

@@ -24,9 +24,11 @@ inline constexpr const char *kMainFileName = "<kernel source>";
 std::optional<cl_version> chooseLanguageVersion(const BuildOptions &options,
                                                 const TargetDescription &target, std::string &log);
 
-/// The complete cc1 argument list for compiling the main file (see kMainFileName).
+/// The complete cc1 argument list for compiling the main file (see kMainFileName), declaring the
+/// builtins of Kiln's extensions that Clang's tables lack when `extensionBuiltins` is set.
 std::vector<std::string> clangArguments(const BuildOptions &options,
-                                        const TargetDescription &target, cl_version version);
+                                        const TargetDescription &target, cl_version version,
+                                        bool extensionBuiltins);
 
 /// Compiles `source`, with `headers` visible to its #include directives, into a module owned by
 /// `context`. Clang's diagnostics go to `log` as Clang prints them; returns null when the

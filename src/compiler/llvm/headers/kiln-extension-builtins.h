@@ -1,8 +1,9 @@
 // Declarations of the builtins of extensions Kiln offers that Clang's builtin tables
 // (-fdeclare-opencl-builtins) lack: cl_intel_subgroups and its char, short and long companions,
 // and the sub-group extensions in OpenCL C 1.x programs.
-// Every compile includes it after opencl-c-base.h (clang_invocation.cpp); the builtin library
-// defines the functions (src/builtins/subgroups.cl, image.cl).
+// A compile includes it after opencl-c-base.h when the program's text has `sub_group` in it
+// (clang_invocation.cpp): every function declared here must have that in its name. The builtin
+// library defines the functions (src/builtins/subgroups.cl, image.cl).
 #ifndef KILN_EXTENSION_BUILTINS_H
 #define KILN_EXTENSION_BUILTINS_H
 
