@@ -1,7 +1,8 @@
-// The builtin library's bitcode, embedded at build time (src/builtins) as one module per source
-// file ("piece"), and which piece defines each function and variable, so that linking a program
-// reads only the pieces it needs: reading the module-level records of all ~11,000 functions
-// for every program cost more than optimizing most kernels.
+// The builtin library's bitcode, embedded at build time (src/builtins) as many small modules
+// ("pieces": each source file split into parts), and which piece defines each function and
+// variable, so that linking a program reads only the pieces it needs: reading the module-level
+// records of all ~11,000 functions for every program cost more than optimizing most kernels, and
+// those of one source file's several hundred cost 5 ms for each file a program touched.
 #pragma once
 
 #include "llvm/ADT/StringMap.h"
