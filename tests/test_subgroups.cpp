@@ -256,6 +256,15 @@ kernel void votes(global const int *in, global uint *out, local int *exchange) {
 }
 
 /// A sub-group size to require (0: none, the device's choice).
+/// CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE for a one-dimensional local size.
+size_t subGroupWidth(cl_kernel kernel, cl_device_id device, size_t local) {
+  size_t width = 0;
+  EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device,
+                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                                            &local, sizeof width, &width, nullptr));
+  return width;
+}
+
 class SubGroupTest : public ClTest, public ::testing::WithParamInterface<unsigned> {
 protected:
   void SetUp() override {
@@ -269,14 +278,7 @@ protected:
     }
   }
 
-  /// CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE for a one-dimensional local size.
-  size_t widthOf(cl_kernel kernel, size_t local) {
-    size_t width = 0;
-    EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_,
-                                              CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                              sizeof local, &local, sizeof width, &width, nullptr));
-    return width;
-  }
+  size_t widthOf(cl_kernel kernel, size_t local) { return subGroupWidth(kernel, device_, local); }
 
   /// Local sizes to run: multiples of the width and not, within the kernel's limit. Each is a
   /// compile of its own on the CPU (and one more for the NDRange's smaller last group), which at
@@ -944,10 +946,8 @@ kernel void k(global const uint *in, global uint *out) {
   Kernel kernel = buildKernel(source, "k");
   ASSERT_TRUE(kernel);
   const size_t local = 40, global = 80;
-  size_t width = 0;
-  ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_,
-                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
-                                            &local, sizeof width, &width, nullptr));
+  size_t width = subGroupWidth(kernel, device_, local);
+  ASSERT_NE(0u, width);
   std::vector<cl_uint> in(global);
   for (size_t i = 0; i < global; ++i)
     in[i] = cl_uint(i * 7 % 23);
@@ -996,10 +996,8 @@ kernel void k(global const uint *in, global uint *out) {
   std::filesystem::remove_all(folder);
   ASSERT_TRUE(kernel);
   const size_t local = 32, global = 64;
-  size_t width = 0;
-  ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_,
-                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
-                                            &local, sizeof width, &width, nullptr));
+  size_t width = subGroupWidth(kernel, device_, local);
+  ASSERT_NE(0u, width);
   std::vector<cl_uint> in(global);
   for (size_t i = 0; i < global; ++i)
     in[i] = cl_uint(i * 5 + 3);

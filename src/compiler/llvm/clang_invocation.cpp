@@ -331,7 +331,7 @@ std::unique_ptr<llvm::Module> runClang(std::string_view source,
   if (!version)
     return nullptr;
   // A program that does not spell the extension builtins' names is compiled without their
-  // declarations (a fifth of a small build's time); should it fail, it may reach them another
+  // declarations (a third of a small build's time); should it fail, it may reach them another
   // way (a header on disk, pasted tokens): then it is compiled again with them, and that
   // compile's log is the one it gets.
   if (!mayCallExtensionBuiltins(source, headers)) {
