@@ -784,6 +784,18 @@ protected:
     if (deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0)
       GTEST_SKIP() << "the device has no sub-groups";
   }
+
+  /// Runs `kernel(in, out)` over `in.size()` work-items in groups of `local`, each writing
+  /// `outputsPerItem` uints; returns them.
+  std::vector<cl_uint> runOnUints(cl_kernel kernel, const std::vector<cl_uint> &in,
+                                  size_t outputsPerItem, size_t local) {
+    Mem input = createBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.size() * sizeof(cl_uint),
+                             const_cast<cl_uint *>(in.data()));
+    Mem out = createBuffer(CL_MEM_READ_WRITE, outputsPerItem * in.size() * sizeof(cl_uint));
+    EXPECT_TRUE(setArgs(kernel, input, out));
+    EXPECT_TRUE(run1D(kernel, in.size(), local));
+    return read<cl_uint>(out, outputsPerItem * in.size());
+  }
 };
 
 TEST_F(SubGroupQueryTest, DeviceReportsItsSubGroups) {
@@ -951,12 +963,8 @@ kernel void k(global const uint *in, global uint *out) {
   std::vector<cl_uint> in(global);
   for (size_t i = 0; i < global; ++i)
     in[i] = cl_uint(i * 7 % 23);
-  Mem input =
-      createBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * sizeof(cl_uint), in.data());
-  Mem out = createBuffer(CL_MEM_READ_WRITE, 4 * global * sizeof(cl_uint));
-  ASSERT_TRUE(setArgs(kernel, input, out));
-  ASSERT_TRUE(run1D(kernel, global, local));
-  std::vector<cl_uint> seen = read<cl_uint>(out, 4 * global);
+  std::vector<cl_uint> seen = runOnUints(kernel, in, 4, local);
+  ASSERT_EQ(4 * global, seen.size());
   for (size_t g = 0; g < global; ++g) {
     size_t item = g % local, group = item / width, lane = item % width;
     size_t first = g - lane, size = std::min(width, local - group * width);
@@ -1001,12 +1009,8 @@ kernel void k(global const uint *in, global uint *out) {
   std::vector<cl_uint> in(global);
   for (size_t i = 0; i < global; ++i)
     in[i] = cl_uint(i * 5 + 3);
-  Mem input =
-      createBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * sizeof(cl_uint), in.data());
-  Mem out = createBuffer(CL_MEM_READ_WRITE, 2 * global * sizeof(cl_uint));
-  ASSERT_TRUE(setArgs(kernel, input, out));
-  ASSERT_TRUE(run1D(kernel, global, local));
-  std::vector<cl_uint> seen = read<cl_uint>(out, 2 * global);
+  std::vector<cl_uint> seen = runOnUints(kernel, in, 2, local);
+  ASSERT_EQ(2 * global, seen.size());
   for (size_t g = 0; g < global; ++g) {
     size_t item = g % local, first = g - item % width;
     ASSERT_EQ(in[first], seen[2 * g]) << g;
