@@ -6,6 +6,7 @@
 #include "runtime/objects/device_partition.hpp"
 #include "runtime/objects/platform.hpp"
 #include "runtime/objects/queue.hpp"
+#include "support/command_buffer_khr.hpp"
 
 #include <cstring>
 #include <memory>
@@ -355,6 +356,12 @@ cl_int memoryInfo(const DeviceInfo &info, cl_device_info param, const InfoOutput
     return out(info.maxParameterSize);
   case CL_DEVICE_SVM_CAPABILITIES:
     return out(info.svmCapabilities);
+  case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+    return out(kCommandBufferCapabilities);
+  case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+    return out(kCommandBufferQueueProperties);
+  case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+    return out(cl_command_queue_properties{0});
   case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
     return out(info.usm.host);
   case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:

@@ -3,6 +3,7 @@
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
 #include "api/memory_flags.hpp"
+#include "api/recordable_commands.hpp"
 #include "runtime/images/image_format.hpp"
 #include "runtime/images/image_pixel.hpp"
 #include "runtime/objects/context.hpp"
@@ -141,6 +142,36 @@ KILN_API cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, 
   });
 }
 
+cl_int kiln::api::copyImage(const EnqueueTarget &target, cl_mem src_image, cl_mem dst_image,
+                            const size_t *src_origin, const size_t *dst_origin,
+                            const size_t *region, cl_event *event) {
+  MemObject *source, *destination;
+  if (cl_int error = validateImage(target, src_image, source))
+    return error;
+  if (cl_int error = validateImage(target, dst_image, destination))
+    return error;
+  const ImageDescription &from = *source->image();
+  const ImageDescription &to = *destination->image();
+  if (!sameFormat(from.format, to.format))
+    return CL_IMAGE_FORMAT_MISMATCH;
+  if (!validImageRegion(from, src_origin, region) || !validImageRegion(to, dst_origin, region))
+    return CL_INVALID_VALUE;
+  if (source == destination) {
+    bool disjoint = false;
+    for (int dim = 0; dim < 3; ++dim)
+      disjoint = disjoint || src_origin[dim] + region[dim] <= dst_origin[dim] ||
+                 dst_origin[dim] + region[dim] <= src_origin[dim];
+    if (!disjoint)
+      return CL_MEM_COPY_OVERLAP;
+  }
+  CopyRect copy{CopyRect::Direction::BufferToBuffer, Ref<MemObject>(source),
+                Ref<MemObject>(destination), nullptr};
+  copy.sourceRect = imageRect(from, src_origin);
+  copy.destinationRect = imageRect(to, dst_origin);
+  copy.region = byteRegion(from, region);
+  return submitCommand(target, CL_COMMAND_COPY_IMAGE, std::move(copy), event);
+}
+
 KILN_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image,
                                                cl_mem dst_image, const size_t *src_origin,
                                                const size_t *dst_origin, const size_t *region,
@@ -148,33 +179,39 @@ KILN_API cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, c
                                                const cl_event *event_wait_list, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    MemObject *source, *destination;
-    if (cl_int error = validateImageCommand(command_queue, src_image, num_events_in_wait_list,
-                                            event_wait_list, target, source))
+    if (cl_int error =
+            validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
       return error;
-    if (cl_int error = validateImage(target, dst_image, destination))
-      return error;
-    const ImageDescription &from = *source->image();
-    const ImageDescription &to = *destination->image();
-    if (!sameFormat(from.format, to.format))
-      return CL_IMAGE_FORMAT_MISMATCH;
-    if (!validImageRegion(from, src_origin, region) || !validImageRegion(to, dst_origin, region))
-      return CL_INVALID_VALUE;
-    if (source == destination) {
-      bool disjoint = false;
-      for (int dim = 0; dim < 3; ++dim)
-        disjoint = disjoint || src_origin[dim] + region[dim] <= dst_origin[dim] ||
-                   dst_origin[dim] + region[dim] <= src_origin[dim];
-      if (!disjoint)
-        return CL_MEM_COPY_OVERLAP;
-    }
-    CopyRect copy{CopyRect::Direction::BufferToBuffer, Ref<MemObject>(source),
-                  Ref<MemObject>(destination), nullptr};
-    copy.sourceRect = imageRect(from, src_origin);
-    copy.destinationRect = imageRect(to, dst_origin);
-    copy.region = byteRegion(from, region);
-    return submitCommand(target, CL_COMMAND_COPY_IMAGE, std::move(copy), event);
+    return copyImage(target, src_image, dst_image, src_origin, dst_origin, region, event);
   });
+}
+
+cl_int kiln::api::copyImageToBuffer(const EnqueueTarget &target, cl_mem src_image,
+                                    cl_mem dst_buffer, const size_t *src_origin,
+                                    const size_t *region, size_t dst_offset, cl_event *event) {
+  MemObject *source;
+  if (cl_int error = validateImage(target, src_image, source))
+    return error;
+  MemObject *destination = toObject<MemObject>(dst_buffer);
+  if (destination == nullptr || destination->type() != CL_MEM_OBJECT_BUFFER)
+    return CL_INVALID_MEM_OBJECT;
+  if (&destination->context() != &target.queue->context())
+    return CL_INVALID_CONTEXT;
+  const ImageDescription &layout = *source->image();
+  if (!validImageRegion(layout, src_origin, region))
+    return CL_INVALID_VALUE;
+  CopyRect copy{CopyRect::Direction::BufferToBuffer, Ref<MemObject>(source),
+                Ref<MemObject>(destination), nullptr};
+  // The buffer receives the region packed: rows of region[0] elements, slices of rows.
+  if (!hostRect(layout, region, 0, 0, copy.destinationRect))
+    return CL_INVALID_VALUE;
+  size_t bytes = copy.destinationRect.slicePitch * region[2];
+  if (dst_offset > destination->size() || bytes > destination->size() - dst_offset)
+    return CL_INVALID_VALUE;
+  copy.destinationRect.origin[0] = dst_offset;
+  copy.sourceRect = imageRect(layout, src_origin);
+  copy.region = byteRegion(layout, region);
+  return submitCommand(target, CL_COMMAND_COPY_IMAGE_TO_BUFFER, std::move(copy), event);
 }
 
 KILN_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
@@ -183,31 +220,38 @@ KILN_API cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
     const cl_event *event_wait_list, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    MemObject *source;
-    if (cl_int error = validateImageCommand(command_queue, src_image, num_events_in_wait_list,
-                                            event_wait_list, target, source))
+    if (cl_int error =
+            validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
       return error;
-    MemObject *destination = toObject<MemObject>(dst_buffer);
-    if (destination == nullptr || destination->type() != CL_MEM_OBJECT_BUFFER)
-      return CL_INVALID_MEM_OBJECT;
-    if (&destination->context() != &target.queue->context())
-      return CL_INVALID_CONTEXT;
-    const ImageDescription &layout = *source->image();
-    if (!validImageRegion(layout, src_origin, region))
-      return CL_INVALID_VALUE;
-    CopyRect copy{CopyRect::Direction::BufferToBuffer, Ref<MemObject>(source),
-                  Ref<MemObject>(destination), nullptr};
-    // The buffer receives the region packed: rows of region[0] elements, slices of rows.
-    if (!hostRect(layout, region, 0, 0, copy.destinationRect))
-      return CL_INVALID_VALUE;
-    size_t bytes = copy.destinationRect.slicePitch * region[2];
-    if (dst_offset > destination->size() || bytes > destination->size() - dst_offset)
-      return CL_INVALID_VALUE;
-    copy.destinationRect.origin[0] = dst_offset;
-    copy.sourceRect = imageRect(layout, src_origin);
-    copy.region = byteRegion(layout, region);
-    return submitCommand(target, CL_COMMAND_COPY_IMAGE_TO_BUFFER, std::move(copy), event);
+    return copyImageToBuffer(target, src_image, dst_buffer, src_origin, region, dst_offset, event);
   });
+}
+
+cl_int kiln::api::copyBufferToImage(const EnqueueTarget &target, cl_mem src_buffer,
+                                    cl_mem dst_image, size_t src_offset, const size_t *dst_origin,
+                                    const size_t *region, cl_event *event) {
+  MemObject *destination;
+  if (cl_int error = validateImage(target, dst_image, destination))
+    return error;
+  MemObject *source = toObject<MemObject>(src_buffer);
+  if (source == nullptr || source->type() != CL_MEM_OBJECT_BUFFER)
+    return CL_INVALID_MEM_OBJECT;
+  if (&source->context() != &target.queue->context())
+    return CL_INVALID_CONTEXT;
+  const ImageDescription &layout = *destination->image();
+  if (!validImageRegion(layout, dst_origin, region))
+    return CL_INVALID_VALUE;
+  CopyRect copy{CopyRect::Direction::BufferToBuffer, Ref<MemObject>(source),
+                Ref<MemObject>(destination), nullptr};
+  if (!hostRect(layout, region, 0, 0, copy.sourceRect))
+    return CL_INVALID_VALUE;
+  size_t bytes = copy.sourceRect.slicePitch * region[2];
+  if (src_offset > source->size() || bytes > source->size() - src_offset)
+    return CL_INVALID_VALUE;
+  copy.sourceRect.origin[0] = src_offset;
+  copy.destinationRect = imageRect(layout, dst_origin);
+  copy.region = byteRegion(layout, region);
+  return submitCommand(target, CL_COMMAND_COPY_BUFFER_TO_IMAGE, std::move(copy), event);
 }
 
 KILN_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(
@@ -216,30 +260,27 @@ KILN_API cl_int CL_API_CALL clEnqueueCopyBufferToImage(
     const cl_event *event_wait_list, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    MemObject *destination;
-    if (cl_int error = validateImageCommand(command_queue, dst_image, num_events_in_wait_list,
-                                            event_wait_list, target, destination))
+    if (cl_int error =
+            validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
       return error;
-    MemObject *source = toObject<MemObject>(src_buffer);
-    if (source == nullptr || source->type() != CL_MEM_OBJECT_BUFFER)
-      return CL_INVALID_MEM_OBJECT;
-    if (&source->context() != &target.queue->context())
-      return CL_INVALID_CONTEXT;
-    const ImageDescription &layout = *destination->image();
-    if (!validImageRegion(layout, dst_origin, region))
-      return CL_INVALID_VALUE;
-    CopyRect copy{CopyRect::Direction::BufferToBuffer, Ref<MemObject>(source),
-                  Ref<MemObject>(destination), nullptr};
-    if (!hostRect(layout, region, 0, 0, copy.sourceRect))
-      return CL_INVALID_VALUE;
-    size_t bytes = copy.sourceRect.slicePitch * region[2];
-    if (src_offset > source->size() || bytes > source->size() - src_offset)
-      return CL_INVALID_VALUE;
-    copy.sourceRect.origin[0] = src_offset;
-    copy.destinationRect = imageRect(layout, dst_origin);
-    copy.region = byteRegion(layout, region);
-    return submitCommand(target, CL_COMMAND_COPY_BUFFER_TO_IMAGE, std::move(copy), event);
+    return copyBufferToImage(target, src_buffer, dst_image, src_offset, dst_origin, region, event);
   });
+}
+
+cl_int kiln::api::fillImage(const EnqueueTarget &target, cl_mem image, const void *fill_color,
+                            const size_t *origin, const size_t *region, cl_event *event) {
+  MemObject *filled;
+  if (cl_int error = validateImage(target, image, filled))
+    return error;
+  const ImageDescription &layout = *filled->image();
+  if (fill_color == nullptr || !validImageRegion(layout, origin, region))
+    return CL_INVALID_VALUE;
+  FillImage fill{Ref<MemObject>(filled),
+                 imageRect(layout, origin),
+                 {region[0], region[1], region[2]},
+                 layout.elementSize,
+                 packImageElement(layout.format, fill_color)};
+  return submitCommand(target, CL_COMMAND_FILL_IMAGE, std::move(fill), event);
 }
 
 KILN_API cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image,
@@ -249,19 +290,10 @@ KILN_API cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, c
                                                const cl_event *event_wait_list, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    MemObject *filled;
-    if (cl_int error = validateImageCommand(command_queue, image, num_events_in_wait_list,
-                                            event_wait_list, target, filled))
+    if (cl_int error =
+            validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
       return error;
-    const ImageDescription &layout = *filled->image();
-    if (fill_color == nullptr || !validImageRegion(layout, origin, region))
-      return CL_INVALID_VALUE;
-    FillImage fill{Ref<MemObject>(filled),
-                   imageRect(layout, origin),
-                   {region[0], region[1], region[2]},
-                   layout.elementSize,
-                   packImageElement(layout.format, fill_color)};
-    return submitCommand(target, CL_COMMAND_FILL_IMAGE, std::move(fill), event);
+    return fillImage(target, image, fill_color, origin, region, event);
   });
 }
 

@@ -1,6 +1,7 @@
 // Commands that run code: NDRange kernels, tasks, native kernels.
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
+#include "api/recordable_commands.hpp"
 #include "runtime/objects/context.hpp"
 #include "runtime/objects/device.hpp"
 #include "runtime/objects/kernel.hpp"
@@ -18,23 +19,29 @@ using namespace kiln::api;
 
 namespace {
 
+/// The kernel with all its arguments set, and its code for `queue`'s device.
+cl_int validateKernelFor(const Queue &queue, cl_kernel kernel, Kernel *&self,
+                         const DeviceKernel *&code) {
+  self = toObject<Kernel>(kernel);
+  if (self == nullptr)
+    return CL_INVALID_KERNEL;
+  if (&self->program().context() != &queue.context())
+    return CL_INVALID_CONTEXT;
+  code = self->deviceKernel(&queue.device());
+  if (code == nullptr)
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (!self->allArgsSet())
+    return CL_INVALID_KERNEL_ARGS;
+  return CL_SUCCESS;
+}
+
 /// The queue, the kernel with all its arguments set, and its code for the queue's device.
 cl_int validateKernelOnQueue(cl_command_queue command_queue, cl_kernel kernel, Queue *&queue,
                              Kernel *&self, const DeviceKernel *&code) {
   queue = toHostQueue(command_queue);
   if (queue == nullptr)
     return CL_INVALID_COMMAND_QUEUE;
-  self = toObject<Kernel>(kernel);
-  if (self == nullptr)
-    return CL_INVALID_KERNEL;
-  if (&self->program().context() != &queue->context())
-    return CL_INVALID_CONTEXT;
-  code = self->deviceKernel(&queue->device());
-  if (code == nullptr)
-    return CL_INVALID_PROGRAM_EXECUTABLE;
-  if (!self->allArgsSet())
-    return CL_INVALID_KERNEL_ARGS;
-  return CL_SUCCESS;
+  return validateKernelFor(*queue, kernel, self, code);
 }
 
 /// The local size Kiln runs `kernel` with when the application gives none: its required size,
@@ -102,20 +109,29 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
                      const size_t *global_work_offset, const size_t *global_work_size,
                      const size_t *local_work_size, cl_uint num_events_in_wait_list,
                      const cl_event *event_wait_list, cl_event *event, cl_command_type type) {
-  Queue *queue;
+  EnqueueTarget target;
+  if (cl_int error =
+          validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
+    return error;
+  return launchKernel(target, kernel, work_dim, global_work_offset, global_work_size,
+                      local_work_size, event, type);
+}
+
+} // namespace
+
+cl_int kiln::api::launchKernel(const EnqueueTarget &target, cl_kernel kernel, cl_uint work_dim,
+                               const size_t *global_work_offset, const size_t *global_work_size,
+                               const size_t *local_work_size, cl_event *event,
+                               cl_command_type type) {
   Kernel *self;
   const DeviceKernel *code;
-  if (cl_int error = validateKernelOnQueue(command_queue, kernel, queue, self, code))
+  if (cl_int error = validateKernelFor(*target.queue, kernel, self, code))
     return error;
-  Device &device = queue->device();
+  Device &device = target.queue->device();
 
   KernelLaunch launch;
   if (cl_int error = validateRange(*self, device, *code, work_dim, global_work_offset,
                                    global_work_size, local_work_size, launch.range))
-    return error;
-  EnqueueTarget target{queue, {}};
-  if (cl_int error = validateWaitList(num_events_in_wait_list, event_wait_list, &queue->context(),
-                                      target.waitList))
     return error;
 
   launch.kernel = Ref<Kernel>(self);
@@ -127,8 +143,6 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
     return CL_OUT_OF_RESOURCES;
   return submitCommand(target, type, std::move(launch), event);
 }
-
-} // namespace
 
 KILN_API cl_int CL_API_CALL clEnqueueNDRangeKernel(
     cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,

@@ -3,6 +3,7 @@
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
 #include "api/memory_flags.hpp"
+#include "api/recordable_commands.hpp"
 #include "runtime/objects/context.hpp"
 #include "runtime/objects/memory.hpp"
 #include "runtime/objects/queue.hpp"
@@ -96,6 +97,27 @@ bool rangesOverlap(size_t firstStart, size_t secondStart, size_t size) {
 
 } // namespace
 
+cl_int kiln::api::copyBuffer(const EnqueueTarget &target, cl_mem src_buffer, cl_mem dst_buffer,
+                             size_t src_offset, size_t dst_offset, size_t size, cl_event *event) {
+  MemObject *source, *destination;
+  if (cl_int error = validateBuffer(target, src_buffer, source))
+    return error;
+  if (cl_int error = validateBuffer(target, dst_buffer, destination))
+    return error;
+  if (size == 0 || !inBounds(*source, src_offset, size) ||
+      !inBounds(*destination, dst_offset, size))
+    return CL_INVALID_VALUE;
+  auto [sourceStorage, sourceBase] = storageOf(*source);
+  auto [destinationStorage, destinationBase] = storageOf(*destination);
+  if (sourceStorage == destinationStorage &&
+      rangesOverlap(sourceBase + src_offset, destinationBase + dst_offset, size))
+    return CL_MEM_COPY_OVERLAP;
+  return submitCommand(
+      target, CL_COMMAND_COPY_BUFFER,
+      CopyBuffer{Ref<MemObject>(source), Ref<MemObject>(destination), src_offset, dst_offset, size},
+      event);
+}
+
 KILN_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
                                                 cl_mem dst_buffer, size_t src_offset,
                                                 size_t dst_offset, size_t size,
@@ -103,25 +125,28 @@ KILN_API cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, 
                                                 const cl_event *event_wait_list, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    MemObject *source, *destination;
-    if (cl_int error = validateBufferCommand(command_queue, src_buffer, num_events_in_wait_list,
-                                             event_wait_list, target, source))
+    if (cl_int error =
+            validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
       return error;
-    if (cl_int error = validateBuffer(target, dst_buffer, destination))
-      return error;
-    if (size == 0 || !inBounds(*source, src_offset, size) ||
-        !inBounds(*destination, dst_offset, size))
-      return CL_INVALID_VALUE;
-    auto [sourceStorage, sourceBase] = storageOf(*source);
-    auto [destinationStorage, destinationBase] = storageOf(*destination);
-    if (sourceStorage == destinationStorage &&
-        rangesOverlap(sourceBase + src_offset, destinationBase + dst_offset, size))
-      return CL_MEM_COPY_OVERLAP;
-    return submitCommand(target, CL_COMMAND_COPY_BUFFER,
-                         CopyBuffer{Ref<MemObject>(source), Ref<MemObject>(destination), src_offset,
-                                    dst_offset, size},
-                         event);
+    return copyBuffer(target, src_buffer, dst_buffer, src_offset, dst_offset, size, event);
   });
+}
+
+cl_int kiln::api::fillBuffer(const EnqueueTarget &target, cl_mem buffer, const void *pattern,
+                             size_t pattern_size, size_t offset, size_t size, cl_event *event) {
+  MemObject *destination;
+  if (cl_int error = validateBuffer(target, buffer, destination))
+    return error;
+  bool validPatternSize =
+      pattern_size != 0 && pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0;
+  if (pattern == nullptr || !validPatternSize || offset % pattern_size != 0 ||
+      size % pattern_size != 0 || !inBounds(*destination, offset, size))
+    return CL_INVALID_VALUE;
+  const auto *bytes = static_cast<const std::byte *>(pattern);
+  return submitCommand(target, CL_COMMAND_FILL_BUFFER,
+                       FillBuffer{Ref<MemObject>(destination), offset, size,
+                                  std::vector<std::byte>(bytes, bytes + pattern_size)},
+                       event);
 }
 
 KILN_API cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
@@ -131,20 +156,10 @@ KILN_API cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, 
                                                 const cl_event *event_wait_list, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    MemObject *destination;
-    if (cl_int error = validateBufferCommand(command_queue, buffer, num_events_in_wait_list,
-                                             event_wait_list, target, destination))
+    if (cl_int error =
+            validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
       return error;
-    bool validPatternSize =
-        pattern_size != 0 && pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0;
-    if (pattern == nullptr || !validPatternSize || offset % pattern_size != 0 ||
-        size % pattern_size != 0 || !inBounds(*destination, offset, size))
-      return CL_INVALID_VALUE;
-    const auto *bytes = static_cast<const std::byte *>(pattern);
-    return submitCommand(target, CL_COMMAND_FILL_BUFFER,
-                         FillBuffer{Ref<MemObject>(destination), offset, size,
-                                    std::vector<std::byte>(bytes, bytes + pattern_size)},
-                         event);
+    return fillBuffer(target, buffer, pattern, pattern_size, offset, size, event);
   });
 }
 
@@ -264,6 +279,35 @@ bool rectsOverlap(size_t firstBase, const BufferRect &first, size_t secondBase,
 
 } // namespace
 
+cl_int kiln::api::copyBufferRect(const EnqueueTarget &target, cl_mem src_buffer, cl_mem dst_buffer,
+                                 const size_t *src_origin, const size_t *dst_origin,
+                                 const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
+                                 size_t dst_row_pitch, size_t dst_slice_pitch, cl_event *event) {
+  MemObject *source, *destination;
+  if (cl_int error = validateBuffer(target, src_buffer, source))
+    return error;
+  if (cl_int error = validateBuffer(target, dst_buffer, destination))
+    return error;
+  CopyRect copy{CopyRect::Direction::BufferToBuffer, Ref<MemObject>(source),
+                Ref<MemObject>(destination), nullptr};
+  if (!validRegion(src_origin, region) || dst_origin == nullptr ||
+      !completeRect(src_origin, region, src_row_pitch, src_slice_pitch, source->size(),
+                    copy.sourceRect) ||
+      !completeRect(dst_origin, region, dst_row_pitch, dst_slice_pitch, destination->size(),
+                    copy.destinationRect))
+    return CL_INVALID_VALUE;
+  copy.region = {region[0], region[1], region[2]};
+  if (source == destination && copy.sourceRect.rowPitch != copy.destinationRect.rowPitch &&
+      copy.sourceRect.slicePitch != copy.destinationRect.slicePitch)
+    return CL_INVALID_VALUE;
+  auto [sourceStorage, sourceBase] = storageOf(*source);
+  auto [destinationStorage, destinationBase] = storageOf(*destination);
+  if (sourceStorage == destinationStorage &&
+      rectsOverlap(sourceBase, copy.sourceRect, destinationBase, copy.destinationRect, copy.region))
+    return CL_MEM_COPY_OVERLAP;
+  return submitCommand(target, CL_COMMAND_COPY_BUFFER_RECT, std::move(copy), event);
+}
+
 KILN_API cl_int CL_API_CALL clEnqueueCopyBufferRect(
     cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin,
     const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
@@ -271,31 +315,11 @@ KILN_API cl_int CL_API_CALL clEnqueueCopyBufferRect(
     const cl_event *event_wait_list, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    MemObject *source, *destination;
-    if (cl_int error = validateBufferCommand(command_queue, src_buffer, num_events_in_wait_list,
-                                             event_wait_list, target, source))
+    if (cl_int error =
+            validateEnqueue(command_queue, num_events_in_wait_list, event_wait_list, target))
       return error;
-    if (cl_int error = validateBuffer(target, dst_buffer, destination))
-      return error;
-    CopyRect copy{CopyRect::Direction::BufferToBuffer, Ref<MemObject>(source),
-                  Ref<MemObject>(destination), nullptr};
-    if (!validRegion(src_origin, region) || dst_origin == nullptr ||
-        !completeRect(src_origin, region, src_row_pitch, src_slice_pitch, source->size(),
-                      copy.sourceRect) ||
-        !completeRect(dst_origin, region, dst_row_pitch, dst_slice_pitch, destination->size(),
-                      copy.destinationRect))
-      return CL_INVALID_VALUE;
-    copy.region = {region[0], region[1], region[2]};
-    if (source == destination && copy.sourceRect.rowPitch != copy.destinationRect.rowPitch &&
-        copy.sourceRect.slicePitch != copy.destinationRect.slicePitch)
-      return CL_INVALID_VALUE;
-    auto [sourceStorage, sourceBase] = storageOf(*source);
-    auto [destinationStorage, destinationBase] = storageOf(*destination);
-    if (sourceStorage == destinationStorage &&
-        rectsOverlap(sourceBase, copy.sourceRect, destinationBase, copy.destinationRect,
-                     copy.region))
-      return CL_MEM_COPY_OVERLAP;
-    return submitCommand(target, CL_COMMAND_COPY_BUFFER_RECT, std::move(copy), event);
+    return copyBufferRect(target, src_buffer, dst_buffer, src_origin, dst_origin, region,
+                          src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch, event);
   });
 }
 

@@ -1,6 +1,7 @@
 #include "api/enqueue_support.hpp"
 
 #include "api/api_support.hpp"
+#include "runtime/objects/command_buffer.hpp"
 #include "runtime/objects/queue.hpp"
 
 namespace kiln::api {
@@ -15,6 +16,14 @@ cl_int validateEnqueue(cl_command_queue queue, cl_uint numEvents, const cl_event
 
 cl_int submitCommand(const EnqueueTarget &target, cl_command_type type, CommandPayload payload,
                      cl_event *eventOut, bool blocking, CommandOrdering ordering) {
+  if (CommandBuffer *buffer = target.recording.buffer) {
+    cl_sync_point_khr point = buffer->record(type, std::move(payload));
+    if (point == 0)
+      return CL_INVALID_OPERATION;
+    if (target.recording.syncPoint != nullptr)
+      *target.recording.syncPoint = point;
+    return CL_SUCCESS;
+  }
   // The event starts with the application's reference; the command holds its own.
   Event *event = createObject<Event>(*target.queue, type);
   Ref<Event> held(event);

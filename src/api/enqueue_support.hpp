@@ -7,14 +7,23 @@
 #include <vector>
 
 namespace kiln {
+class CommandBuffer;
 class Queue;
-}
+} // namespace kiln
 
 namespace kiln::api {
+
+/// Where a clCommand*KHR call records its command (into a command buffer) instead of enqueueing
+/// it.
+struct CommandRecording {
+  CommandBuffer *buffer = nullptr;
+  cl_sync_point_khr *syncPoint = nullptr; // the application's, may be null
+};
 
 struct EnqueueTarget {
   Queue *queue = nullptr;
   std::vector<Event *> waitList;
+  CommandRecording recording; // empty for an enqueue
 };
 
 /// CL_INVALID_COMMAND_QUEUE, CL_INVALID_EVENT_WAIT_LIST or CL_INVALID_CONTEXT (an event of
@@ -24,8 +33,8 @@ cl_int validateEnqueue(cl_command_queue queue, cl_uint numEvents, const cl_event
 
 enum class CommandOrdering { Normal, AfterAll, Barrier };
 
-/// Enqueues a validated command. With `blocking`, waits until it finishes and returns
-/// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it failed.
+/// Enqueues a validated command, or records it when `target` is a recording. With `blocking`, waits
+/// until it finishes and returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it failed.
 cl_int submitCommand(const EnqueueTarget &target, cl_command_type type, CommandPayload payload,
                      cl_event *eventOut, bool blocking = false,
                      CommandOrdering ordering = CommandOrdering::Normal);

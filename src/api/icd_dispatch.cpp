@@ -1,6 +1,7 @@
 // The dispatch table the ICD loader calls through (cl_khr_icd), and the loader-facing entry
 // points: clIcdGetPlatformIDsKHR and clGetExtensionFunctionAddress(ForPlatform).
 #include "api/api_support.hpp"
+#include "api/command_buffer_api.hpp"
 #include "runtime/objects/platform.hpp"
 
 #include <CL/cl_egl.h>
@@ -202,7 +203,7 @@ void *extensionFunction(const char *name) {
   for (const auto &[known, function] : kFunctions)
     if (known == name)
       return function;
-  return nullptr;
+  return api::commandBufferFunction(name);
 }
 
 #undef KILN_EXTENSION_FUNCTION

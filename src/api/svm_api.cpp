@@ -4,6 +4,7 @@
 // the host's own memory, which devices with fine-grained system SVM reach as it is.
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
+#include "api/recordable_commands.hpp"
 #include "api/shared_memory_commands.hpp"
 #include "runtime/objects/context.hpp"
 #include "runtime/objects/device.hpp"
@@ -117,27 +118,53 @@ KILN_API cl_int CL_API_CALL clEnqueueSVMFree(
 
 namespace kiln::api {
 
+cl_int copySharedMemory(const EnqueueTarget &target, cl_command_type type, bool blocking,
+                        void *destination, const void *source, size_t size, cl_event *event) {
+  if (svmCapabilitiesOf(*target.queue) == 0)
+    return CL_INVALID_OPERATION;
+  if (destination == nullptr || source == nullptr)
+    return CL_INVALID_VALUE;
+  if (overlaps(destination, source, size))
+    return CL_MEM_COPY_OVERLAP;
+  SvmAllocations &allocations = target.queue->context().svmAllocations();
+  SvmLocation to = allocations.find(destination), from = allocations.find(source);
+  if (!fitsInAllocation(to, size) || !fitsInAllocation(from, size))
+    return CL_INVALID_VALUE;
+  return submitCommand(target, type,
+                       CopyMemory{static_cast<std::byte *>(destination),
+                                  static_cast<const std::byte *>(source), size,
+                                  std::move(to.allocation), std::move(from.allocation)},
+                       event, blocking);
+}
+
 cl_int enqueueSharedMemoryCopy(cl_command_queue queue, cl_command_type type, bool blocking,
                                void *destination, const void *source, size_t size,
                                cl_uint numEvents, const cl_event *waitList, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    if (cl_int error = validateSvmCommand(queue, numEvents, waitList, target))
+    if (cl_int error = validateEnqueue(queue, numEvents, waitList, target))
       return error;
-    if (destination == nullptr || source == nullptr)
-      return CL_INVALID_VALUE;
-    if (overlaps(destination, source, size))
-      return CL_MEM_COPY_OVERLAP;
-    SvmAllocations &allocations = target.queue->context().svmAllocations();
-    SvmLocation to = allocations.find(destination), from = allocations.find(source);
-    if (!fitsInAllocation(to, size) || !fitsInAllocation(from, size))
-      return CL_INVALID_VALUE;
-    return submitCommand(target, type,
-                         CopyMemory{static_cast<std::byte *>(destination),
-                                    static_cast<const std::byte *>(source), size,
-                                    std::move(to.allocation), std::move(from.allocation)},
-                         event, blocking);
+    return copySharedMemory(target, type, blocking, destination, source, size, event);
   });
+}
+
+cl_int fillSharedMemory(const EnqueueTarget &target, cl_command_type type, void *destination,
+                        const void *pattern, size_t patternSize, size_t size, cl_event *event) {
+  if (svmCapabilitiesOf(*target.queue) == 0)
+    return CL_INVALID_OPERATION;
+  if (destination == nullptr || pattern == nullptr || !std::has_single_bit(patternSize) ||
+      patternSize > 128 || reinterpret_cast<uintptr_t>(destination) % patternSize != 0 ||
+      size % patternSize != 0)
+    return CL_INVALID_VALUE;
+  SvmLocation location = target.queue->context().svmAllocations().find(destination);
+  if (!fitsInAllocation(location, size))
+    return CL_INVALID_VALUE;
+  const auto *bytes = static_cast<const std::byte *>(pattern);
+  return submitCommand(target, type,
+                       FillMemory{static_cast<std::byte *>(destination), size,
+                                  std::vector<std::byte>(bytes, bytes + patternSize),
+                                  std::move(location.allocation)},
+                       event);
 }
 
 cl_int enqueueSharedMemoryFill(cl_command_queue queue, cl_command_type type, void *destination,
@@ -145,21 +172,9 @@ cl_int enqueueSharedMemoryFill(cl_command_queue queue, cl_command_type type, voi
                                cl_uint numEvents, const cl_event *waitList, cl_event *event) {
   return guard([&] {
     EnqueueTarget target;
-    if (cl_int error = validateSvmCommand(queue, numEvents, waitList, target))
+    if (cl_int error = validateEnqueue(queue, numEvents, waitList, target))
       return error;
-    if (destination == nullptr || pattern == nullptr || !std::has_single_bit(patternSize) ||
-        patternSize > 128 || reinterpret_cast<uintptr_t>(destination) % patternSize != 0 ||
-        size % patternSize != 0)
-      return CL_INVALID_VALUE;
-    SvmLocation location = target.queue->context().svmAllocations().find(destination);
-    if (!fitsInAllocation(location, size))
-      return CL_INVALID_VALUE;
-    const auto *bytes = static_cast<const std::byte *>(pattern);
-    return submitCommand(target, type,
-                         FillMemory{static_cast<std::byte *>(destination), size,
-                                    std::vector<std::byte>(bytes, bytes + patternSize),
-                                    std::move(location.allocation)},
-                         event);
+    return fillSharedMemory(target, type, destination, pattern, patternSize, size, event);
   });
 }
 

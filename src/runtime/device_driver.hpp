@@ -138,6 +138,17 @@ public:
   /// Command::markRunning() when it starts and Command::complete() when it is done, from any
   /// thread.
   virtual void submit(std::shared_ptr<Command> command) = 0;
+
+  /// Runs `steps`, the commands of one run of a command buffer, one after the other, then
+  /// completes `command` (the run's own, already running) with CL_COMPLETE, or with
+  /// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST as soon as a step fails (the steps after it
+  /// are completed with that status without running). Returns false, having done nothing, where
+  /// the driver has no faster way to run them than as one command after another (the default);
+  /// the runtime then chains them.
+  virtual bool submitSequence(const std::shared_ptr<Command> &command,
+                              std::vector<std::shared_ptr<Command>> &steps) {
+    return false;
+  }
 };
 
 class CompilerLoader;

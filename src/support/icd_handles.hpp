@@ -41,3 +41,6 @@ struct _cl_event {
 struct _cl_sampler {
   cl_icd_dispatch *dispatch;
 };
+struct _cl_command_buffer_khr {
+  cl_icd_dispatch *dispatch;
+};

@@ -79,6 +79,9 @@ inline constexpr OfferedName kOfferedNames[] = {
     {"cl_intel_subgroups_long", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     // Intel's unified shared memory (SYCL runtimes, chipStar), on SVM's allocations.
     {"cl_intel_unified_shared_memory", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
+    // Command buffers, replayed by the runtime (scheduling/command_buffer_replay.hpp); the
+    // version whose entry points Kiln has (support/command_buffer_khr.hpp).
+    {"cl_khr_command_buffer", CL_MAKE_VERSION(0, 9, 8), OfferedKind::Extension, kEveryDevice},
     // NVIDIA's device queries (compute capability, registers, warp size), which programs read
     // to choose code for NVIDIA GPUs.
     {"cl_nv_device_attribute_query", kExtensionVersion, OfferedKind::Extension, CL_DEVICE_TYPE_GPU},

@@ -30,6 +30,7 @@ enum class ObjectKind : uint32_t {
   Program,
   Kernel,
   Event,
+  CommandBuffer,
 };
 
 /// The dispatch table shared by all Kiln objects (defined in api/icd_dispatch.cpp).

@@ -11,10 +11,12 @@
 namespace kiln {
 namespace {
 
-/// A kernel that enqueues kernels finishes after them, not when the device is done with its own
-/// work: what follows it in an in-order queue must wait for it to finish, even on a device that
-/// keeps submission order.
+/// A kernel that enqueues kernels finishes after them, and a command buffer's run after its
+/// commands, not when the device is done with its own work: what follows either in an in-order
+/// queue must wait for it to finish, even on a device that keeps submission order.
 bool finishesAfterItsWork(Command &command) {
+  if (std::holds_alternative<RunCommandBuffer>(command.payload()))
+    return true;
   auto *launch = std::get_if<KernelLaunch>(&command.payload());
   return launch != nullptr && launch->kernel->info().usesDeviceEnqueue;
 }

@@ -2,8 +2,17 @@
 
 #include "runtime/objects/device.hpp"
 #include "runtime/objects/queue.hpp"
+#include "runtime/scheduling/command_buffer_replay.hpp"
 
 namespace kiln {
+
+std::shared_ptr<Command> Command::makeInternal(Queue &queue, cl_command_type type,
+                                               CommandPayload payload) {
+  Event *event = createObject<Event>(queue, type);
+  Ref<Event> held(event);
+  event->releaseExternal();
+  return make(std::move(held), std::move(payload));
+}
 
 void Command::dependencyFinished(cl_int status, bool propagatesErrors) {
   if (releaseDependency(status, propagatesErrors))
@@ -36,7 +45,10 @@ std::vector<std::shared_ptr<Command>> Command::submitOne() {
   event_->setStatus(CL_SUBMITTED);
   // The event outlives the driver's hold on this command (which may complete it at once).
   Ref<Event> event = event_;
-  event->queue()->device().driver().submit(shared_from_this());
+  if (std::holds_alternative<RunCommandBuffer>(payload_))
+    startReplay(shared_from_this());
+  else
+    event->queue()->device().driver().submit(shared_from_this());
   std::vector<std::shared_ptr<Command>> ready;
   for (std::shared_ptr<Command> &successor : event->takeSubmissionDependents())
     if (successor->releaseDependency(CL_COMPLETE, false))

@@ -19,6 +19,8 @@ namespace kiln {
 
 class DeviceKernel;
 class EnqueueTree;
+class Queue;
+struct RecordedCommands;
 
 /// A 3-D region of a buffer seen as rows and slices (the *Rect commands).
 struct BufferRect {
@@ -142,10 +144,16 @@ struct FreeSvm {
 };
 /// Markers and barriers: nothing to run, only ordering.
 struct NoOperation {};
+/// clEnqueueCommandBufferKHR: one replay of a finalized command buffer's commands
+/// (scheduling/command_buffer_replay.hpp). The runtime runs it; drivers never see it.
+struct RunCommandBuffer {
+  std::shared_ptr<const RecordedCommands> commands;
+};
 
-using CommandPayload = std::variant<KernelLaunch, ReadBuffer, WriteBuffer, CopyBuffer, FillBuffer,
-                                    CopyRect, FillImage, MapBuffer, UnmapBuffer, NativeKernel,
-                                    MigrateMemory, CopyMemory, FillMemory, FreeSvm, NoOperation>;
+using CommandPayload =
+    std::variant<KernelLaunch, ReadBuffer, WriteBuffer, CopyBuffer, FillBuffer, CopyRect, FillImage,
+                 MapBuffer, UnmapBuffer, NativeKernel, MigrateMemory, CopyMemory, FillMemory,
+                 FreeSvm, NoOperation, RunCommandBuffer>;
 
 class Command : public std::enable_shared_from_this<Command> {
 public:
@@ -154,6 +162,10 @@ public:
     return std::allocate_shared<Command>(RecyclingAllocator<Command>(), std::move(event),
                                          std::move(payload));
   }
+
+  /// A command Kiln enqueues for itself on `queue` (its event has no application reference).
+  static std::shared_ptr<Command> makeInternal(Queue &queue, cl_command_type type,
+                                               CommandPayload payload);
 
   Command(Ref<Event> event, CommandPayload payload)
       : event_(std::move(event)), payload_(std::move(payload)) {}

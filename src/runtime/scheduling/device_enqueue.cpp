@@ -90,13 +90,6 @@ void CL_CALLBACK childFinished(cl_event handle, cl_int, void *userData) {
   notice->children->finishOne();
 }
 
-std::shared_ptr<Command> makeCommand(Queue &queue, cl_command_type type, CommandPayload payload) {
-  Event *event = createObject<Event>(queue, type);
-  Ref<Event> held(event);
-  event->releaseExternal();
-  return Command::make(std::move(held), std::move(payload));
-}
-
 /// Reads one launch's records and starts the commands they ask for.
 class RecordReader {
 public:
@@ -130,7 +123,7 @@ private:
     if (record.kind == static_cast<uint32_t>(compiler::EnqueueRecordKind::Kernel))
       command = kernelCommand(record, *queue);
     else if (record.kind == static_cast<uint32_t>(compiler::EnqueueRecordKind::Marker))
-      command = makeCommand(*queue, CL_COMMAND_MARKER, NoOperation{});
+      command = Command::makeInternal(*queue, CL_COMMAND_MARKER, NoOperation{});
     if (command == nullptr)
       return;
     DeviceEvent *event = tree_.entry(record.returnEvent);
@@ -143,13 +136,13 @@ private:
     // What waits for the device event then waits for the copy too.
     if (event != nullptr && event->profilingResult != 0) {
       Event *after = &command->event();
-      std::shared_ptr<Command> copy =
-          makeCommand(*queue, CL_COMMAND_SVM_MEMCPY,
-                      CopyMemory{reinterpret_cast<std::byte *>(event->profilingResult),
-                                 reinterpret_cast<const std::byte *>(&event->executionTime),
-                                 2 * sizeof(uint64_t),
-                                 {},
-                                 {}});
+      std::shared_ptr<Command> copy = Command::makeInternal(
+          *queue, CL_COMMAND_SVM_MEMCPY,
+          CopyMemory{reinterpret_cast<std::byte *>(event->profilingResult),
+                     reinterpret_cast<const std::byte *>(&event->executionTime),
+                     2 * sizeof(uint64_t),
+                     {},
+                     {}});
       tree_.setCommandEvent(record.returnEvent, Ref<Event>(&copy->event()));
       launch(*queue, copy, std::span<Event *const>(&after, 1), nullptr);
     }
@@ -198,7 +191,7 @@ private:
       return nullptr;
     launch.range = rangeOf(record, *launch.deviceKernel);
     launch.enqueueTree = children_->arena->tree();
-    return makeCommand(queue, CL_COMMAND_NDRANGE_KERNEL, std::move(launch));
+    return Command::makeInternal(queue, CL_COMMAND_NDRANGE_KERNEL, std::move(launch));
   }
 
   NDRange rangeOf(const EnqueueRecord &record, const DeviceKernel &code) const {

@@ -132,6 +132,8 @@ struct HostExecutor {
     return CL_COMPLETE;
   }
   cl_int operator()(NoOperation &) const { return CL_COMPLETE; }
+  // The runtime runs a command buffer's commands (scheduling/command_buffer_replay.hpp).
+  cl_int operator()(RunCommandBuffer &) const { return CL_INVALID_OPERATION; }
 };
 
 } // namespace

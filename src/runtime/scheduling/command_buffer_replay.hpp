@@ -1,0 +1,30 @@
+// A finalized command buffer's commands, and how one enqueue of them runs: each command is copied
+// into a command of its own on the command buffer's queue, in the order they were recorded, and
+// the enqueue's command finishes after the last of them.
+//
+// Recording order satisfies every sync point (a command can only wait for commands recorded
+// before it), so the copies run one after the other on every queue, in order or not.
+#pragma once
+
+#include "runtime/scheduling/command.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace kiln {
+
+struct RecordedCommand {
+  cl_command_type type;
+  CommandPayload payload; // copied for each run
+};
+
+struct RecordedCommands {
+  std::vector<RecordedCommand> commands;
+};
+
+/// Runs the commands of `parent`'s RunCommandBuffer payload; `parent` completes after them, with
+/// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when one of them failed. For Command, when
+/// `parent` is submitted.
+void startReplay(const std::shared_ptr<Command> &parent);
+
+} // namespace kiln
