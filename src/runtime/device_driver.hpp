@@ -5,6 +5,7 @@
 #include "compiler/frontend.hpp"
 #include "runtime/objects/device_info.hpp"
 #include "runtime/objects/memory.hpp"
+#include "runtime/scheduling/prepared_sequence.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -18,6 +19,7 @@ namespace kiln {
 
 class Command;
 class Event;
+struct RecordedCommands;
 
 /// What clGetKernelWorkGroupInfo reports for one kernel on one device.
 struct DeviceKernelInfo {
@@ -139,16 +141,19 @@ public:
   /// thread.
   virtual void submit(std::shared_ptr<Command> command) = 0;
 
-  /// Runs `steps`, the commands of one run of a command buffer, one after the other, then
-  /// completes `command` (the run's own, already running) with CL_COMPLETE, or with
-  /// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST as soon as a step fails (the steps after it
-  /// are completed with that status without running). Returns false, having done nothing, where
-  /// the driver has no faster way to run them than as one command after another (the default);
-  /// the runtime then chains them.
-  virtual bool submitSequence(const std::shared_ptr<Command> &command,
-                              std::vector<std::shared_ptr<Command>> &steps) {
-    return false;
+  /// This driver's own form of a finalized command buffer's commands, for running them again
+  /// and again with submitPrepared; null where the driver has none (the default): the runtime
+  /// then submits them as one command after another.
+  virtual std::unique_ptr<PreparedSequence> prepareSequence(const RecordedCommands &commands) {
+    return nullptr;
   }
+
+  /// Runs `commands` (in `prepared`, their form from prepareSequence) one after the other as
+  /// `command`, which is running already, and completes it after the last with CL_COMPLETE, or
+  /// with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST as soon as one fails.
+  virtual void submitPrepared(const std::shared_ptr<Command> &command,
+                              std::shared_ptr<const RecordedCommands> commands,
+                              const PreparedSequence &prepared) {}
 };
 
 class CompilerLoader;

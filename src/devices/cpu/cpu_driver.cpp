@@ -1,5 +1,6 @@
 #include "devices/cpu/cpu_driver.hpp"
 
+#include "devices/cpu/command_sequence.hpp"
 #include "devices/cpu/cpu_device_info.hpp"
 #include "devices/cpu/cpu_program.hpp"
 #include "devices/cpu/cpu_topology.hpp"
@@ -112,43 +113,24 @@ public:
   }
 
   void submit(std::shared_ptr<Command> command) override {
-    ThreadPool &workers = pool();
-    if (auto *launch = std::get_if<KernelLaunch>(&command->payload())) {
-      std::array<uint64_t, 3> perDimension = workGroupCounts(launch->range);
-      size_t groups = perDimension[0] * perDimension[1] * perDimension[2];
-      if (groups == 0) {
-        command->complete(CL_COMPLETE);
-        return;
-      }
-      LaunchCode code;
-      std::string error;
-      WorkGroupShape common;
-      LaunchBuffers buffers = launchBuffersOf(*launch);
-      common.streamingStores = shouldStreamStores(host_, buffers);
-      common.buffersHaveReadSlack = buffers.haveReadSlack;
-      if (!code.find(static_cast<const CpuKernel &>(*launch->deviceKernel), launch->range, common,
-                     error)) {
-        // The kernel was prepared at build, so this is rare: out of memory, or an internal
-        // error of the code generator.
-        launch->kernel->program().context().reportError("Kiln could not compile kernel '" +
-                                                        launch->kernel->name() + "': " + error);
-        command->complete(CL_OUT_OF_RESOURCES);
-        return;
-      }
-      // Several chunks per worker balance uneven work-groups; not so many that claiming costs.
-      size_t chunk = std::max<size_t>(1, groups / (size_t{workers.workerCount()} * 4));
-      workers.submit(std::allocate_shared<KernelLaunchJob>(
-          RecyclingAllocator<KernelLaunchJob>(), std::move(command), scratch_, code, perDimension,
-          chunk, info_.printfBufferSize));
-    } else if (std::optional<ByteTransfer> transfer = byteTransferOf(command->payload())) {
-      bool inPieces = transfer->size >= ByteTransferJob::kMinimumBytes && workers.workerCount() > 1;
-      transfer->streaming = shouldStreamTransfer(host_, *transfer);
-      workers.submit(std::allocate_shared<ByteTransferJob>(
-          RecyclingAllocator<ByteTransferJob>(), std::move(command), *transfer, inPieces));
-    } else {
-      workers.submit(std::allocate_shared<HostCommandJob>(RecyclingAllocator<HostCommandJob>(),
-                                                          std::move(command)));
-    }
+    if (std::shared_ptr<ParallelJob> job = jobFor(std::move(command)))
+      pool().submit(std::move(job));
+  }
+
+  std::unique_ptr<PreparedSequence> prepareSequence(const RecordedCommands &commands) override {
+    auto prepared = std::make_unique<CpuPreparedSequence>();
+    for (const RecordedCommand &recorded : commands.commands)
+      prepared->steps.push_back(prepareStep(recorded.payload));
+    return prepared;
+  }
+
+  void submitPrepared(const std::shared_ptr<Command> &command,
+                      std::shared_ptr<const RecordedCommands> commands,
+                      const PreparedSequence &prepared) override {
+    auto sequence = std::make_shared<CommandSequence>(
+        command, std::move(commands), static_cast<const CpuPreparedSequence &>(prepared), pool(),
+        scratch_, [this](std::shared_ptr<Command> step) { return jobFor(std::move(step)); });
+    sequence->start();
   }
 
   void runReadyWorkWhileWaiting(const Event &waited) override {
@@ -159,6 +141,80 @@ public:
   }
 
 private:
+  /// The job of the pool that runs `command`; null when the command has completed already (an
+  /// empty NDRange, a kernel that cannot be compiled).
+  std::shared_ptr<ParallelJob> jobFor(std::shared_ptr<Command> command) {
+    ThreadPool &workers = pool();
+    if (auto *launch = std::get_if<KernelLaunch>(&command->payload())) {
+      std::array<uint64_t, 3> perDimension = workGroupCounts(launch->range);
+      size_t groups = perDimension[0] * perDimension[1] * perDimension[2];
+      if (groups == 0) {
+        command->complete(CL_COMPLETE);
+        return nullptr;
+      }
+      LaunchCode code;
+      if (!findLaunchCode(*launch, code)) {
+        command->complete(CL_OUT_OF_RESOURCES);
+        return nullptr;
+      }
+      return std::allocate_shared<KernelLaunchJob>(RecyclingAllocator<KernelLaunchJob>(),
+                                                   std::move(command), scratch_, code, perDimension,
+                                                   chunkSize(groups), info_.printfBufferSize);
+    }
+    if (std::optional<ByteTransfer> transfer = byteTransferOf(command->payload())) {
+      bool inPieces = transfer->size >= ByteTransferJob::kMinimumBytes && workers.workerCount() > 1;
+      transfer->streaming = shouldStreamTransfer(host_, *transfer);
+      return std::allocate_shared<ByteTransferJob>(RecyclingAllocator<ByteTransferJob>(),
+                                                   std::move(command), *transfer, inPieces);
+    }
+    return std::allocate_shared<HostCommandJob>(RecyclingAllocator<HostCommandJob>(),
+                                                std::move(command));
+  }
+
+  /// Work-groups a worker claims at a time from a launch of `groups`: several chunks per worker
+  /// balance uneven work-groups; not so many that claiming costs.
+  size_t chunkSize(size_t groups) {
+    return std::max<size_t>(1, groups / (size_t{pool().workerCount()} * 4));
+  }
+
+  /// The work-group functions `launch` runs with; false, with the error reported to the
+  /// context, when one cannot be compiled.
+  bool findLaunchCode(const KernelLaunch &launch, LaunchCode &code) {
+    std::string error;
+    WorkGroupShape common;
+    LaunchBuffers buffers = launchBuffersOf(launch);
+    common.streamingStores = shouldStreamStores(host_, buffers);
+    common.buffersHaveReadSlack = buffers.haveReadSlack;
+    if (code.find(static_cast<const CpuKernel &>(*launch.deviceKernel), launch.range, common,
+                  error))
+      return true;
+    // The kernel was prepared at build, so this is rare: out of memory, or an internal error of
+    // the code generator.
+    launch.kernel->program().context().reportError("Kiln could not compile kernel '" +
+                                                   launch.kernel->name() + "': " + error);
+    return false;
+  }
+
+  /// How a command buffer runs `payload`: a kernel that needs only its work-group functions
+  /// (no printf, no kernels it enqueues) as a prepared launch, anything else as a command.
+  PreparedStep prepareStep(const CommandPayload &payload) {
+    PreparedStep step;
+    const auto *launch = std::get_if<KernelLaunch>(&payload);
+    if (launch == nullptr)
+      return step;
+    std::array<uint64_t, 3> perDimension = workGroupCounts(launch->range);
+    size_t groups = perDimension[0] * perDimension[1] * perDimension[2];
+    step.empty = groups == 0;
+    const auto &kernel = static_cast<const CpuKernel &>(*launch->deviceKernel);
+    LaunchCode code;
+    if (step.empty || kernel.printfCalls() != nullptr || launch->kernel->info().usesDeviceEnqueue ||
+        !findLaunchCode(*launch, code))
+      return step;
+    step.launch.emplace(*launch, code, perDimension);
+    step.chunkSize = chunkSize(groups);
+    return step;
+  }
+
   /// The workers start on the first command, not when the platform is discovered.
   ThreadPool &pool() {
     std::call_once(poolStarted_, [this] {

@@ -55,61 +55,37 @@ bool shouldStreamStores(const HostCpu &host, const LaunchBuffers &buffers) {
   return cache != 0 && buffers.outputBytes > cache / 4 && buffers.bytes > cache;
 }
 
-KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
-                                 std::vector<WorkerScratch> &scratch, const LaunchCode &code,
-                                 const std::array<uint64_t, 3> &groups, size_t chunkSize,
-                                 size_t printfBufferSize)
-    : ParallelJob(groups[0] * groups[1] * groups[2], chunkSize), command_(std::move(command)),
-      scratch_(scratch), launch_(std::get<KernelLaunch>(command_->payload())),
-      deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)), code_(code) {
-  if (deviceKernel_.printfCalls() != nullptr) {
-    printf_.emplace(allocateAligned(PrintfOutput::storageSize(printfBufferSize),
-                                    PrintfOutput::kStorageAlignment),
-                    printfBufferSize);
-    params_.printfBuffer = printf_->buffer();
-  }
-  if (launch_.kernel->info().usesDeviceEnqueue) {
-    enqueueArena_ = EnqueueArena::create(launch_, command_->event().queue()->device());
-    if (enqueueArena_ == nullptr)
-      failed_.store(true);
-    else
-      params_.deviceEnqueueArena = enqueueArena_->arena();
-  }
-  const NDRange &range = launch_.range;
-  params_.args = launch_.arguments.block.data();
-  params_.workDim = range.workDim;
+PreparedLaunch::PreparedLaunch(const KernelLaunch &launch, const LaunchCode &launchCode,
+                               const std::array<uint64_t, 3> &groups)
+    : code(launchCode) {
+  const NDRange &range = launch.range;
+  params.args = launch.arguments.block.data();
+  params.workDim = range.workDim;
   for (int dim = 0; dim < 3; ++dim) {
-    params_.globalOffset[dim] = range.offset[dim];
-    params_.globalSize[dim] = range.global[dim];
-    params_.enqueuedLocalSize[dim] = range.local[dim];
-    params_.numGroups[dim] = groups[dim];
+    params.globalOffset[dim] = range.offset[dim];
+    params.globalSize[dim] = range.global[dim];
+    params.enqueuedLocalSize[dim] = range.local[dim];
+    params.numGroups[dim] = groups[dim];
   }
-  params_.localMemorySize = launch_.arguments.localMemorySize;
+  params.localMemorySize = launch.arguments.localMemorySize;
   // The work-group collectives' scratch follows the launch's local memory, at a multiple of a
   // slot (placeWorkGroupScratch in codegen/work_group/work_group_function.hpp).
-  if (cl_ulong scratchSize = deviceKernel_.info().workGroupScratchSize)
-    localMemoryReserved_ = (params_.localMemorySize + compiler::kWorkGroupScratchSlotBytes - 1) /
-                               compiler::kWorkGroupScratchSlotBytes *
-                               compiler::kWorkGroupScratchSlotBytes +
-                           scratchSize;
+  if (cl_ulong scratchSize = launch.deviceKernel->info().workGroupScratchSize)
+    localMemoryReserved = (params.localMemorySize + compiler::kWorkGroupScratchSlotBytes - 1) /
+                              compiler::kWorkGroupScratchSlotBytes *
+                              compiler::kWorkGroupScratchSlotBytes +
+                          scratchSize;
   else
-    localMemoryReserved_ = params_.localMemorySize;
-  params_.privateMemorySize = code_.privateMemorySize;
+    localMemoryReserved = params.localMemorySize;
+  params.privateMemorySize = code.privateMemorySize;
 }
 
-void KernelLaunchJob::run(size_t begin, size_t end, unsigned worker) {
-  if (!started_.exchange(true))
-    command_->markRunning();
-  if (failed_.load(std::memory_order_relaxed))
-    return;
-  WorkerScratch &scratch = scratch_[worker];
+bool PreparedLaunch::runGroups(size_t begin, size_t end, WorkerScratch &scratch) const {
   if (!WorkerScratch::reserve(scratch.localMemory, scratch.localCapacity,
-                              std::max<size_t>(localMemoryReserved_, 1)) ||
+                              std::max<size_t>(localMemoryReserved, 1)) ||
       !WorkerScratch::reserve(scratch.privateMemory, scratch.privateCapacity,
-                              std::max<size_t>(params_.privateMemorySize, 1))) {
-    failed_.store(true);
-    return;
-  }
+                              std::max<size_t>(params.privateMemorySize, 1)))
+    return false;
   const ThreadStack &stack = scratch.stack.current();
   WorkGroupParams group{};
   group.localMemory = scratch.localMemory.get();
@@ -120,18 +96,51 @@ void KernelLaunchJob::run(size_t begin, size_t end, unsigned worker) {
     size_t rest = linear;
     unsigned edges = 0;
     for (int dim = 0; dim < 3; ++dim) {
-      group.groupId[dim] = rest % params_.numGroups[dim];
-      rest /= params_.numGroups[dim];
-      uint64_t first = group.groupId[dim] * params_.enqueuedLocalSize[dim];
+      group.groupId[dim] = rest % params.numGroups[dim];
+      rest /= params.numGroups[dim];
+      uint64_t first = group.groupId[dim] * params.enqueuedLocalSize[dim];
       group.localSize[dim] =
-          std::min(params_.enqueuedLocalSize[dim], params_.globalSize[dim] - first);
-      if (group.localSize[dim] != params_.enqueuedLocalSize[dim])
+          std::min(params.enqueuedLocalSize[dim], params.globalSize[dim] - first);
+      if (group.localSize[dim] != params.enqueuedLocalSize[dim])
         edges |= 1u << dim;
     }
-    code_.byEdges[edges]->function(&params_, &group);
+    code.byEdges[edges]->function(&params, &group);
   }
-  if (code_.streamingStores)
+  if (code.streamingStores)
     fenceStreamingStores();
+  return true;
+}
+
+KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
+                                 std::vector<WorkerScratch> &scratch, const LaunchCode &code,
+                                 const std::array<uint64_t, 3> &groups, size_t chunkSize,
+                                 size_t printfBufferSize)
+    : ParallelJob(groups[0] * groups[1] * groups[2], chunkSize), command_(std::move(command)),
+      scratch_(scratch), launch_(std::get<KernelLaunch>(command_->payload())),
+      deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)),
+      prepared_(launch_, code, groups) {
+  if (deviceKernel_.printfCalls() != nullptr) {
+    printf_.emplace(allocateAligned(PrintfOutput::storageSize(printfBufferSize),
+                                    PrintfOutput::kStorageAlignment),
+                    printfBufferSize);
+    prepared_.params.printfBuffer = printf_->buffer();
+  }
+  if (launch_.kernel->info().usesDeviceEnqueue) {
+    enqueueArena_ = EnqueueArena::create(launch_, command_->event().queue()->device());
+    if (enqueueArena_ == nullptr)
+      failed_.store(true);
+    else
+      prepared_.params.deviceEnqueueArena = enqueueArena_->arena();
+  }
+}
+
+void KernelLaunchJob::run(size_t begin, size_t end, unsigned worker) {
+  if (!started_.exchange(true))
+    command_->markRunning();
+  if (failed_.load(std::memory_order_relaxed))
+    return;
+  if (!prepared_.runGroups(begin, end, scratch_[worker]))
+    failed_.store(true);
 }
 
 void KernelLaunchJob::finished() {

@@ -72,6 +72,26 @@ struct LaunchCode {
 /// suite's fill update, 64 MiB updated in place, ran 0.8 times as fast on a 2-core Zen 4).
 bool shouldStreamStores(const HostCpu &host, const LaunchBuffers &buffers);
 
+/// What a launch's work-groups share, for the work-group functions: everything but printf's
+/// buffer and device-side enqueue's arena, which the caller adds where the kernel uses them.
+struct PreparedLaunch {
+  LaunchCode code;
+  LaunchParams params{};
+  /// Bytes of each work-group's local memory: the launch's, then any work-group scratch.
+  size_t localMemoryReserved = 0;
+
+  PreparedLaunch(const KernelLaunch &launch, const LaunchCode &code,
+                 const std::array<uint64_t, 3> &groups);
+
+  size_t groupCount() const {
+    return params.numGroups[0] * params.numGroups[1] * params.numGroups[2];
+  }
+
+  /// Runs work-groups [begin, end) (linear indices) with `scratch`; false when its memory
+  /// cannot grow to what they need.
+  bool runGroups(size_t begin, size_t end, WorkerScratch &scratch) const;
+};
+
 /// An NDRange of `groups` work-groups along each dimension: one item per work-group.
 class KernelLaunchJob final : public ParallelJob {
 public:
@@ -90,12 +110,9 @@ private:
   std::vector<WorkerScratch> &scratch_;
   KernelLaunch &launch_;
   const CpuKernel &deviceKernel_;
-  LaunchCode code_;
+  PreparedLaunch prepared_;
   std::optional<PrintfOutput> printf_;         // for kernels that call printf
   std::unique_ptr<EnqueueArena> enqueueArena_; // for kernels that enqueue kernels
-  LaunchParams params_{};
-  /// Bytes of each work-group's local memory: the launch's, then any work-group scratch.
-  size_t localMemoryReserved_ = 0;
   std::atomic<bool> started_{false};
   std::atomic<bool> failed_{false};
 };

@@ -28,6 +28,11 @@ void chain(Command &previous, const std::shared_ptr<Command> &next, bool bySubmi
 
 } // namespace
 
+const PreparedSequence *RecordedCommands::preparedFor(DeviceDriver &driver) const {
+  std::call_once(prepareOnce_, [&] { prepared_ = driver.prepareSequence(*this); });
+  return prepared_.get();
+}
+
 void startReplay(const std::shared_ptr<Command> &parent) {
   auto &run = std::get<RunCommandBuffer>(parent->payload());
   std::shared_ptr<const RecordedCommands> recorded = std::move(run.commands);
@@ -37,13 +42,15 @@ void startReplay(const std::shared_ptr<Command> &parent) {
   Queue &queue = *parent->event().queue();
   DeviceDriver &driver = queue.device().driver();
 
+  if (const PreparedSequence *prepared = recorded->preparedFor(driver)) {
+    driver.submitPrepared(parent, recorded, *prepared);
+    return;
+  }
+
   std::vector<std::shared_ptr<Command>> steps;
   steps.reserve(recorded->commands.size());
   for (const RecordedCommand &recordedCommand : recorded->commands)
     steps.push_back(Command::makeInternal(queue, recordedCommand.type, recordedCommand.payload));
-  if (!steps.empty() && driver.submitSequence(parent, steps))
-    return;
-
   bool bySubmission = driver.keepsSubmissionOrder();
   parent->addPendingDependency();
   if (steps.empty()) {

@@ -7,11 +7,15 @@
 #pragma once
 
 #include "runtime/scheduling/command.hpp"
+#include "runtime/scheduling/prepared_sequence.hpp"
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace kiln {
+
+class DeviceDriver;
 
 struct RecordedCommand {
   cl_command_type type;
@@ -20,6 +24,14 @@ struct RecordedCommand {
 
 struct RecordedCommands {
   std::vector<RecordedCommand> commands;
+
+  /// What `driver` made of the commands, made at the first call; null where it has no form of
+  /// its own for them. Every run of a command buffer is on one device, so one form is kept.
+  const PreparedSequence *preparedFor(DeviceDriver &driver) const;
+
+private:
+  mutable std::once_flag prepareOnce_;
+  mutable std::unique_ptr<PreparedSequence> prepared_;
 };
 
 /// Runs the commands of `parent`'s RunCommandBuffer payload; `parent` completes after them, with
