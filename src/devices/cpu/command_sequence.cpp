@@ -1,6 +1,7 @@
 //===- command_sequence.cpp - Command buffers on the CPU device ------------===//
 #include "devices/cpu/command_sequence.hpp"
 
+#include "devices/cpu/waiter_tag.hpp"
 #include "runtime/objects/event.hpp"
 #include "runtime/objects/queue.hpp"
 
@@ -8,12 +9,14 @@
 
 namespace kiln::cpu {
 
-/// The run, on one worker: one item.
+/// The run, on one worker: one item. A thread waiting for a command of the run's queue may run
+/// it, as it runs a small command (ThreadPool::helpUntil).
 class CommandSequence::Job final : public ParallelJob {
 public:
   explicit Job(std::shared_ptr<CommandSequence> sequence)
       : ParallelJob(1, 1), sequence_(std::move(sequence)) {}
   void run(size_t, size_t, unsigned worker) override { sequence_->runSteps(worker); }
+  const void *waiterTag() const override { return waiterTagOf(*sequence_->run_); }
   void finished() override {}
 
 private:
@@ -31,6 +34,7 @@ public:
     if (!launch_.runGroups(begin, end, sequence_->scratch_[worker]))
       failed_.store(true, std::memory_order_relaxed);
   }
+  const void *waiterTag() const override { return waiterTagOf(*sequence_->run_); }
   void finished() override {
     if (failed_.load(std::memory_order_relaxed))
       sequence_->finish(CL_OUT_OF_RESOURCES);
