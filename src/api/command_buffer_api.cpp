@@ -6,11 +6,13 @@
 #include "api/command_buffer_api.hpp"
 #include "api/api_support.hpp"
 #include "api/enqueue_support.hpp"
+#include "api/mutable_dispatch.hpp"
 #include "api/recordable_commands.hpp"
 #include "runtime/objects/command_buffer.hpp"
 #include "runtime/objects/context.hpp"
 #include "runtime/objects/device.hpp"
 #include "runtime/objects/kernel.hpp"
+#include "runtime/objects/program.hpp"
 #include "runtime/objects/queue.hpp"
 
 using namespace kiln;
@@ -23,7 +25,7 @@ namespace {
 cl_int validateRecording(cl_command_buffer_khr buffer, cl_command_queue queue,
                          cl_uint numSyncPoints, const cl_sync_point_khr *syncPoints,
                          cl_sync_point_khr *syncPoint, cl_mutable_command_khr *mutableHandle,
-                         EnqueueTarget &target) {
+                         EnqueueTarget &target, bool mayBeMutable = false) {
   CommandBuffer *self = toObject<CommandBuffer>(buffer);
   if (self == nullptr)
     return CL_INVALID_COMMAND_BUFFER_KHR;
@@ -32,7 +34,8 @@ cl_int validateRecording(cl_command_buffer_khr buffer, cl_command_queue queue,
     return CL_INVALID_COMMAND_QUEUE;
   if (self->isFinalized())
     return CL_INVALID_OPERATION;
-  if (mutableHandle != nullptr)
+  // Only kernel commands are mutable (cl_khr_command_buffer_mutable_dispatch).
+  if (mutableHandle != nullptr && !mayBeMutable)
     return CL_INVALID_VALUE;
   if ((numSyncPoints == 0) != (syncPoints == nullptr))
     return CL_INVALID_SYNC_POINT_WAIT_LIST_KHR;
@@ -50,27 +53,30 @@ bool validCommandProperties(const cl_command_properties_khr *properties) {
 }
 
 /// Reads a command buffer's property list: CL_INVALID_VALUE for an unknown or repeated property
-/// or a flag that needs another extension.
+/// or a flag Kiln does not offer.
 cl_int readProperties(const cl_command_buffer_properties_khr *properties,
                       std::vector<cl_command_buffer_properties_khr> &list,
                       cl_command_buffer_flags_khr &flags) {
   flags = 0;
   if (properties == nullptr)
     return CL_SUCCESS;
-  bool sawFlags = false;
-  for (const cl_command_buffer_properties_khr *entry = properties; *entry != 0; entry += 2) {
-    if (entry[0] != CL_COMMAND_BUFFER_FLAGS_KHR || sawFlags)
+  bool sawFlags = false, sawAsserts = false;
+  const cl_command_buffer_properties_khr *entry = properties;
+  for (; *entry != 0; entry += 2) {
+    if (entry[0] == CL_COMMAND_BUFFER_FLAGS_KHR && !sawFlags) {
+      sawFlags = true;
+      flags = entry[1];
+      if (flags & ~kCommandBufferFlags)
+        return CL_INVALID_VALUE;
+    } else if (entry[0] == CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR && !sawAsserts) {
+      sawAsserts = true;
+      if (entry[1] & ~cl_bitfield{CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR})
+        return CL_INVALID_VALUE;
+    } else {
       return CL_INVALID_VALUE;
-    sawFlags = true;
-    flags = entry[1];
-    // The flags 0.9.8 defines (mutable, device-side sync) belong to other extensions.
-    if (flags != 0)
-      return CL_INVALID_VALUE;
+    }
   }
-  const cl_command_buffer_properties_khr *end = properties;
-  while (*end != 0)
-    end += 2;
-  list.assign(properties, end + 1);
+  list.assign(properties, entry + 1);
   return CL_SUCCESS;
 }
 
@@ -145,7 +151,7 @@ cl_int enqueueCommandBuffer(cl_uint num_queues, cl_command_queue *queues,
     CommandBuffer *self = toObject<CommandBuffer>(command_buffer);
     if (self == nullptr)
       return CL_INVALID_COMMAND_BUFFER_KHR;
-    if (!self->isFinalized())
+    if (!self->isExecutable())
       return CL_INVALID_OPERATION;
     EnqueueTarget target;
     if (cl_int error = queueForRun(*self, num_queues, queues, target.queue))
@@ -316,6 +322,46 @@ cl_int commandSvmMemFill(cl_command_buffer_khr command_buffer, cl_command_queue 
                        });
 }
 
+/// A kernel command's properties: which fields updates may change (all by default) and the
+/// application's promises. CL_INVALID_VALUE for anything else.
+cl_int readKernelCommandProperties(const cl_command_properties_khr *properties,
+                                   std::vector<cl_command_properties_khr> &list,
+                                   cl_mutable_dispatch_fields_khr &updatable,
+                                   cl_bitfield &asserts) {
+  updatable = kMutableDispatchFields;
+  asserts = 0;
+  if (properties == nullptr)
+    return CL_SUCCESS;
+  bool sawFields = false, sawAsserts = false;
+  const cl_command_properties_khr *entry = properties;
+  for (; *entry != 0; entry += 2) {
+    if (entry[0] == CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR && !sawFields) {
+      sawFields = true;
+      updatable = entry[1];
+      if (updatable & ~kMutableDispatchFields)
+        return CL_INVALID_VALUE;
+    } else if (entry[0] == CL_MUTABLE_DISPATCH_ASSERTS_KHR && !sawAsserts) {
+      sawAsserts = true;
+      asserts = entry[1];
+      if (asserts & ~cl_bitfield{CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR})
+        return CL_INVALID_VALUE;
+    } else {
+      return CL_INVALID_VALUE;
+    }
+  }
+  list.assign(properties, entry + 1);
+  return CL_SUCCESS;
+}
+
+/// The promises of a command buffer's CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR.
+cl_bitfield bufferAsserts(const CommandBuffer &buffer) {
+  const auto &list = buffer.properties();
+  for (size_t i = 0; i + 1 < list.size(); i += 2)
+    if (list[i] == CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR)
+      return list[i + 1];
+  return 0;
+}
+
 cl_int commandNDRangeKernel(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
                             const cl_command_properties_khr *properties, cl_kernel kernel,
                             cl_uint work_dim, const size_t *global_work_offset,
@@ -323,16 +369,47 @@ cl_int commandNDRangeKernel(cl_command_buffer_khr command_buffer, cl_command_que
                             cl_uint num_sync_points_in_wait_list,
                             const cl_sync_point_khr *sync_point_wait_list,
                             cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  return recordCommand(
-      command_buffer, command_queue, properties, num_sync_points_in_wait_list, sync_point_wait_list,
-      sync_point, mutable_handle, [&](auto &target) -> cl_int {
-        // CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR leaves out device-side enqueue.
-        Kernel *self = toObject<Kernel>(kernel);
-        if (self != nullptr && self->info().usesDeviceEnqueue)
-          return CL_INVALID_OPERATION;
-        return launchKernel(target, kernel, work_dim, global_work_offset, global_work_size,
-                            local_work_size, nullptr, CL_COMMAND_NDRANGE_KERNEL);
-      });
+  return guard([&]() -> cl_int {
+    EnqueueTarget target;
+    cl_sync_point_khr point = 0;
+    if (cl_int error =
+            validateRecording(command_buffer, command_queue, num_sync_points_in_wait_list,
+                              sync_point_wait_list, &point, mutable_handle, target, true))
+      return error;
+    CommandBuffer &buffer = *target.recording.buffer;
+    std::vector<cl_command_properties_khr> list;
+    cl_mutable_dispatch_fields_khr updatable;
+    cl_bitfield asserts;
+    if (cl_int error = readKernelCommandProperties(properties, list, updatable, asserts))
+      return error;
+    if (((asserts | bufferAsserts(buffer)) &
+         CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR) &&
+        local_work_size == nullptr)
+      return CL_INVALID_VALUE;
+    // CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR leaves out device-side enqueue.
+    Kernel *self = toObject<Kernel>(kernel);
+    if (self != nullptr && self->info().usesDeviceEnqueue)
+      return CL_INVALID_OPERATION;
+    // A mutable command may leave arguments for updates to set; the buffer runs once they are.
+    bool awaitsArguments = mutable_handle != nullptr && self != nullptr &&
+                           (updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR) &&
+                           &self->program().context() == &buffer.context() && !self->allArgsSet();
+    if (awaitsArguments) {
+      if (cl_int error = submitCommand(target, CL_COMMAND_NDRANGE_KERNEL, NoOperation{}, nullptr))
+        return error;
+    } else if (cl_int error =
+                   launchKernel(target, kernel, work_dim, global_work_offset, global_work_size,
+                                local_work_size, nullptr, CL_COMMAND_NDRANGE_KERNEL)) {
+      return error;
+    }
+    if (sync_point != nullptr)
+      *sync_point = point;
+    if (mutable_handle != nullptr)
+      *mutable_handle = &recordMutableCommand(buffer, point - 1, *self, updatable, std::move(list),
+                                              awaitsArguments, work_dim, global_work_offset,
+                                              global_work_size, local_work_size);
+    return CL_SUCCESS;
+  });
 }
 
 cl_int getCommandBufferInfo(cl_command_buffer_khr command_buffer,
@@ -352,8 +429,9 @@ cl_int getCommandBufferInfo(cl_command_buffer_khr command_buffer,
       return out(self->externalCount());
     case CL_COMMAND_BUFFER_STATE_KHR:
       return out(static_cast<cl_command_buffer_state_khr>(
-          self->isFinalized() ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
-                              : CL_COMMAND_BUFFER_STATE_RECORDING_KHR));
+          !self->isFinalized()   ? CL_COMMAND_BUFFER_STATE_RECORDING_KHR
+          : self->isExecutable() ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
+                                 : CL_COMMAND_BUFFER_STATE_FINALIZED_KHR));
     case CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR:
       return out(self->properties());
     case CL_COMMAND_BUFFER_CONTEXT_KHR:
@@ -391,7 +469,7 @@ void *commandBufferFunction(std::string_view name) {
   for (const auto &[known, function] : kFunctions)
     if (known == name)
       return function;
-  return nullptr;
+  return mutableDispatchFunction(name);
 }
 
 } // namespace kiln::api

@@ -362,6 +362,8 @@ cl_int memoryInfo(const DeviceInfo &info, cl_device_info param, const InfoOutput
     return out(kCommandBufferQueueProperties);
   case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
     return out(cl_command_queue_properties{0});
+  case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+    return out(kMutableDispatchFields);
   case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
     return out(info.usm.host);
   case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:

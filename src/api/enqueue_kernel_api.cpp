@@ -119,21 +119,17 @@ cl_int enqueueKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
 
 } // namespace
 
-cl_int kiln::api::launchKernel(const EnqueueTarget &target, cl_kernel kernel, cl_uint work_dim,
-                               const size_t *global_work_offset, const size_t *global_work_size,
-                               const size_t *local_work_size, cl_event *event,
-                               cl_command_type type) {
+cl_int kiln::api::buildLaunch(const Queue &queue, cl_kernel kernel, cl_uint work_dim,
+                              const size_t *global_work_offset, const size_t *global_work_size,
+                              const size_t *local_work_size, KernelLaunch &launch) {
   Kernel *self;
   const DeviceKernel *code;
-  if (cl_int error = validateKernelFor(*target.queue, kernel, self, code))
+  if (cl_int error = validateKernelFor(queue, kernel, self, code))
     return error;
-  Device &device = target.queue->device();
-
-  KernelLaunch launch;
+  Device &device = queue.device();
   if (cl_int error = validateRange(*self, device, *code, work_dim, global_work_offset,
                                    global_work_size, local_work_size, launch.range))
     return error;
-
   launch.kernel = Ref<Kernel>(self);
   launch.deviceKernel = code;
   if (cl_int error = self->launchArgs(launch.arguments))
@@ -141,6 +137,17 @@ cl_int kiln::api::launchKernel(const EnqueueTarget &target, cl_kernel kernel, cl
   if (launch.arguments.localMemorySize + code->info().workGroupScratchSize >
       device.info().localMemSize)
     return CL_OUT_OF_RESOURCES;
+  return CL_SUCCESS;
+}
+
+cl_int kiln::api::launchKernel(const EnqueueTarget &target, cl_kernel kernel, cl_uint work_dim,
+                               const size_t *global_work_offset, const size_t *global_work_size,
+                               const size_t *local_work_size, cl_event *event,
+                               cl_command_type type) {
+  KernelLaunch launch;
+  if (cl_int error = buildLaunch(*target.queue, kernel, work_dim, global_work_offset,
+                                 global_work_size, local_work_size, launch))
+    return error;
   return submitCommand(target, type, std::move(launch), event);
 }
 

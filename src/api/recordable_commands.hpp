@@ -8,6 +8,12 @@
 
 namespace kiln::api {
 
+/// The launch of `kernel` on `queue` with its arguments as they stand, checked as
+/// clEnqueueNDRangeKernel checks it.
+cl_int buildLaunch(const Queue &queue, cl_kernel kernel, cl_uint work_dim,
+                   const size_t *global_work_offset, const size_t *global_work_size,
+                   const size_t *local_work_size, KernelLaunch &launch);
+
 cl_int launchKernel(const EnqueueTarget &target, cl_kernel kernel, cl_uint work_dim,
                     const size_t *global_work_offset, const size_t *global_work_size,
                     const size_t *local_work_size, cl_event *event, cl_command_type type);

@@ -44,3 +44,6 @@ struct _cl_sampler {
 struct _cl_command_buffer_khr {
   cl_icd_dispatch *dispatch;
 };
+struct _cl_mutable_command_khr {
+  cl_icd_dispatch *dispatch;
+};

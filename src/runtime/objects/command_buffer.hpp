@@ -1,6 +1,7 @@
 // cl_command_buffer_khr: commands recorded once for a queue and run on it again and again.
 #pragma once
 
+#include "runtime/objects/mutable_command.hpp"
 #include "runtime/objects/object.hpp"
 #include "runtime/objects/queue.hpp"
 #include "runtime/scheduling/command_buffer_replay.hpp"
@@ -27,6 +28,9 @@ public:
   cl_command_buffer_flags_khr flags() const { return flags_; }
 
   bool isFinalized() const;
+  /// Finalized, and no kernel command awaits arguments: it may be enqueued.
+  bool isExecutable() const;
+  bool isMutable() const { return flags_ & CL_COMMAND_BUFFER_MUTABLE_KHR; }
 
   /// Appends a command; returns its sync point, or 0 when the buffer is finalized.
   cl_sync_point_khr record(cl_command_type type, CommandPayload payload);
@@ -40,6 +44,16 @@ public:
   /// The commands of a finalized buffer, for a run of it.
   std::shared_ptr<const RecordedCommands> commands() const;
 
+  /// Keeps `command`, the handle of the command at its index; returns it.
+  MutableCommand &addMutableCommand(std::unique_ptr<MutableCommand> command);
+
+  /// Whether `command` is one of this buffer's.
+  bool owns(const MutableCommand &command) const;
+
+  /// Replaces the payloads of commands by index. Runs enqueued before keep the commands they
+  /// were enqueued with; later runs get the new ones.
+  void replaceCommands(std::vector<std::pair<size_t, CommandPayload>> replacements);
+
 private:
   Ref<Queue> queue_;
   std::vector<cl_command_buffer_properties_khr> properties_;
@@ -48,6 +62,7 @@ private:
   mutable std::mutex mutex_;
   std::shared_ptr<RecordedCommands> recording_;
   bool finalized_ = false;
+  std::vector<std::unique_ptr<MutableCommand>> mutableCommands_;
 };
 
 } // namespace kiln

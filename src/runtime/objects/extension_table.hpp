@@ -82,6 +82,8 @@ inline constexpr OfferedName kOfferedNames[] = {
     // Command buffers, replayed by the runtime (scheduling/command_buffer_replay.hpp); the
     // version whose entry points Kiln has (support/command_buffer_khr.hpp).
     {"cl_khr_command_buffer", CL_MAKE_VERSION(0, 9, 8), OfferedKind::Extension, kEveryDevice},
+    {"cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION(0, 9, 5), OfferedKind::Extension,
+     kEveryDevice},
     // NVIDIA's device queries (compute capability, registers, warp size), which programs read
     // to choose code for NVIDIA GPUs.
     {"cl_nv_device_attribute_query", kExtensionVersion, OfferedKind::Extension, CL_DEVICE_TYPE_GPU},

@@ -31,6 +31,7 @@ enum class ObjectKind : uint32_t {
   Kernel,
   Event,
   CommandBuffer,
+  MutableCommand,
 };
 
 /// The dispatch table shared by all Kiln objects (defined in api/icd_dispatch.cpp).
