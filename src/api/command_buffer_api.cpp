@@ -15,6 +15,9 @@
 #include "runtime/objects/program.hpp"
 #include "runtime/objects/queue.hpp"
 
+#include <algorithm>
+#include <span>
+
 using namespace kiln;
 using namespace kiln::api;
 
@@ -52,32 +55,47 @@ bool validCommandProperties(const cl_command_properties_khr *properties) {
   return properties == nullptr || properties[0] == 0;
 }
 
-/// Reads a command buffer's property list: CL_INVALID_VALUE for an unknown or repeated property
-/// or a flag Kiln does not offer.
-cl_int readProperties(const cl_command_buffer_properties_khr *properties,
-                      std::vector<cl_command_buffer_properties_khr> &list,
-                      cl_command_buffer_flags_khr &flags) {
-  flags = 0;
+/// A property whose value is a bitfield: its name, the bits it may have, and its value (its
+/// default until a list gives it).
+struct BitfieldProperty {
+  cl_properties name;
+  cl_bitfield allowed;
+  cl_bitfield value;
+};
+
+/// Reads a property list made of `known` properties, each at most once and with no bit its entry
+/// does not allow (else CL_INVALID_VALUE). Their values go to `known`, the list as given (with its
+/// terminating 0) to `list`.
+cl_int readBitfieldProperties(const cl_properties *properties, std::span<BitfieldProperty> known,
+                              std::vector<cl_properties> &list) {
   if (properties == nullptr)
     return CL_SUCCESS;
-  bool sawFlags = false, sawAsserts = false;
-  const cl_command_buffer_properties_khr *entry = properties;
+  std::vector<bool> seen(known.size());
+  const cl_properties *entry = properties;
   for (; *entry != 0; entry += 2) {
-    if (entry[0] == CL_COMMAND_BUFFER_FLAGS_KHR && !sawFlags) {
-      sawFlags = true;
-      flags = entry[1];
-      if (flags & ~kCommandBufferFlags)
-        return CL_INVALID_VALUE;
-    } else if (entry[0] == CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR && !sawAsserts) {
-      sawAsserts = true;
-      if (entry[1] & ~cl_bitfield{CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR})
-        return CL_INVALID_VALUE;
-    } else {
+    auto found = std::find_if(known.begin(), known.end(), [&](const BitfieldProperty &property) {
+      return property.name == entry[0];
+    });
+    size_t index = found - known.begin();
+    if (found == known.end() || seen[index] || (entry[1] & ~found->allowed))
       return CL_INVALID_VALUE;
-    }
+    seen[index] = true;
+    found->value = entry[1];
   }
   list.assign(properties, entry + 1);
   return CL_SUCCESS;
+}
+
+/// A command buffer's properties: its flags, and the promises of mutable dispatch.
+cl_int readProperties(const cl_command_buffer_properties_khr *properties,
+                      std::vector<cl_command_buffer_properties_khr> &list,
+                      cl_command_buffer_flags_khr &flags) {
+  BitfieldProperty known[] = {{CL_COMMAND_BUFFER_FLAGS_KHR, kCommandBufferFlags, 0},
+                              {CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR,
+                               CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR, 0}};
+  cl_int error = readBitfieldProperties(properties, known, list);
+  flags = known[0].value;
+  return error;
 }
 
 cl_command_buffer_khr createCommandBuffer(cl_uint num_queues, const cl_command_queue *queues,
@@ -323,34 +341,19 @@ cl_int commandSvmMemFill(cl_command_buffer_khr command_buffer, cl_command_queue 
 }
 
 /// A kernel command's properties: which fields updates may change (all by default) and the
-/// application's promises. CL_INVALID_VALUE for anything else.
+/// application's promises.
 cl_int readKernelCommandProperties(const cl_command_properties_khr *properties,
                                    std::vector<cl_command_properties_khr> &list,
                                    cl_mutable_dispatch_fields_khr &updatable,
                                    cl_bitfield &asserts) {
-  updatable = kMutableDispatchFields;
-  asserts = 0;
-  if (properties == nullptr)
-    return CL_SUCCESS;
-  bool sawFields = false, sawAsserts = false;
-  const cl_command_properties_khr *entry = properties;
-  for (; *entry != 0; entry += 2) {
-    if (entry[0] == CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR && !sawFields) {
-      sawFields = true;
-      updatable = entry[1];
-      if (updatable & ~kMutableDispatchFields)
-        return CL_INVALID_VALUE;
-    } else if (entry[0] == CL_MUTABLE_DISPATCH_ASSERTS_KHR && !sawAsserts) {
-      sawAsserts = true;
-      asserts = entry[1];
-      if (asserts & ~cl_bitfield{CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR})
-        return CL_INVALID_VALUE;
-    } else {
-      return CL_INVALID_VALUE;
-    }
-  }
-  list.assign(properties, entry + 1);
-  return CL_SUCCESS;
+  BitfieldProperty known[] = {
+      {CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR, kMutableDispatchFields, kMutableDispatchFields},
+      {CL_MUTABLE_DISPATCH_ASSERTS_KHR, CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR,
+       0}};
+  cl_int error = readBitfieldProperties(properties, known, list);
+  updatable = known[0].value;
+  asserts = known[1].value;
+  return error;
 }
 
 /// The promises of a command buffer's CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR.

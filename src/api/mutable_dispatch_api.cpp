@@ -120,8 +120,6 @@ cl_int applyConfig(const CommandBuffer &buffer, const MutableDispatchConfig &con
   const auto *recordedLaunch = std::get_if<KernelLaunch>(&recorded);
   if (recordedLaunch != nullptr && isUniform(recordedLaunch->range) != isUniform(launch.range))
     return CL_INVALID_OPERATION;
-  if (!sizes.localGiven)
-    update.sizes.local = launch.range.local;
   update.launch = std::move(launch);
   return CL_SUCCESS;
 }
@@ -201,15 +199,11 @@ MutableCommand &recordMutableCommand(CommandBuffer &buffer, size_t index, Kernel
                                      const size_t *global, const size_t *local) {
   DispatchSizes sizes;
   sizes.workDim = workDim;
-  const auto *launch = std::get_if<KernelLaunch>(&buffer.commands()->commands[index].payload);
   for (cl_uint dim = 0; dim < workDim; ++dim) {
     sizes.offset[dim] = offset != nullptr ? offset[dim] : 0;
     sizes.global[dim] = global != nullptr ? global[dim] : 0;
-    // Where the application gave no local size: the one Kiln chose.
-    if (local != nullptr)
-      sizes.local[dim] = local[dim];
-    else if (launch != nullptr)
-      sizes.local[dim] = launch->range.local[dim];
+    // Zero where the application gave no local size (what the query reports then).
+    sizes.local[dim] = local != nullptr ? local[dim] : 0;
   }
   sizes.localGiven = local != nullptr;
   return buffer.addMutableCommand(std::make_unique<MutableCommand>(

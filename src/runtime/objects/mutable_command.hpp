@@ -39,7 +39,7 @@ private:
 struct DispatchSizes {
   cl_uint workDim = 1;
   std::array<size_t, 3> offset{}, global{}, local{};
-  bool localGiven = false; // else the implementation chose it
+  bool localGiven = false; // else `local` is zeros and Kiln chooses the local size
 };
 
 class MutableCommand : public Object<_cl_mutable_command_khr, ObjectKind::MutableCommand> {
