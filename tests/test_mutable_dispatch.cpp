@@ -720,6 +720,12 @@ TEST_F(MutableDispatchTest, DeferredArgumentsMakeTheBufferExecutableOnceSet) {
                     record(buffer, scaleCopy, 1, nullptr, &global, nullptr, &command, sizesOnly));
   const cl_command_properties_khr arguments[] = {CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR,
                                                  kArgumentsField, 0};
+  // What can be checked before the arguments come is: the work sizes.
+  EXPECT_CL_ERROR(CL_INVALID_WORK_DIMENSION,
+                  record(buffer, scaleCopy, 0, nullptr, &global, nullptr, &command, arguments));
+  const size_t tooLarge = size_t{1} << 20;
+  EXPECT_CL_ERROR(CL_INVALID_WORK_ITEM_SIZE,
+                  record(buffer, scaleCopy, 1, nullptr, &global, &tooLarge, &command, arguments));
   ASSERT_CL_SUCCESS(record(buffer, scaleCopy, 1, nullptr, &global, nullptr, &command, arguments));
   ASSERT_NE(nullptr, command);
   ASSERT_CL_SUCCESS(khr.finalize(buffer));

@@ -395,9 +395,12 @@ cl_int commandNDRangeKernel(cl_command_buffer_khr command_buffer, cl_command_que
       return CL_INVALID_OPERATION;
     // A mutable command may leave arguments for updates to set; the buffer runs once they are.
     bool awaitsArguments = mutable_handle != nullptr && self != nullptr &&
-                           (updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR) &&
-                           &self->program().context() == &buffer.context() && !self->allArgsSet();
+                           (updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR) && !self->allArgsSet();
     if (awaitsArguments) {
+      // Checked as far as it can be; the launch is built when the arguments come.
+      if (cl_int error = checkLaunchShape(*target.queue, kernel, work_dim, global_work_offset,
+                                          global_work_size, local_work_size))
+        return error;
       if (cl_int error = submitCommand(target, CL_COMMAND_NDRANGE_KERNEL, NoOperation{}, nullptr))
         return error;
     } else if (cl_int error =

@@ -19,9 +19,10 @@ using namespace kiln::api;
 
 namespace {
 
-/// The kernel with all its arguments set, and its code for `queue`'s device.
+/// The kernel with all its arguments set (unless `argumentsMayWait`), and its code for
+/// `queue`'s device.
 cl_int validateKernelFor(const Queue &queue, cl_kernel kernel, Kernel *&self,
-                         const DeviceKernel *&code) {
+                         const DeviceKernel *&code, bool argumentsMayWait = false) {
   self = toObject<Kernel>(kernel);
   if (self == nullptr)
     return CL_INVALID_KERNEL;
@@ -30,7 +31,7 @@ cl_int validateKernelFor(const Queue &queue, cl_kernel kernel, Kernel *&self,
   code = self->deviceKernel(&queue.device());
   if (code == nullptr)
     return CL_INVALID_PROGRAM_EXECUTABLE;
-  if (!self->allArgsSet())
+  if (!argumentsMayWait && !self->allArgsSet())
     return CL_INVALID_KERNEL_ARGS;
   return CL_SUCCESS;
 }
@@ -138,6 +139,18 @@ cl_int kiln::api::buildLaunch(const Queue &queue, cl_kernel kernel, cl_uint work
       device.info().localMemSize)
     return CL_OUT_OF_RESOURCES;
   return CL_SUCCESS;
+}
+
+cl_int kiln::api::checkLaunchShape(const Queue &queue, cl_kernel kernel, cl_uint work_dim,
+                                   const size_t *global_work_offset, const size_t *global_work_size,
+                                   const size_t *local_work_size) {
+  Kernel *self;
+  const DeviceKernel *code;
+  if (cl_int error = validateKernelFor(queue, kernel, self, code, true))
+    return error;
+  NDRange range;
+  return validateRange(*self, queue.device(), *code, work_dim, global_work_offset, global_work_size,
+                       local_work_size, range);
 }
 
 cl_int kiln::api::launchKernel(const EnqueueTarget &target, cl_kernel kernel, cl_uint work_dim,

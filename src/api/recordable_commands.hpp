@@ -14,6 +14,12 @@ cl_int buildLaunch(const Queue &queue, cl_kernel kernel, cl_uint work_dim,
                    const size_t *global_work_offset, const size_t *global_work_size,
                    const size_t *local_work_size, KernelLaunch &launch);
 
+/// The checks of buildLaunch but that every argument is set: for a kernel command whose
+/// arguments updates will set (cl_khr_command_buffer_mutable_dispatch).
+cl_int checkLaunchShape(const Queue &queue, cl_kernel kernel, cl_uint work_dim,
+                        const size_t *global_work_offset, const size_t *global_work_size,
+                        const size_t *local_work_size);
+
 cl_int launchKernel(const EnqueueTarget &target, cl_kernel kernel, cl_uint work_dim,
                     const size_t *global_work_offset, const size_t *global_work_size,
                     const size_t *local_work_size, cl_event *event, cl_command_type type);
