@@ -9,19 +9,6 @@
 #include <algorithm>
 
 namespace kiln {
-namespace {
-
-/// A kernel that enqueues kernels finishes after them, and a command buffer's run after its
-/// commands, not when the device is done with its own work: what follows either in an in-order
-/// queue must wait for it to finish, even on a device that keeps submission order.
-bool finishesAfterItsWork(Command &command) {
-  if (std::holds_alternative<RunCommandBuffer>(command.payload()))
-    return true;
-  auto *launch = std::get_if<KernelLaunch>(&command.payload());
-  return launch != nullptr && launch->kernel->info().usesDeviceEnqueue;
-}
-
-} // namespace
 
 Queue::Queue(Context &context, Device &device, cl_command_queue_properties properties,
              std::vector<cl_queue_properties> propertyList)
@@ -89,7 +76,7 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
     if (ordering == Ordering::Barrier)
       lastBarrier_ = Ref<Event>(&command->event());
     unfinished_.emplace_back(&command->event());
-    newestFinishesAfterItsWork_ = finishesAfterItsWork(*command);
+    newestFinishesAfterItsWork_ = finishesAfterItsWork(command->payload());
   }
   // Release the enqueue's own hold: submits the command if nothing else is pending.
   command->dependencyFinished(CL_COMPLETE, false);

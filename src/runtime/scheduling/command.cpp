@@ -6,6 +6,13 @@
 
 namespace kiln {
 
+bool finishesAfterItsWork(const CommandPayload &payload) {
+  if (std::holds_alternative<RunCommandBuffer>(payload))
+    return true;
+  auto *launch = std::get_if<KernelLaunch>(&payload);
+  return launch != nullptr && launch->kernel->info().usesDeviceEnqueue;
+}
+
 std::shared_ptr<Command> Command::makeInternal(Queue &queue, cl_command_type type,
                                                CommandPayload payload) {
   Event *event = createObject<Event>(queue, type);

@@ -155,6 +155,11 @@ using CommandPayload =
                  MapBuffer, UnmapBuffer, NativeKernel, MigrateMemory, CopyMemory, FillMemory,
                  FreeSvm, NoOperation, RunCommandBuffer>;
 
+/// Whether a command with `payload` finishes only after work it starts on its own: a kernel that
+/// enqueues kernels finishes after them, a command buffer's run after its commands. What follows
+/// it in an in-order queue waits for it to finish, even on a device that keeps submission order.
+bool finishesAfterItsWork(const CommandPayload &payload);
+
 class Command : public std::enable_shared_from_this<Command> {
 public:
   /// A new command; its memory (and that of its shared_ptr) comes from the recycled blocks.

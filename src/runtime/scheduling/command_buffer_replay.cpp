@@ -7,12 +7,6 @@
 namespace kiln {
 namespace {
 
-/// A kernel that enqueues kernels finishes after them, not when its device has run it.
-bool finishesAfterItsWork(const CommandPayload &payload) {
-  auto *launch = std::get_if<KernelLaunch>(&payload);
-  return launch != nullptr && launch->kernel->info().usesDeviceEnqueue;
-}
-
 /// Makes `next` wait for `previous`: for its completion, or, on a device that runs a queue's
 /// commands in the order it receives them, only for its submission (so that the device can
 /// queue them back to back, as an in-order queue does). Uses `next`'s initial hold.
