@@ -3,6 +3,7 @@
 // start, and waits for those already started on the GPU's stream. Started at the first command.
 #pragma once
 
+#include "devices/cuda/cuda_graph.hpp"
 #include "devices/cuda/cuda_library.hpp"
 #include "runtime/scheduling/command.hpp"
 #include "runtime/scheduling/device_enqueue.hpp"
@@ -15,6 +16,10 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+namespace kiln {
+struct RecordedCommands;
+} // namespace kiln
 
 namespace kiln::cuda {
 
@@ -35,6 +40,10 @@ public:
     /// A launch whose kernel enqueues kernels: its arena, whose records are launched when it
     /// has finished (runtime/scheduling/device_enqueue.hpp).
     std::unique_ptr<EnqueueArena> enqueueArena = nullptr;
+    /// A run of a command buffer: its commands' graph, and the commands themselves (the graph's
+    /// kernels use their memory until the run completes).
+    const CudaGraph *graph = nullptr;
+    std::shared_ptr<const RecordedCommands> recording = nullptr;
   };
   /// Carries out every command submitted since the last call, in submission order.
   using Execute = std::function<void(std::vector<Item> &)>;

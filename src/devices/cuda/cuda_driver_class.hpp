@@ -5,7 +5,8 @@
 // - cuda_driver_memory_commands.cpp: where each command runs, and the memory commands and
 //   transfers that go on a stream or move managed memory around the host's commands;
 // - cuda_driver_lanes.cpp: submission to the streams, and the completion of their commands on
-//   each stream's command thread.
+//   each stream's command thread;
+// - cuda_driver_command_buffers.cpp: command buffers as CUDA graphs.
 #pragma once
 
 #include "devices/cuda/command_thread.hpp"
@@ -65,6 +66,15 @@ public:
   /// commands, in submission order.
   void submit(std::shared_ptr<Command> command) override;
 
+  /// A CUDA graph of the commands, captured from the stream operations their enqueues make,
+  /// when all of them are carried out by the stream; null otherwise.
+  std::unique_ptr<PreparedSequence> prepareSequence(const RecordedCommands &commands) override;
+  /// One cuGraphLaunch on the stream of the run's queue, which completes the run as it
+  /// completes any of its commands.
+  void submitPrepared(const std::shared_ptr<Command> &command,
+                      std::shared_ptr<const RecordedCommands> commands,
+                      const PreparedSequence &prepared) override;
+
 private:
   /// How many streams a GPU's commands are spread over: enough for a few queues, or the
   /// independent commands of an out-of-order queue, to run side by side.
@@ -104,6 +114,12 @@ private:
   /// This GPU's image for `memory`, made on its first use (the context being current).
   std::shared_ptr<DeviceImage> imageOf(MemObject &memory);
 
+  // Command buffers (cuda_driver_command_buffers.cpp).
+  /// Whether a graph can hold `payload`'s stream operations as the enqueue makes them, to be
+  /// launched again and again: what the submitting thread may put on a stream, except kernels
+  /// with images (their descriptors and textures are refreshed at each launch).
+  static bool capturable(const CommandPayload &payload);
+
   // Memory commands (cuda_driver_memory_commands.cpp).
   /// Whether the stream carries out `payload`: kernels without printf (whose records are read
   /// after them), buffer copies, and fills of managed memory. Not reads, writes and fills of
@@ -113,13 +129,17 @@ private:
   /// Whether the submitting thread may put `payload` on the stream: what the stream carries
   /// out, except reads (a copy to pageable host memory returns only once it is done).
   static bool startsFromAnyThread(const CommandPayload &payload);
-  /// Puts a kernel launch (without printf), a copy or a fill on the stream.
+  /// Puts a kernel launch (without printf), a copy or a fill on the stream, once the memory it
+  /// uses is on the GPU (moveUsedMemoryToDevice).
   cl_int enqueueOnStream(CommandPayload &payload, CUstream stream);
+  /// Puts on `stream` the moves to the GPU of the managed memory that `payload`, a command the
+  /// stream carries out, uses and the host may hold.
+  void moveUsedMemoryToDevice(const CommandPayload &payload, CUstream stream);
   /// Puts a copy on the stream, for the GPU's copy engines (managed pages stay where they are).
   cl_int copy(void *destination, const void *source, size_t size, CUstream stream);
   /// Puts a rectangle copy that copiesRectOnStream() accepts on the stream.
   cl_int copy(CopyRect &rect, CUstream stream);
-  /// Fills managed memory on the GPU, where the bytes are moved first.
+  /// Fills managed memory on the GPU (where moveUsedMemoryToDevice has moved it).
   cl_int fillOnDevice(std::byte *target, size_t size, std::span<const std::byte> pattern,
                       CUstream stream);
   /// Puts on `stream` the moves of managed memory that the host command `payload` asks for:
@@ -131,9 +151,15 @@ private:
   void noteHostAccess(CommandPayload &payload);
 
   // The streams' lanes (cuda_driver_lanes.cpp).
-  /// Puts `command` on the stream between its events (the context being current): a Started
-  /// item, or a Failed one.
-  CommandThread::Item startOnStream(Lane &lane, std::shared_ptr<Command> command);
+  /// Hands `item` to its lane: puts it on the stream at once where it may be (true), or leaves
+  /// it to the lane's thread.
+  bool putOnLane(CommandThread::Item item);
+  /// Puts `item`'s command on the stream between its events (the context being current): a
+  /// Started item, or a Failed one.
+  CommandThread::Item startOnStream(Lane &lane, CommandThread::Item item);
+  /// Puts `item`'s work on the stream: its graph, or its command, after the moves of the
+  /// memory they use.
+  cl_int enqueue(CommandThread::Item &item, CUstream stream);
   /// On the command thread: the commands submitted since the last call, in submission order.
   void finish(Lane &lane, std::vector<CommandThread::Item> &batch);
   /// Records one event behind `items` (started, unprofiled) and completes them when it passes.

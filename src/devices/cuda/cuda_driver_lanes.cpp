@@ -5,6 +5,7 @@
 
 #include "devices/cuda/current_context.hpp"
 #include "runtime/objects/queue.hpp"
+#include "runtime/scheduling/command_buffer_replay.hpp"
 #include "runtime/scheduling/host_commands.hpp"
 
 #include <utility>
@@ -24,26 +25,28 @@ const void *orderKeyOf(const Command &command) {
 
 void CudaDriver::submit(std::shared_ptr<Command> command) {
   std::shared_ptr<Command> started = command;
-  Lane &lane = *lanes_[streams_.assign(orderKeyOf(*command))];
-  {
-    std::lock_guard order(lane.orderMutex);
-    if (lane.stream == nullptr || lane.threadStartsAhead > 0 ||
-        !startsFromAnyThread(command->payload())) {
-      ++lane.threadStartsAhead;
-      lane.commands->submit({.command = std::move(command)});
-      return;
-    }
-    CurrentContext current(*cuda_, context_);
-    lane.commands->submit(startOnStream(lane, std::move(command)));
-  }
-  // Outside the lock: the status change runs the application's callbacks, which may enqueue.
-  // (When the command has completed already, the status stays complete.)
-  started->markRunning();
+  // Outside the lane's lock: the status change runs the application's callbacks, which may
+  // enqueue. (When the command has completed already, the status stays complete.)
+  if (putOnLane({.command = std::move(command)}))
+    started->markRunning();
 }
 
-CommandThread::Item CudaDriver::startOnStream(Lane &lane, std::shared_ptr<Command> command) {
-  CommandThread::Item item{.command = std::move(command),
-                           .state = CommandThread::Item::State::Started};
+bool CudaDriver::putOnLane(CommandThread::Item item) {
+  Lane &lane = *lanes_[streams_.assign(orderKeyOf(*item.command))];
+  std::lock_guard order(lane.orderMutex);
+  bool fromHere = item.graph != nullptr || startsFromAnyThread(item.command->payload());
+  if (lane.stream == nullptr || lane.threadStartsAhead > 0 || !fromHere) {
+    ++lane.threadStartsAhead;
+    lane.commands->submit(std::move(item));
+    return false;
+  }
+  CurrentContext current(*cuda_, context_);
+  lane.commands->submit(startOnStream(lane, std::move(item)));
+  return true;
+}
+
+CommandThread::Item CudaDriver::startOnStream(Lane &lane, CommandThread::Item item) {
+  item.state = CommandThread::Item::State::Started;
   cl_int status = CL_OUT_OF_RESOURCES;
   if (item.command->event().profilingEnabled()) {
     // Timed: events right around the command.
@@ -51,14 +54,14 @@ CommandThread::Item CudaDriver::startOnStream(Lane &lane, std::shared_ptr<Comman
     item.end = events_.acquire(true);
     if (item.start != nullptr && item.end != nullptr &&
         cuda_->eventRecord(item.start, lane.stream) == CUDA_SUCCESS) {
-      status = enqueueOnStream(item.command->payload(), lane.stream);
+      status = enqueue(item, lane.stream);
       if (status == CL_COMPLETE && cuda_->eventRecord(item.end, lane.stream) != CUDA_SUCCESS)
         status = CL_OUT_OF_RESOURCES;
     }
   } else {
     // The command thread records the event that tells its end (completeTogether()): the
     // submitting thread, which paces back-to-back launches, makes one driver call.
-    status = enqueueOnStream(item.command->payload(), lane.stream);
+    status = enqueue(item, lane.stream);
   }
   if (status != CL_COMPLETE) {
     releaseEvents(item);
@@ -66,6 +69,16 @@ CommandThread::Item CudaDriver::startOnStream(Lane &lane, std::shared_ptr<Comman
     item.failure = status;
   }
   return item;
+}
+
+cl_int CudaDriver::enqueue(CommandThread::Item &item, CUstream stream) {
+  if (item.graph == nullptr) {
+    moveUsedMemoryToDevice(item.command->payload(), stream);
+    return enqueueOnStream(item.command->payload(), stream);
+  }
+  for (const RecordedCommand &recorded : item.recording->commands)
+    moveUsedMemoryToDevice(recorded.payload, stream);
+  return item.graph->launch(stream) ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
 }
 
 void CudaDriver::finish(Lane &lane, std::vector<CommandThread::Item> &batch) {
@@ -159,12 +172,16 @@ void CudaDriver::releaseEvents(CommandThread::Item &item) {
 
 cl_int CudaDriver::startHere(Lane &lane, CommandThread::Item &item) {
   item.command->markRunning();
+  if (item.graph != nullptr) {
+    item = startOnStream(lane, std::move(item));
+    return item.failure;
+  }
   CommandPayload &payload = item.command->payload();
   if (auto *launch = std::get_if<KernelLaunch>(&payload);
       launch != nullptr && needsHostAfterwards(*launch))
     return runAndFollowUp(item, lane.stream);
   if (runsOnStream(payload)) {
-    item = startOnStream(lane, std::move(item.command));
+    item = startOnStream(lane, std::move(item));
     return item.failure;
   }
   moveForHost(payload, lane.stream);

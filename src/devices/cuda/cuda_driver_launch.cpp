@@ -38,6 +38,7 @@ cl_int CudaDriver::runAndFollowUp(CommandThread::Item &item, CUstream stream) {
     if (item.enqueueArena == nullptr)
       return CL_OUT_OF_RESOURCES;
   }
+  moveUsedMemoryToDevice(item.command->payload(), stream);
   cl_int status =
       start(launch, output ? reinterpret_cast<uint64_t>(output->buffer()) : 0,
             item.enqueueArena ? reinterpret_cast<uint64_t>(item.enqueueArena->arena()) : 0, stream);
@@ -62,14 +63,6 @@ cl_int CudaDriver::start(KernelLaunch &launch, uint64_t printfBuffer, uint64_t e
     params.numGroups[axis] = groups[axis];
   }
   params.workDim = launch.range.workDim;
-  for (const LaunchMemObject &named : launch.arguments.memObjects)
-    residency_.moveToDevice(named.memory->data(), named.memory->size(), stream);
-  for (const Ref<MemObject> &allocation : launch.arguments.svmAllocations) {
-    // The host uses fine-grained SVM whenever it likes, without a command that would say so.
-    if (allocation->flags() & CL_MEM_SVM_FINE_GRAIN_BUFFER)
-      residency_.touchedByHost(allocation->data(), allocation->size());
-    residency_.moveToDevice(allocation->data(), allocation->size(), stream);
-  }
   if (cl_int status = prepareImages(launch, stream); status != CL_COMPLETE)
     return status;
   std::array<std::byte, kMinimumBlockSize> noArguments{};

@@ -109,7 +109,6 @@ cl_int CudaDriver::enqueueOnStream(CommandPayload &payload, CUstream stream) {
 
 cl_int CudaDriver::fillOnDevice(std::byte *target, size_t size, std::span<const std::byte> pattern,
                                 CUstream stream) {
-  residency_.moveToDevice(target, size, stream);
   return fills_.fill(target, size, pattern, stream) ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
 }
 
@@ -145,6 +144,23 @@ cl_int CudaDriver::copy(CopyRect &rect, CUstream stream) {
   copy.Height = rect.region[1];
   copy.Depth = rect.region[2];
   return cuda_->memcpy3DAsync(&copy, stream) == CUDA_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
+}
+
+void CudaDriver::moveUsedMemoryToDevice(const CommandPayload &payload, CUstream stream) {
+  if (auto *launch = std::get_if<KernelLaunch>(&payload)) {
+    for (const LaunchMemObject &named : launch->arguments.memObjects)
+      residency_.moveToDevice(named.memory->data(), named.memory->size(), stream);
+    for (const Ref<MemObject> &allocation : launch->arguments.svmAllocations) {
+      // The host uses fine-grained SVM whenever it likes, without a command that would say so.
+      if (allocation->flags() & CL_MEM_SVM_FINE_GRAIN_BUFFER)
+        residency_.touchedByHost(allocation->data(), allocation->size());
+      residency_.moveToDevice(allocation->data(), allocation->size(), stream);
+    }
+  } else if (auto *fill = std::get_if<FillBuffer>(&payload)) {
+    residency_.moveToDevice(fill->buffer->data() + fill->offset, fill->size, stream);
+  } else if (auto *svmFill = std::get_if<FillMemory>(&payload)) {
+    residency_.moveToDevice(svmFill->destination, svmFill->size, stream);
+  }
 }
 
 void CudaDriver::moveForHost(CommandPayload &payload, CUstream stream) {

@@ -58,6 +58,15 @@ bool resolveAll(void *library, CudaLibrary &cuda) {
 /// The functions Kiln does without on older drivers.
 void resolveOptional(void *library, CudaLibrary &cuda) {
   resolve(library, "cuMemPrefetchAsync_v2", cuda.memPrefetchAsync);
+  CudaLibrary::Graphs graphs{};
+  if (resolve(library, "cuStreamDestroy_v2", graphs.streamDestroy) &&
+      resolve(library, "cuStreamBeginCapture_v2", graphs.streamBeginCapture) &&
+      resolve(library, "cuStreamEndCapture", graphs.streamEndCapture) &&
+      resolve(library, "cuGraphInstantiateWithFlags", graphs.instantiate) &&
+      resolve(library, "cuGraphLaunch", graphs.launch) &&
+      resolve(library, "cuGraphExecDestroy", graphs.execDestroy) &&
+      resolve(library, "cuGraphDestroy", graphs.destroy))
+    cuda.graphs = graphs;
 }
 
 } // namespace

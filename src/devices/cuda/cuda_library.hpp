@@ -6,6 +6,7 @@
 #include <cuda.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace kiln::cuda {
@@ -65,6 +66,19 @@ struct CudaLibrary {
   /// processor in stream order, in large transfers instead of one page fault at a time.
   CUresult (*memPrefetchAsync)(CUdeviceptr pointer, size_t size, CUmemLocation location,
                                unsigned int flags, CUstream stream) = nullptr;
+
+  /// Optional, all or none (CUDA 11.4 and later): stream capture into a CUDA graph, and the
+  /// graph's launches, for command buffers.
+  struct Graphs {
+    CUresult (*streamDestroy)(CUstream stream);
+    CUresult (*streamBeginCapture)(CUstream stream, CUstreamCaptureMode mode);
+    CUresult (*streamEndCapture)(CUstream stream, CUgraph *graph);
+    CUresult (*instantiate)(CUgraphExec *executable, CUgraph graph, unsigned long long flags);
+    CUresult (*launch)(CUgraphExec executable, CUstream stream);
+    CUresult (*execDestroy)(CUgraphExec executable);
+    CUresult (*destroy)(CUgraph graph);
+  };
+  std::optional<Graphs> graphs;
 
   /// The library with every function resolved and cuInit done, or null when this machine has
   /// no usable NVIDIA driver.
