@@ -351,6 +351,37 @@ TEST_F(CommandBufferTest, InOrderQueueOrdersTheReplayBetweenAWriteAndARead) {
   EXPECT_TRUE(equalArrays(expected, result));
 }
 
+// What the host writes through a map between replays is what the next replay reads: a device
+// that moves memory to the host for a map must bring it back before a replay, as before a kernel.
+TEST_F(CommandBufferTest, HostWritesThroughAMapAreSeenByTheNextReplay) {
+  constexpr size_t kCount = size_t{1} << 16;
+  Mem a = bufferWith(std::vector<int>(kCount, 5));
+  Kernel step = kernel("step"), add = kernel("add");
+  ASSERT_TRUE(setArgs(step, a));
+  ASSERT_TRUE(setArgs(add, a, 3));
+  CommandBuffer buffer = create();
+  ASSERT_CL_SUCCESS(recordKernel(buffer, step, kCount));
+  ASSERT_CL_SUCCESS(recordKernel(buffer, add, kCount));
+  ASSERT_CL_SUCCESS(khr.finalize(buffer));
+
+  for (int round = 0; round < 3; ++round) {
+    ASSERT_CL_SUCCESS(replay(buffer));
+    cl_int error = CL_SUCCESS;
+    auto *mapped =
+        static_cast<int *>(clEnqueueMapBuffer(queue_, a, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                              kCount * sizeof(int), 0, nullptr, nullptr, &error));
+    ASSERT_CL_SUCCESS(error);
+    int expectedAfterReplay = round == 0 ? 5 * 2 + 1 + 3 : (round * 10) * 2 + 1 + 3;
+    EXPECT_EQ(expectedAfterReplay, mapped[0]) << "round " << round;
+    EXPECT_EQ(expectedAfterReplay, mapped[kCount - 1]) << "round " << round;
+    for (size_t i = 0; i < kCount; ++i)
+      mapped[i] = (round + 1) * 10;
+    ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, a, mapped, 0, nullptr, nullptr));
+  }
+  ASSERT_CL_SUCCESS(replay(buffer));
+  EXPECT_TRUE(equalArrays(std::vector<int>(kCount, 30 * 2 + 1 + 3), read<int>(a, kCount)));
+}
+
 TEST_F(CommandBufferTest, ReleasingDuringAReplayIsSafe) {
   constexpr size_t kCount = 1024;
   Mem a = bufferWith(std::vector<int>(kCount, 0));
