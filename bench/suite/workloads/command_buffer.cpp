@@ -12,7 +12,7 @@
 namespace bench {
 namespace {
 
-const char *kSource = R"(kernel void step(global int *a) {
+const char *kSource = R"(kernel void advance(global int *a) {
   size_t i = get_global_id(0);
   a[i] = a[i] * 3 + (int)i;
 })";
@@ -77,7 +77,7 @@ private:
 
   struct Run final : RunOf<KernelSequence> {
     Run(ClSession &session, const KernelSequence &workload)
-        : RunOf(session, workload), kernel_(session.kernel(kSource, "step")),
+        : RunOf(session, workload), kernel_(session.kernel(kSource, "advance")),
           data_(session.buffer(workload.initial_)) {
       setArgs(kernel_.get(), data_);
       if (workload.recorded_)
