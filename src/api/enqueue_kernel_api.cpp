@@ -53,11 +53,7 @@ std::array<size_t, 3> defaultLocalSize(const Kernel &kernel, const Device &devic
   const auto &required = kernel.info().requiredWorkGroupSize;
   if (required[0] != 0)
     return {required[0], required[1], required[2]};
-  const DeviceInfo &info = device.info();
-  DeviceKernelInfo kernelInfo = code.info();
-  return chooseLocalSize(workDim, global,
-                         {kernelInfo.maxWorkGroupSize, kernelInfo.preferredWorkGroupItems,
-                          info.maxWorkItemSizes, info.maxComputeUnits});
+  return chooseLocalSize(workDim, global, LocalSizeLimits::of(code.info(), device.info()));
 }
 
 /// Checks the work sizes of an NDRange and fills `range` (choosing a local size if none).

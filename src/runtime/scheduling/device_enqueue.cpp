@@ -205,12 +205,8 @@ private:
       chosen = chosen && record.localSize[dim] == 0;
     }
     if (chosen) {
-      const DeviceInfo &info = tree_.device().info();
-      DeviceKernelInfo kernelInfo = code.info();
-      range.local =
-          chooseLocalSize(range.workDim, range.global,
-                          {kernelInfo.maxWorkGroupSize, kernelInfo.preferredWorkGroupItems,
-                           info.maxWorkItemSizes, info.maxComputeUnits});
+      range.local = chooseLocalSize(range.workDim, range.global,
+                                    LocalSizeLimits::of(code.info(), tree_.device().info()));
     }
     return range;
   }
