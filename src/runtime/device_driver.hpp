@@ -150,7 +150,8 @@ public:
 
   /// Runs `commands` (in `prepared`, their form from prepareSequence) one after the other as
   /// `command`, which is running already, and completes it after the last with CL_COMPLETE, or
-  /// with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST as soon as one fails.
+  /// with an error as soon as one fails (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when a
+  /// recorded command failed, the driver's own error when the run could not be started).
   virtual void submitPrepared(const std::shared_ptr<Command> &command,
                               std::shared_ptr<const RecordedCommands> commands,
                               const PreparedSequence &prepared) {}
