@@ -100,7 +100,7 @@ void Queue::finish() {
   std::vector<Ref<Event>> pending;
   {
     std::lock_guard lock(mutex_);
-    pending = unfinished_;
+    pending.assign(unfinished_.begin(), unfinished_.end());
   }
   for (const Ref<Event> &event : pending)
     event->wait();

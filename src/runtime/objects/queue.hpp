@@ -4,6 +4,7 @@
 #include "runtime/objects/object.hpp"
 #include "support/adaptive_mutex.hpp"
 
+#include <deque>
 #include <memory>
 #include <span>
 #include <vector>
@@ -65,8 +66,10 @@ private:
   cl_uint deviceQueueSize_ = 0;
 
   AdaptiveMutex mutex_;
-  std::vector<Ref<Event>> unfinished_; // enqueued and not yet finished, oldest first
-  Ref<Event> lastBarrier_;             // out-of-order: what later commands wait for
+  /// Enqueued and not yet finished, oldest first. Mostly the oldest finishes first: a deque
+  /// drops it in constant time, where a vector would move every later one.
+  std::deque<Ref<Event>> unfinished_;
+  Ref<Event> lastBarrier_; // out-of-order: what later commands wait for
   bool newestFinishesAfterItsWork_ = false;
 };
 
