@@ -16,6 +16,7 @@ std::unique_ptr<Workload> makeWorkGroupReduction();
 std::unique_ptr<Workload> makeHistogram();
 std::unique_ptr<Workload> makeMandelbrot();
 std::unique_ptr<Workload> makeLaunchLatency();
+std::unique_ptr<Workload> makeLaunchesInFlight();
 std::unique_ptr<Workload> makeKernelSequenceEnqueued();
 std::unique_ptr<Workload> makeKernelSequenceRecorded();
 std::unique_ptr<Workload> makeComputeFloat();
@@ -46,6 +47,7 @@ std::unique_ptr<Workload> makePipeStream();
 std::vector<std::unique_ptr<Workload>> allWorkloads() {
   std::vector<std::unique_ptr<Workload>> workloads;
   workloads.push_back(makeLaunchLatency());
+  workloads.push_back(makeLaunchesInFlight());
   workloads.push_back(makeKernelSequenceEnqueued());
   workloads.push_back(makeKernelSequenceRecorded());
   workloads.push_back(makeComputeFloat());
