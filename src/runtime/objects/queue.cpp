@@ -63,19 +63,19 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
     if (isInOrder()) {
       if (!unfinished_.empty() && device_.driver().keepsSubmissionOrder() &&
           !newestFinishesAfterItsWork_)
-        followSubmission(*unfinished_.back());
+        followSubmission(unfinished_.newest());
       else if (!unfinished_.empty())
-        dependOn(*unfinished_.back(), false);
+        dependOn(unfinished_.newest(), false);
     } else if (ordering != Ordering::Normal && waitList.empty()) {
       // Without a wait list, markers and barriers wait for everything enqueued before them.
-      for (const Ref<Event> &event : unfinished_)
+      for (const Ref<Event> &event : unfinished_.all())
         dependOn(*event, false);
     } else if (lastBarrier_) {
       dependOn(*lastBarrier_, false);
     }
     if (ordering == Ordering::Barrier)
       lastBarrier_ = Ref<Event>(&command->event());
-    unfinished_.emplace_back(&command->event());
+    unfinished_.push(Ref<Event>(&command->event()));
     newestFinishesAfterItsWork_ = finishesAfterItsWork(command->payload());
   }
   // Release the enqueue's own hold: submits the command if nothing else is pending.
@@ -92,7 +92,7 @@ void Queue::finish() {
       std::lock_guard lock(mutex_);
       if (unfinished_.empty())
         return;
-      newest = unfinished_.back();
+      newest = Ref<Event>(&unfinished_.newest());
     }
     newest->wait();
     return;
@@ -100,7 +100,7 @@ void Queue::finish() {
   std::vector<Ref<Event>> pending;
   {
     std::lock_guard lock(mutex_);
-    pending.assign(unfinished_.begin(), unfinished_.end());
+    pending.assign(unfinished_.all().begin(), unfinished_.all().end());
   }
   for (const Ref<Event> &event : pending)
     event->wait();
@@ -109,12 +109,7 @@ void Queue::finish() {
 void Queue::commandFinished(Event &event) {
   Ref<Event> last; // dropped after the lock: it may be the last reference to the queue
   std::lock_guard lock(mutex_);
-  auto found = std::find_if(unfinished_.begin(), unfinished_.end(),
-                            [&](const Ref<Event> &entry) { return entry.get() == &event; });
-  if (found != unfinished_.end()) {
-    last = std::move(*found);
-    unfinished_.erase(found);
-  }
+  last = unfinished_.remove(event);
   if (lastBarrier_.get() == &event)
     lastBarrier_ = nullptr;
 }

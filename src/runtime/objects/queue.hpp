@@ -1,10 +1,10 @@
 // cl_command_queue: orders the commands enqueued on one device.
 #pragma once
 
+#include "runtime/objects/event_fifo.hpp"
 #include "runtime/objects/object.hpp"
 #include "support/adaptive_mutex.hpp"
 
-#include <deque>
 #include <memory>
 #include <span>
 #include <vector>
@@ -66,9 +66,7 @@ private:
   cl_uint deviceQueueSize_ = 0;
 
   AdaptiveMutex mutex_;
-  /// Enqueued and not yet finished, oldest first. Mostly the oldest finishes first: a deque
-  /// drops it in constant time, where a vector would move every later one.
-  std::deque<Ref<Event>> unfinished_;
+  EventFifo unfinished_;   // enqueued and not yet finished, oldest first
   Ref<Event> lastBarrier_; // out-of-order: what later commands wait for
   bool newestFinishesAfterItsWork_ = false;
 };
