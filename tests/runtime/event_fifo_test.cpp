@@ -55,7 +55,7 @@ TEST_F(EventFifoTest, OldestFirstLeavesTheRestInOrder) {
     ASSERT_EQ(events.size() - i - 1, rest.size());
     if (!rest.empty()) {
       EXPECT_EQ(events[i + 1].get(), rest.front());
-      EXPECT_EQ(events.back().get(), &fifo.newest());
+      EXPECT_EQ(events.back().get(), fifo.newest().get());
     }
   }
   EXPECT_TRUE(fifo.empty());
@@ -81,7 +81,7 @@ TEST_F(EventFifoTest, RemovalsFromTheMiddleAndUnknownEvents) {
   for (const Ref<Event> &event : more)
     expected.push_back(event.get());
   EXPECT_EQ(expected, contents(fifo));
-  EXPECT_EQ(more.back().get(), &fifo.newest());
+  EXPECT_EQ(more.back().get(), fifo.newest().get());
 }
 
 } // namespace

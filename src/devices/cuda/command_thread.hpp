@@ -3,7 +3,6 @@
 // start, and waits for those already started on the GPU's stream. Started at the first command.
 #pragma once
 
-#include "devices/cuda/cuda_graph.hpp"
 #include "devices/cuda/cuda_library.hpp"
 #include "runtime/scheduling/command.hpp"
 #include "runtime/scheduling/device_enqueue.hpp"
@@ -22,6 +21,8 @@ struct RecordedCommands;
 } // namespace kiln
 
 namespace kiln::cuda {
+
+class CudaGraph;
 
 class CommandThread {
 public:

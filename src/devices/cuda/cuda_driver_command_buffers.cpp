@@ -4,6 +4,7 @@
 // the moves of managed memory that the host may have touched since the last run.
 #include "devices/cuda/cuda_driver_class.hpp"
 
+#include "devices/cuda/cuda_graph.hpp"
 #include "devices/cuda/current_context.hpp"
 #include "runtime/objects/kernel.hpp"
 #include "runtime/scheduling/command_buffer_replay.hpp"

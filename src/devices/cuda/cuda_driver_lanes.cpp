@@ -3,6 +3,7 @@
 // stream's command thread, which also starts the commands that must wait for those ahead.
 #include "devices/cuda/cuda_driver_class.hpp"
 
+#include "devices/cuda/cuda_graph.hpp"
 #include "devices/cuda/current_context.hpp"
 #include "runtime/objects/queue.hpp"
 #include "runtime/scheduling/command_buffer_replay.hpp"

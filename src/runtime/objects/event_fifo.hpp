@@ -15,7 +15,7 @@ namespace kiln {
 class EventFifo {
 public:
   bool empty() const { return first_ == events_.size(); }
-  Event &newest() const { return *events_.back(); }
+  const Ref<Event> &newest() const { return events_.back(); }
   std::span<const Ref<Event>> all() const {
     return std::span<const Ref<Event>>(events_).subspan(first_);
   }

@@ -6,7 +6,7 @@
 #include "runtime/objects/event.hpp"
 #include "runtime/scheduling/command.hpp"
 
-#include <algorithm>
+#include <span>
 
 namespace kiln {
 
@@ -63,9 +63,9 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
     if (isInOrder()) {
       if (!unfinished_.empty() && device_.driver().keepsSubmissionOrder() &&
           !newestFinishesAfterItsWork_)
-        followSubmission(unfinished_.newest());
+        followSubmission(*unfinished_.newest());
       else if (!unfinished_.empty())
-        dependOn(unfinished_.newest(), false);
+        dependOn(*unfinished_.newest(), false);
     } else if (ordering != Ordering::Normal && waitList.empty()) {
       // Without a wait list, markers and barriers wait for everything enqueued before them.
       for (const Ref<Event> &event : unfinished_.all())
@@ -92,7 +92,7 @@ void Queue::finish() {
       std::lock_guard lock(mutex_);
       if (unfinished_.empty())
         return;
-      newest = Ref<Event>(&unfinished_.newest());
+      newest = unfinished_.newest();
     }
     newest->wait();
     return;
@@ -100,7 +100,8 @@ void Queue::finish() {
   std::vector<Ref<Event>> pending;
   {
     std::lock_guard lock(mutex_);
-    pending.assign(unfinished_.all().begin(), unfinished_.all().end());
+    std::span<const Ref<Event>> unfinished = unfinished_.all();
+    pending.assign(unfinished.begin(), unfinished.end());
   }
   for (const Ref<Event> &event : pending)
     event->wait();
