@@ -501,6 +501,58 @@ TEST_F(VectorizerTest, GridStrideLoopsWithFullAndPartialLaneMasks) {
   }
 }
 
+TEST_F(VectorizerTest, GridStrideLoopsRunInSimdGroupsAtLeastAsWideAsOtherLoops) {
+  // A loop that jumps by the launch's width reads a few lines of each page: wider SIMD groups
+  // read longer runs of each, where the registers leave room (work_item_vectorizer.cpp).
+  const char *source = R"(
+    kernel void gridStride(global const float *in, global float *out, uint n) {
+      float sum = 0.0f;
+      for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+        sum += in[i];
+      out[get_global_id(0)] = sum;
+    }
+    kernel void fixedStride(global const float *in, global float *out, uint n) {
+      float sum = 0.0f;
+      for (uint i = get_global_id(0); i < n; i += 4096)
+        sum += in[i];
+      out[get_global_id(0)] = sum;
+    })";
+  ScopedEnvironment on("KILN_VECTORIZE", std::nullopt);
+  ScopedEnvironment automatic("KILN_SIMD_WIDTH", std::nullopt);
+  const size_t local = 256;
+  auto subGroupSize = [&](const char *name) {
+    Kernel kernel = buildKernel(source, name);
+    size_t size = 0;
+    if (kernel)
+      EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_,
+                                                CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                                sizeof local, &local, sizeof size, &size, nullptr));
+    return size;
+  };
+  size_t gridStride = subGroupSize("gridStride"), fixedStride = subGroupSize("fixedStride");
+  if (isKilnCpuDevice())
+    EXPECT_GE(gridStride, fixedStride);
+  // And the sums are right at that width.
+  const cl_uint n = 4096 * 8 + 77;
+  std::vector<cl_float> in(n);
+  for (cl_uint i = 0; i < n; ++i)
+    in[i] = static_cast<cl_float>(i % 17);
+  const size_t global = 4096;
+  Kernel kernel = buildKernel(source, "gridStride");
+  ASSERT_TRUE(kernel);
+  Mem input = bufferWith(in);
+  Mem output = createBuffer(CL_MEM_WRITE_ONLY, global * sizeof(cl_float));
+  ASSERT_TRUE(setArgs(kernel, input, output, n));
+  ASSERT_TRUE(run(kernel, 1, &global, &local));
+  std::vector<cl_float> sums = read<cl_float>(output, global);
+  for (size_t item = 0; item < global; ++item) {
+    cl_float expected = 0;
+    for (size_t i = item; i < n; i += global)
+      expected += in[i];
+    ASSERT_EQ(expected, sums[item]) << item;
+  }
+}
+
 TEST_F(VectorizerTest, BranchesWhoseSimdGroupsHaveEveryLaneOrNoLaneActive) {
   // A band of `width` items out of every 64 takes the first side, the rest the second: whole
   // SIMD groups then have every lane or no lane active on each side (the full- and empty-mask

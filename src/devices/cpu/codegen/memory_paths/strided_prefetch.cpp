@@ -82,17 +82,39 @@ bool followsCounter(Value *value, const PHINode &counter) {
   return false;
 }
 
-/// What `counter` adds each iteration, when that is loop-invariant but not a constant.
-Value *runTimeStep(const PHINode &counter, const Loop &loop) {
+/// Tells the calls that return the same value wherever a work-item makes them; none when null.
+using LaunchConstantCalls = function_ref<bool(const CallInst &)>;
+
+/// Whether `value` is the same in every iteration of `loop`: defined outside it, or a launch
+/// constant of invariant operands that the loop computes each time (get_global_size(0) before
+/// LICM has hoisted it).
+bool isInvariant(Value *value, const Loop &loop, LaunchConstantCalls isLaunchConstant) {
+  if (loop.isLoopInvariant(value))
+    return true;
+  auto *call = dyn_cast<CallInst>(value);
+  return isLaunchConstant && call != nullptr && isLaunchConstant(*call) &&
+         loop.hasLoopInvariantOperands(call);
+}
+
+/// What `counter` adds each iteration, when that is loop-invariant (see isInvariant) but not a
+/// constant.
+Value *runTimeStep(const PHINode &counter, const Loop &loop,
+                   LaunchConstantCalls isLaunchConstant = nullptr) {
   BasicBlock *latch = loop.getLoopLatch();
   if (latch == nullptr)
     return nullptr;
   Value *next = counter.getIncomingValueForBlock(latch);
+  // A `uint` counter advanced by a size_t step is added in 64 bits and narrowed, until
+  // instcombine narrows the addition.
+  Value *narrowed = nullptr;
+  if (match(next, m_Trunc(m_Value(narrowed))))
+    next = narrowed;
   Value *left = nullptr, *right = nullptr;
   if (!match(next, m_Add(m_Value(left), m_Value(right))))
     return nullptr;
   for (auto [step, rest] : {std::pair{left, right}, std::pair{right, left}})
-    if (loop.isLoopInvariant(step) && !isa<Constant>(step) && followsCounter(rest, counter))
+    if (isInvariant(step, loop, isLaunchConstant) && !isa<Constant>(step) &&
+        followsCounter(rest, counter))
       return step;
   return nullptr;
 }
@@ -144,8 +166,10 @@ void prefetchAhead(const StridedLoad &load, Value *aheadCounter, const Loop &loo
   }
 }
 
-/// The loads of `loop` to prefetch for, at most kMaxLoadsPerLoop.
-SmallVector<StridedLoad, kMaxLoadsPerLoop> stridedLoadsOf(const Loop &loop) {
+/// The loads of `loop` to prefetch for, at most kMaxLoadsPerLoop; see isInvariant for
+/// `isLaunchConstant`.
+SmallVector<StridedLoad, kMaxLoadsPerLoop>
+stridedLoadsOf(const Loop &loop, LaunchConstantCalls isLaunchConstant = nullptr) {
   SmallVector<StridedLoad, kMaxLoadsPerLoop> loads;
   // The vectorizer reads an address with a plain load where every lane is active and a masked
   // one elsewhere: one prefetch serves both.
@@ -160,7 +184,7 @@ SmallVector<StridedLoad, kMaxLoadsPerLoop> stridedLoadsOf(const Loop &loop) {
       std::optional<AddressChain> computed = counterAddressOf(read->first, loop);
       if (!computed)
         continue;
-      Value *step = runTimeStep(cast<PHINode>(*computed->source), loop);
+      Value *step = runTimeStep(cast<PHINode>(*computed->source), loop, isLaunchConstant);
       if (step == nullptr)
         continue;
       loads.push_back(StridedLoad{read->first, read->second, std::move(*computed), step});
@@ -185,6 +209,11 @@ bool waitsOnMemory(const Loop &loop, ArrayRef<StridedLoad> loads) {
 }
 
 } // namespace
+
+bool readsWithRunTimeStride(const Loop &loop,
+                            function_ref<bool(const CallInst &)> isLaunchConstant) {
+  return !stridedLoadsOf(loop, isLaunchConstant).empty();
+}
 
 unsigned addStridedPrefetches(Function &function) {
   DominatorTree dominators(function);

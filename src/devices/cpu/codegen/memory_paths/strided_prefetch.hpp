@@ -17,12 +17,22 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
 
 namespace kiln::cpu {
 
 /// Adds prefetches ahead of the loads of buffer memory, in the innermost loops of `function`,
 /// that advance by a stride known only at run time; returns how many loads got them.
 unsigned addStridedPrefetches(llvm::Function &function);
+
+/// Whether `loop` reads buffer memory at addresses that advance by a stride known only at run
+/// time (the loads addStridedPrefetches looks for, whether or not it would prefetch them), before
+/// the loop's invariant code has left it: `isLaunchConstant` tells the calls that return the same
+/// value wherever a work-item makes them (get_global_size(0)).
+bool readsWithRunTimeStride(const llvm::Loop &loop,
+                            llvm::function_ref<bool(const llvm::CallInst &)> isLaunchConstant);
 
 } // namespace kiln::cpu
