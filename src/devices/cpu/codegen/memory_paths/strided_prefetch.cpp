@@ -141,8 +141,10 @@ Value *counterAhead(const StridedLoad &load, const Loop &loop) {
   BasicBlock *before = loop.getLoopPredecessor();
   IRBuilder<> builder(before != nullptr ? before->getTerminator()
                                         : &*loop.getHeader()->getFirstInsertionPt());
-  Value *distance = builder.CreateMul(
-      load.step, ConstantInt::get(load.step->getType(), kIterationsAhead), "stride.ahead");
+  // A step wider than the counter (see runTimeStep) advances it modulo the counter's width.
+  Value *step = builder.CreateZExtOrTrunc(load.step, load.counter()->getType());
+  Value *distance =
+      builder.CreateMul(step, ConstantInt::get(step->getType(), kIterationsAhead), "stride.ahead");
   if (before != nullptr)
     builder.SetInsertPoint(loop.getHeader(), loop.getHeader()->getFirstInsertionPt());
   return builder.CreateAdd(load.counter(), distance, "counter.ahead");
