@@ -273,8 +273,9 @@ std::optional<unsigned> broadcastsOfArithmeticLoops(const LoopInfo &loops,
 /// page. The wider the group, the longer the run of each page it reads at once; memory serves
 /// long runs much faster than short ones when many cores read at the same time. On the 16-core
 /// Xeon of the GPU machine the suite's histogram ran 1.2-1.4x and its reduction up to 1.3x as
-/// fast at 64 lanes as at 32 (alternating runs); a C loop reading that way reached 41-58 GB/s
-/// at 128 bytes a page and 52-84 at 256, against 108-140 reading each thread's block in order.
+/// fast at 64 lanes as at 32 (alternating runs); a C loop reading that way reached 32-65 GB/s
+/// at 128 bytes a page and 52-84 at 256, against 108-140 reading each thread's block in order
+/// (bench/results/cpu-16core-pocl5.txt).
 bool readsAcrossPages(const LoopInfo &loops) {
   auto isLaunchConstant = [](const CallInst &call) {
     const Function *callee = call.getCalledFunction();
