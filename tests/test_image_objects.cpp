@@ -821,6 +821,111 @@ TEST_F(ImageKernelTest, KernelWritesToAHostPointerImageReachTheApplicationThroug
         << x;
 }
 
+TEST_F(ImageKernelTest, SampledReadsSeeEveryKindOfWriteBeforeThem) {
+  // A GPU samples a copy of an image's elements: each way of writing them, enqueued between two
+  // sampled reads with no wait in between, must reach the second read (and a read after no
+  // write sees the same elements again).
+  const size_t width = 8, height = 4, texels = width * height;
+  const cl_image_format format{CL_RGBA, CL_UNSIGNED_INT8};
+  auto pattern = [&](int seed) {
+    std::vector<cl_uchar> bytes(texels * 4);
+    for (size_t i = 0; i < bytes.size(); ++i)
+      bytes[i] = static_cast<cl_uchar>(seed * 31 + i * 7);
+    return bytes;
+  };
+  std::vector<cl_uchar> initial = pattern(1);
+  Mem picture = image(CL_MEM_COPY_HOST_PTR | CL_MEM_READ_WRITE, format,
+                      describe(CL_MEM_OBJECT_IMAGE2D, width, height), initial.data());
+  std::vector<cl_uchar> other = pattern(5);
+  Mem copied = image(CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, format,
+                     describe(CL_MEM_OBJECT_IMAGE2D, width, height), other.data());
+  ASSERT_TRUE(picture && copied);
+  const char *source = R"(
+    kernel void sample(read_only image2d_t image, sampler_t sampler, global uint4 *out) {
+      int x = get_global_id(0), y = get_global_id(1);
+      out[y * get_image_width(image) + x] = read_imageui(image, sampler, (int2)(x, y));
+    }
+    kernel void stamp(write_only image2d_t image, uint seed) {
+      int x = get_global_id(0), y = get_global_id(1), i = 4 * (y * get_image_width(image) + x);
+      write_imageui(image, (int2)(x, y), ((uint4)(i, i + 1, i + 2, i + 3) * 7 + seed * 31) & 255);
+    })";
+  Kernel sample = buildKernel(source, "sample");
+  Kernel stamp = buildKernel(source, "stamp");
+  ASSERT_TRUE(sample && stamp);
+  cl_int error = CL_SUCCESS;
+  Handle<cl_sampler> sampler(
+      clCreateSampler(context_, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &error));
+  ASSERT_CL_SUCCESS(error);
+
+  std::vector<std::vector<cl_uchar>> expected;
+  std::vector<Mem> outs;
+  size_t global[] = {width, height}, origin[3] = {0, 0, 0}, region[3] = {width, height, 1};
+  auto sampleNow = [&](std::vector<cl_uchar> contents) {
+    outs.push_back(createBuffer(CL_MEM_WRITE_ONLY, texels * sizeof(cl_uint4)));
+    expected.push_back(std::move(contents));
+    ASSERT_TRUE(setArgs(sample, picture, sampler, outs.back()));
+    ASSERT_CL_SUCCESS(
+        clEnqueueNDRangeKernel(queue_, sample, 2, nullptr, global, nullptr, 0, nullptr, nullptr));
+  };
+  sampleNow(initial);
+  sampleNow(initial);
+  std::vector<cl_uchar> written = pattern(2);
+  ASSERT_CL_SUCCESS(clEnqueueWriteImage(queue_, picture, CL_FALSE, origin, region, 0, 0,
+                                        written.data(), 0, nullptr, nullptr));
+  sampleNow(written);
+  const cl_uint4 color{{9, 8, 7, 6}};
+  ASSERT_CL_SUCCESS(
+      clEnqueueFillImage(queue_, picture, &color, origin, region, 0, nullptr, nullptr));
+  std::vector<cl_uchar> filled;
+  for (size_t i = 0; i < texels; ++i)
+    filled.insert(filled.end(), {9, 8, 7, 6});
+  sampleNow(filled);
+  cl_uint seed = 3;
+  ASSERT_TRUE(setArgs(stamp, picture, seed));
+  ASSERT_CL_SUCCESS(
+      clEnqueueNDRangeKernel(queue_, stamp, 2, nullptr, global, nullptr, 0, nullptr, nullptr));
+  sampleNow(pattern(3));
+  ASSERT_CL_SUCCESS(
+      clEnqueueCopyImage(queue_, copied, picture, origin, origin, region, 0, nullptr, nullptr));
+  sampleNow(other);
+  std::vector<cl_uchar> fromBuffer = pattern(4);
+  Mem staging = bufferWith(fromBuffer);
+  ASSERT_CL_SUCCESS(
+      clEnqueueCopyBufferToImage(queue_, staging, picture, 0, origin, region, 0, nullptr, nullptr));
+  sampleNow(fromBuffer);
+  // A write on a second queue, which the next read waits for by its event.
+  Queue second(clCreateCommandQueueWithProperties(context_, device_, nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  ASSERT_CL_SUCCESS(clFinish(queue_));
+  std::vector<cl_uchar> elsewhere = pattern(6);
+  Event secondWrite;
+  ASSERT_CL_SUCCESS(clEnqueueWriteImage(second, picture, CL_FALSE, origin, region, 0, 0,
+                                        elsewhere.data(), 0, nullptr, secondWrite.out()));
+  ASSERT_CL_SUCCESS(clEnqueueMarkerWithWaitList(queue_, 1, secondWrite.ptr(), nullptr));
+  sampleNow(elsewhere);
+  // The host writes through a map.
+  size_t pitch = 0;
+  auto *mapped = static_cast<cl_uchar *>(clEnqueueMapImage(queue_, picture, CL_TRUE, CL_MAP_WRITE,
+                                                           origin, region, &pitch, nullptr, 0,
+                                                           nullptr, nullptr, &error));
+  ASSERT_CL_SUCCESS(error);
+  std::vector<cl_uchar> host = pattern(7);
+  for (size_t y = 0; y < height; ++y)
+    std::memcpy(mapped + y * pitch, host.data() + y * width * 4, width * 4);
+  ASSERT_CL_SUCCESS(clEnqueueUnmapMemObject(queue_, picture, mapped, 0, nullptr, nullptr));
+  sampleNow(host);
+  ASSERT_CL_SUCCESS(clFinish(queue_));
+
+  for (size_t index = 0; index < outs.size(); ++index) {
+    std::vector<cl_uint4> got = read<cl_uint4>(outs[index], texels);
+    std::vector<cl_uchar> seen;
+    for (const cl_uint4 &texel : got)
+      for (int c = 0; c < 4; ++c)
+        seen.push_back(static_cast<cl_uchar>(texel.s[c]));
+    EXPECT_TRUE(equalArrays(expected[index], seen)) << "read " << index;
+  }
+}
+
 TEST_F(ImageKernelTest, ImageAndSamplerArgumentsAreChecked) {
   Kernel kernel = buildKernel(kSamplingSource, "sample");
   ASSERT_TRUE(kernel);

@@ -8,6 +8,7 @@
 #include "runtime/objects/queue.hpp"
 #include "runtime/scheduling/command_buffer_replay.hpp"
 #include "runtime/scheduling/host_commands.hpp"
+#include "runtime/scheduling/image_writes.hpp"
 
 #include <utility>
 #include <variant>
@@ -73,12 +74,16 @@ CommandThread::Item CudaDriver::startOnStream(Lane &lane, CommandThread::Item it
 }
 
 cl_int CudaDriver::enqueue(CommandThread::Item &item, CUstream stream) {
+  // The commands this stream runs next see the images this one writes as changed.
   if (item.graph == nullptr) {
+    markWrittenImages(item.command->payload());
     moveUsedMemoryToDevice(item.command->payload(), stream);
     return enqueueOnStream(item.command->payload(), stream);
   }
-  for (const RecordedCommand &recorded : item.recording->commands)
+  for (const RecordedCommand &recorded : item.recording->commands) {
+    markWrittenImages(recorded.payload);
     moveUsedMemoryToDevice(recorded.payload, stream);
+  }
   return item.graph->launch(stream) ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
 }
 

@@ -149,7 +149,7 @@ std::optional<CUDA_TEXTURE_DESC> samplingOf(unsigned slot, bool integers) {
 
 DeviceImage::DeviceImage(ConstructionKey, std::shared_ptr<const CudaLibrary> cuda,
                          CUcontext context, const MemObject &image)
-    : cuda_(std::move(cuda)), context_(context), description_(*image.image()),
+    : cuda_(std::move(cuda)), context_(context), memory_(image), description_(*image.image()),
       elements_(image.data()) {}
 
 std::shared_ptr<DeviceImage> DeviceImage::create(std::shared_ptr<const CudaLibrary> cuda,
@@ -203,6 +203,12 @@ DeviceImage::~DeviceImage() {
 bool DeviceImage::refreshTextures(CUstream stream) const {
   if (array_ == nullptr)
     return true;
+  // Read before the copy is queued: a write queued meanwhile moves the version past it. An
+  // image over a buffer's storage changes with the buffer's writes, which no version counts.
+  uint64_t version = memory_.contentsVersion();
+  bool overBuffer = memory_.parent() != nullptr;
+  if (!overBuffer && arrayVersion_.load(std::memory_order_acquire) == version)
+    return true;
   const ImageDescription &image = description_;
   CUDA_MEMCPY3D copy{};
   copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
@@ -223,7 +229,10 @@ bool DeviceImage::refreshTextures(CUstream stream) const {
     copy.srcPitch = image.rowPitch;
     copy.srcHeight = extent[2] > 1 ? image.slicePitch / image.rowPitch : extent[1];
   }
-  return cuda_->memcpy3DAsync(&copy, stream) == CUDA_SUCCESS;
+  if (cuda_->memcpy3DAsync(&copy, stream) != CUDA_SUCCESS)
+    return false;
+  arrayVersion_.store(version, std::memory_order_release);
+  return true;
 }
 
 } // namespace kiln::cuda

@@ -2,10 +2,11 @@
 // the CPU device and the GPU all address: reads without a sampler and writes go there, in
 // software (the builtin library's image code). Sampled reads with nearest filtering use the
 // texture hardware: where the format and shape allow, the image also has a CUDA array, a copy
-// of the elements that is refreshed before each launch that may sample it, and a texture object
-// per sampler (the sampler's addressing and coordinate mode are part of a CUDA texture). Linear
-// filtering stays in software (device_image.cpp says why). The kernel gets a descriptor in managed
-// memory that names both (runtime/images/image_kernel_descriptor.hpp).
+// of the elements remade before a launch that may sample it when a command may have written
+// them since the last copy, and a texture object per sampler (the sampler's addressing and
+// coordinate mode are part of a CUDA texture). Linear filtering stays in software
+// (device_image.cpp says why). The kernel gets a descriptor in managed memory that names both
+// (runtime/images/image_kernel_descriptor.hpp).
 #pragma once
 
 #include "devices/cuda/cuda_library.hpp"
@@ -13,6 +14,7 @@
 #include "runtime/objects/memory.hpp"
 
 #include <array>
+#include <atomic>
 #include <memory>
 
 namespace kiln::cuda {
@@ -35,7 +37,8 @@ public:
   const ImageKernelDescriptor *kernelDescriptor() const { return &table_->descriptor; }
 
   /// Puts a copy of the image's elements into the array on `stream`, for the textures; nothing
-  /// when the image has none. False when CUDA refuses.
+  /// when the image has none, or when the array holds the elements as they are since no command
+  /// has written them (MemObject::contentsVersion()). False when CUDA refuses.
   bool refreshTextures(CUstream stream) const;
 
 private:
@@ -49,8 +52,12 @@ private:
 
   std::shared_ptr<const CudaLibrary> cuda_;
   CUcontext context_;
+  const MemObject &memory_;
   const ImageDescription &description_;
   std::byte *elements_;
+  /// The contents version the array holds; kNeverCopied before its first copy.
+  static constexpr uint64_t kNeverCopied = ~uint64_t{0};
+  mutable std::atomic<uint64_t> arrayVersion_{kNeverCopied};
   DescriptorTable *table_ = nullptr;
   CUarray array_ = nullptr;
 };

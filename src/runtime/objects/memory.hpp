@@ -168,6 +168,13 @@ public:
   /// A reference that does not keep this buffer alive (kernel arguments).
   WeakRef<MemObject> weakRef();
 
+  /// A count that moves whenever a command that may change an image's elements is started or
+  /// finishes (markWrittenImages()): a device that keeps a copy of the elements (a GPU's texture
+  /// array) makes a new copy only when it moved. Images over a buffer's storage do not count the
+  /// buffer's writes, so their copies are always remade.
+  uint64_t contentsVersion() const { return contentsVersion_.load(std::memory_order_acquire); }
+  void noteContentsChanged() { contentsVersion_.fetch_add(1, std::memory_order_acq_rel); }
+
   /// What the device driver `driver` keeps for this object (a GPU's copy of an image, say):
   /// made by `make` on the driver's first call, destroyed with the object. A null result of
   /// `make` is not kept, and the next call tries again.
@@ -196,6 +203,7 @@ private:
   }
   std::optional<ImageParts> image_;
   std::optional<PipeDescription> pipe_;
+  std::atomic<uint64_t> contentsVersion_{0};
 
   mutable std::mutex mutex_;
   std::vector<Mapping> mappings_;

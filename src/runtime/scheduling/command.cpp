@@ -3,6 +3,7 @@
 #include "runtime/objects/device.hpp"
 #include "runtime/objects/queue.hpp"
 #include "runtime/scheduling/command_buffer_replay.hpp"
+#include "runtime/scheduling/image_writes.hpp"
 
 namespace kiln {
 
@@ -52,10 +53,13 @@ std::vector<std::shared_ptr<Command>> Command::submitOne() {
   event_->setStatus(CL_SUBMITTED);
   // The event outlives the driver's hold on this command (which may complete it at once).
   Ref<Event> event = event_;
-  if (std::holds_alternative<RunCommandBuffer>(payload_))
+  if (std::holds_alternative<RunCommandBuffer>(payload_)) {
+    // A device may run the commands in a form of its own, which completes no command of theirs.
+    markWrittenImages(payload_);
     startReplay(shared_from_this());
-  else
+  } else {
     event->queue()->device().driver().submit(shared_from_this());
+  }
   std::vector<std::shared_ptr<Command>> ready;
   for (std::shared_ptr<Command> &successor : event->takeSubmissionDependents())
     if (successor->releaseDependency(CL_COMPLETE, false))
@@ -64,6 +68,8 @@ std::vector<std::shared_ptr<Command>> Command::submitOne() {
 }
 
 void Command::complete(cl_int status) {
+  // Before the commands that wait for this one can start.
+  markWrittenImages(payload_);
   event_->setStatus(status);
   // Only now may the objects the command used be destroyed (the specification deletes a
   // released object once the commands using it have finished).
