@@ -671,9 +671,15 @@ TEST_F(ImageKernelTest, WritesConvertToEachFormat) {
 }
 
 const char *kSrgbSource = R"(
+  constant sampler_t kNearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |
+                                CLK_FILTER_NEAREST;
   kernel void readAll(read_only image2d_t image, global float4 *out) {
     int x = get_global_id(0);
     out[x] = read_imagef(image, (int2)(x, 0));
+  }
+  kernel void sampleAll(read_only image2d_t image, global float4 *out) {
+    int x = get_global_id(0);
+    out[x] = read_imagef(image, kNearest, (int2)(x, 0));
   })";
 
 /// The linear value of an 8-bit sRGB colour channel: the transfer function in double precision,
@@ -684,33 +690,37 @@ float srgbToLinear(int byte) {
 }
 
 TEST_F(ImageKernelTest, SrgbReadsGiveEveryBytesLinearValue) {
-  Kernel kernel = buildKernel(kSrgbSource, "readAll");
-  ASSERT_TRUE(kernel);
-  const size_t width = 256;
-  // Texel x holds x in its first channel and other bytes in the others, so that every byte
-  // value passes through every colour channel.
-  std::vector<cl_uchar> bytes;
-  for (int x = 0; x < 256; ++x)
-    for (int value : {x, 255 - x, (x * 7) % 256, (x * 13 + 5) % 256})
-      bytes.push_back(static_cast<cl_uchar>(value));
-  for (cl_channel_order order : {CL_sRGBA, CL_sBGRA}) {
-    SCOPED_TRACE(order == CL_sRGBA ? "sRGBA" : "sBGRA");
-    Mem srgb = image(CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, {order, CL_UNORM_INT8},
-                     describe(CL_MEM_OBJECT_IMAGE2D, width, 1), bytes.data());
-    ASSERT_TRUE(srgb);
-    Mem out = createBuffer(CL_MEM_WRITE_ONLY, width * sizeof(cl_float4));
-    ASSERT_TRUE(setArgs(kernel, srgb, out));
-    ASSERT_TRUE(run(kernel, 1, &width));
-    std::vector<cl_float4> colors = read<cl_float4>(out, width);
-    for (size_t x = 0; x < width; ++x) {
-      const cl_uchar *stored = &bytes[4 * x];
-      int red = order == CL_sRGBA ? stored[0] : stored[2],
-          blue = order == CL_sRGBA ? stored[2] : stored[0];
-      // Kiln returns the floats nearest the exact values.
-      EXPECT_EQ(srgbToLinear(red), colors[x].s[0]) << x;
-      EXPECT_EQ(srgbToLinear(stored[1]), colors[x].s[1]) << x;
-      EXPECT_EQ(srgbToLinear(blue), colors[x].s[2]) << x;
-      EXPECT_EQ(stored[3] / 255.0f, colors[x].s[3]) << x; // alpha stays linear
+  // With and without a sampler (a GPU samples through its texture units).
+  for (const char *name : {"readAll", "sampleAll"}) {
+    SCOPED_TRACE(name);
+    Kernel kernel = buildKernel(kSrgbSource, name);
+    ASSERT_TRUE(kernel);
+    const size_t width = 256;
+    // Texel x holds x in its first channel and other bytes in the others, so that every byte
+    // value passes through every colour channel.
+    std::vector<cl_uchar> bytes;
+    for (int x = 0; x < 256; ++x)
+      for (int value : {x, 255 - x, (x * 7) % 256, (x * 13 + 5) % 256})
+        bytes.push_back(static_cast<cl_uchar>(value));
+    for (cl_channel_order order : {CL_sRGBA, CL_sBGRA}) {
+      SCOPED_TRACE(order == CL_sRGBA ? "sRGBA" : "sBGRA");
+      Mem srgb = image(CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, {order, CL_UNORM_INT8},
+                       describe(CL_MEM_OBJECT_IMAGE2D, width, 1), bytes.data());
+      ASSERT_TRUE(srgb);
+      Mem out = createBuffer(CL_MEM_WRITE_ONLY, width * sizeof(cl_float4));
+      ASSERT_TRUE(setArgs(kernel, srgb, out));
+      ASSERT_TRUE(run(kernel, 1, &width));
+      std::vector<cl_float4> colors = read<cl_float4>(out, width);
+      for (size_t x = 0; x < width; ++x) {
+        const cl_uchar *stored = &bytes[4 * x];
+        int red = order == CL_sRGBA ? stored[0] : stored[2],
+            blue = order == CL_sRGBA ? stored[2] : stored[0];
+        // Kiln returns the floats nearest the exact values.
+        EXPECT_EQ(srgbToLinear(red), colors[x].s[0]) << x;
+        EXPECT_EQ(srgbToLinear(stored[1]), colors[x].s[1]) << x;
+        EXPECT_EQ(srgbToLinear(blue), colors[x].s[2]) << x;
+        EXPECT_EQ(stored[3] / 255.0f, colors[x].s[3]) << x; // alpha stays linear
+      }
     }
   }
 }

@@ -222,12 +222,17 @@ static float3 srgbToLinear(float3 channels) {
   return (float3)(kSrgbToLinear[bytes.x], kSrgbToLinear[bytes.y], kSrgbToLinear[bytes.z]);
 }
 
-static float4 loadFloat(Image image, const global uchar *p) {
-  int order = image->channelOrder;
-  float4 color = toRgba_float4(order, loadFloatChannels(image, p), 1.0f);
+/// A colour read as (r, g, b, a) of normalized stored channels, as read_imagef returns it:
+/// linear, for an image of an sRGB order.
+static float4 linearColor(int order, float4 color) {
   if (isSrgb(order))
     color.xyz = srgbToLinear(color.xyz);
   return color;
+}
+
+static float4 loadFloat(Image image, const global uchar *p) {
+  int order = image->channelOrder;
+  return linearColor(order, toRgba_float4(order, loadFloatChannels(image, p), 1.0f));
 }
 
 static int4 loadInt(Image image, const global uchar *p) {
@@ -487,16 +492,21 @@ static ulong textureFor(Image image, uint sampler) {
 }
 
 /// The element `texture` samples at `coord`, as (r, g, b, a). An array's layer is the
-/// nearest whole one, clamped to the array, as in software.
-#define KILN_TEXTURE_READ(V, SUFFIX, ONE)                                                          \
+/// nearest whole one, clamped to the array, as in software. The texture of an sRGB image holds
+/// its bytes and returns them normalized: the table makes them linear (the texture units' own
+/// conversion is not exact).
+#define KILN_TEXTURE_READ(V, SUFFIX, ONE, FINISH)                                                  \
   static V textureRead_##V(Image image, ulong texture, int dims, int shape, float4 coord) {      \
     if (image->arraySize != 0)                                                                     \
       coord[dims] = (float)layerOf(image, dims, coord);                                            \
-    return toRgba_##V(image->channelOrder, __kiln_texture_##SUFFIX(texture, shape, coord), ONE);   \
+    int order = image->channelOrder;                                                               \
+    return FINISH(toRgba_##V(order, __kiln_texture_##SUFFIX(texture, shape, coord), ONE));         \
   }
-KILN_TEXTURE_READ(float4, f, 1.0f)
-KILN_TEXTURE_READ(int4, i, 1)
-KILN_TEXTURE_READ(uint4, ui, 1u)
+#define KILN_LINEAR(color) linearColor(order, color)
+#define KILN_AS_READ(color) (color)
+KILN_TEXTURE_READ(float4, f, 1.0f, KILN_LINEAR)
+KILN_TEXTURE_READ(int4, i, 1, KILN_AS_READ)
+KILN_TEXTURE_READ(uint4, ui, 1u, KILN_AS_READ)
 
 // A sampled read of V: through the hardware when the image has a texture for the sampler, else
 // in software (the function SOFTWARE).

@@ -9,7 +9,8 @@ namespace kiln::cuda {
 namespace {
 
 /// The channels of a CUDA array holding elements of `order`: 0 where CUDA has no array that
-/// holds them as they are (three channels, padding, sRGB, depth).
+/// holds them as they are (three channels, padding, depth). sRGB elements are held as their
+/// bytes, which the library converts (image.cl).
 unsigned arrayChannels(cl_channel_order order) {
   switch (order) {
   case CL_R:
@@ -24,6 +25,8 @@ unsigned arrayChannels(cl_channel_order order) {
   case CL_BGRA:
   case CL_ARGB:
   case CL_ABGR:
+  case CL_sRGBA:
+  case CL_sBGRA:
     return 4;
   default:
     return 0;
