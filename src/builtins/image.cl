@@ -500,11 +500,10 @@ static ulong textureFor(Image image, uint sampler) {
     if (image->arraySize != 0)                                                                     \
       coord[dims] = (float)layerOf(image, dims, coord);                                            \
     int order = image->channelOrder;                                                               \
-    return FINISH(toRgba_##V(order, __kiln_texture_##SUFFIX(texture, shape, coord), ONE));         \
+    return FINISH(order, toRgba_##V(order, __kiln_texture_##SUFFIX(texture, shape, coord), ONE));  \
   }
-#define KILN_LINEAR(color) linearColor(order, color)
-#define KILN_AS_READ(color) (color)
-KILN_TEXTURE_READ(float4, f, 1.0f, KILN_LINEAR)
+#define KILN_AS_READ(order, color) (color)
+KILN_TEXTURE_READ(float4, f, 1.0f, linearColor)
 KILN_TEXTURE_READ(int4, i, 1, KILN_AS_READ)
 KILN_TEXTURE_READ(uint4, ui, 1u, KILN_AS_READ)
 

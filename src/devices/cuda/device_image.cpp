@@ -152,8 +152,7 @@ std::optional<CUDA_TEXTURE_DESC> samplingOf(unsigned slot, bool integers) {
 
 DeviceImage::DeviceImage(ConstructionKey, std::shared_ptr<const CudaLibrary> cuda,
                          CUcontext context, const MemObject &image)
-    : cuda_(std::move(cuda)), context_(context), memory_(image), description_(*image.image()),
-      elements_(image.data()) {}
+    : cuda_(std::move(cuda)), context_(context), memory_(image) {}
 
 std::shared_ptr<DeviceImage> DeviceImage::create(std::shared_ptr<const CudaLibrary> cuda,
                                                  CUcontext context, const MemObject &image) {
@@ -172,7 +171,7 @@ std::shared_ptr<DeviceImage> DeviceImage::create(std::shared_ptr<const CudaLibra
 }
 
 void DeviceImage::createTextures() {
-  std::optional<CUDA_ARRAY3D_DESCRIPTOR> shape = arrayShape(description_);
+  std::optional<CUDA_ARRAY3D_DESCRIPTOR> shape = arrayShape(*memory_.image());
   if (!shape || cuda_->array3DCreate(&array_, &*shape) != CUDA_SUCCESS) {
     array_ = nullptr;
     return;
@@ -180,7 +179,7 @@ void DeviceImage::createTextures() {
   CUDA_RESOURCE_DESC resource{};
   resource.resType = CU_RESOURCE_TYPE_ARRAY;
   resource.res.array.hArray = array_;
-  bool integers = isIntegerType(description_.format.image_channel_data_type);
+  bool integers = isIntegerType(memory_.image()->format.image_channel_data_type);
   for (unsigned slot = 0; slot < kSamplerSlots; ++slot) {
     std::optional<CUDA_TEXTURE_DESC> sampling = samplingOf(slot, integers);
     CUtexObject texture = 0;
@@ -212,10 +211,10 @@ bool DeviceImage::refreshTextures(CUstream stream) const {
   bool overBuffer = memory_.parent() != nullptr;
   if (!overBuffer && arrayVersion_.load(std::memory_order_acquire) == version)
     return true;
-  const ImageDescription &image = description_;
+  const ImageDescription &image = *memory_.image();
   CUDA_MEMCPY3D copy{};
   copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-  copy.srcDevice = reinterpret_cast<CUdeviceptr>(elements_);
+  copy.srcDevice = reinterpret_cast<CUdeviceptr>(memory_.data());
   copy.dstMemoryType = CU_MEMORYTYPE_ARRAY;
   copy.dstArray = array_;
   copy.WidthInBytes = image.width * image.elementSize;

@@ -52,9 +52,7 @@ private:
 
   std::shared_ptr<const CudaLibrary> cuda_;
   CUcontext context_;
-  const MemObject &memory_;
-  const ImageDescription &description_;
-  std::byte *elements_;
+  const MemObject &memory_; // which owns this object
   /// The contents version the array holds; kNeverCopied before its first copy.
   static constexpr uint64_t kNeverCopied = ~uint64_t{0};
   mutable std::atomic<uint64_t> arrayVersion_{kNeverCopied};

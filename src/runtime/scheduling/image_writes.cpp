@@ -29,10 +29,9 @@ void markWrittenImages(const CommandPayload &payload) {
         using T = std::decay_t<decltype(command)>;
         if constexpr (std::is_same_v<T, KernelLaunch>) {
           markLaunchWrites(command);
-        } else if constexpr (std::is_same_v<T, WriteBuffer> || std::is_same_v<T, FillBuffer> ||
-                             std::is_same_v<T, UnmapBuffer>) {
+        } else if constexpr (std::is_same_v<T, UnmapBuffer>) {
           markIfImage(command.buffer.get());
-        } else if constexpr (std::is_same_v<T, CopyBuffer> || std::is_same_v<T, CopyRect>) {
+        } else if constexpr (std::is_same_v<T, CopyRect>) {
           markIfImage(command.destination.get());
         } else if constexpr (std::is_same_v<T, FillImage>) {
           markIfImage(command.image.get());

@@ -12,8 +12,9 @@
 namespace kiln {
 
 /// Moves the contents version of each image that `payload` may write: images a kernel gets
-/// write_only or read_write, and the destinations of copies, fills, writes, unmaps and
-/// migrations. A command buffer's run counts the writes of its commands.
+/// write_only or read_write, the destination of a CopyRect (image writes and copies), a
+/// FillImage, an unmap, and migrated images. (The buffer commands never name an image.) A
+/// command buffer's run counts the writes of its commands.
 void markWrittenImages(const CommandPayload &payload);
 
 } // namespace kiln
