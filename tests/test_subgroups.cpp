@@ -768,6 +768,49 @@ kernel void plane(global const int *in, global int *out) {
   }
 }
 
+// The odd lanes of each sub-group count themselves with a ballot, cap the count by a value read
+// from memory and loop that many times: values the same in every lane, loaded and computed
+// where only some lanes run.
+TEST_P(SubGroupTest, UniformValuesInDivergentCode) {
+  std::ostringstream source;
+  if (GetParam() != 0)
+    source << "__attribute__((intel_reqd_sub_group_size(" << GetParam() << ")))\n";
+  source << R"(
+kernel void capped(global const uint *limit, global uint *out) {
+  uint result = 0;
+  if (get_sub_group_local_id() & 1) {
+    uint4 lanes = sub_group_ballot(1);
+    uint callers = popcount(lanes.x) + popcount(lanes.y);
+    uint steps = min(callers, limit[0]);
+    for (uint i = 0; i < steps; ++i)
+      result += i + 1;
+  }
+  out[get_global_id(0)] = result;
+}
+)";
+  Kernel kernel = buildKernel(source.str(), "capped", kOptions);
+  ASSERT_TRUE(kernel);
+  for (size_t local : localSizes(kernel, widthOf(kernel, 64))) {
+    size_t width = widthOf(kernel, local);
+    size_t global = 2 * local;
+    for (cl_uint limit : {cl_uint(3), cl_uint(100)}) {
+      Mem limits = bufferWith(std::vector<cl_uint>{limit});
+      Mem out = bufferWith(std::vector<cl_uint>(global));
+      ASSERT_TRUE(setArgs(kernel, limits, out));
+      ASSERT_TRUE(run1D(kernel, global, local));
+      std::vector<cl_uint> results = read<cl_uint>(out, global);
+      for (size_t item = 0; item < global; ++item) {
+        size_t inGroup = item % local, first = inGroup / width * width;
+        size_t lanes = std::min(width, local - first);
+        cl_uint steps = std::min<cl_uint>(cl_uint(lanes / 2), limit);
+        cl_uint expected = (inGroup - first) % 2 == 1 ? steps * (steps + 1) / 2 : 0;
+        ASSERT_EQ(expected, results[item])
+            << "work-item " << item << ", groups of " << local << ", limit " << limit;
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(RequiredSizes, SubGroupTest, ::testing::Values(0u, 4u, 8u, 16u, 32u, 64u),
                          [](const ::testing::TestParamInfo<unsigned> &info) {
                            return info.param == 0 ? std::string("DeviceChoice")

@@ -310,6 +310,7 @@ private:
         load.moveBefore(then->getIterator());
         IRBuilder<> after(tail, tail->begin());
         PHINode *value = after.CreatePHI(type, 2, load.getName());
+        newShapes_[value] = Shape::uniform();
         load.replaceAllUsesWith(value);
         value->addIncoming(&load, then->getParent());
         value->addIncoming(Constant::getNullValue(type), skipped);
@@ -324,6 +325,7 @@ private:
                                                Constant::getNullValue(vectorType));
       if (!type->isVectorTy())
         loaded = builder.CreateExtractElement(loaded, uint64_t(0));
+      newShapes_[loaded] = Shape::uniform(); // the load's users look up its shape
       load.replaceAllUsesWith(loaded);
       replaced_.push_back(&load);
       return Error::success();
