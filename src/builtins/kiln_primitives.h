@@ -47,6 +47,11 @@ ulong __kiln_sub_group_shuffle_among_u64(ulong x, uint lane, ulong lanes)
 // cannot (the CPU's fallback runs sub-group functions only where the whole work-group calls them,
 // and pipe reads and writes sit in divergent retry loops), no.
 bool __kiln_pipes_reserve_per_sub_group(void) __attribute__((const));
+// Whether those work-items instead each reserve the position of their rank among the callers,
+// answered with a constant: where the sub-group's lanes run in step and each lane's atomics run
+// after those of the lanes before it (the CPU's SIMD groups), every compare-exchange then
+// succeeds at its first try, and no lane waits for another.
+bool __kiln_pipes_reserve_by_lane_rank(void) __attribute__((const));
 // A reduction of 32-bit integers over the work-items of the caller's cluster (`cluster`
 // consecutive lanes, a power of two) that take part in the call, which some devices do in one
 // instruction (the GPU's redux.sync). Called only where __kiln_sub_group_reduces_natively(),

@@ -10,7 +10,8 @@
 // give fails at once (an invalid reserve id, or a negative result of read_pipe and write_pipe).
 // That matters on the CPU device, which runs the work-items of a work-group one after another.
 // Where a sub-group's lanes run apart (a GPU's warp), the lanes that read or write together
-// take one reservation, which the first of them makes while the others wait for its result.
+// take one reservation, which the first of them makes while the others wait for its result;
+// where they run in step (the CPU's SIMD groups), each reserves the position its rank names.
 //
 // A pipe may be used by the CPU and a GPU of one context at once, so every atomic is at
 // memory_scope_all_svm_devices (system scope on a GPU).
@@ -132,6 +133,36 @@ static ulong reserveOneTogether(Pipe storage, global atomic_uint *counter, uint 
   return reserveIdBits(advance(storage, firstPosition(bits), rank), 1);
 }
 
+// One position for each work-item of the sub-group that makes this call together, each reserving
+// its own: the callers read the counter, and each expects the position of its rank among them
+// past it. Lanes that run in step, each lane's atomics after those of the lanes before it, then
+// all succeed on their first compare-exchange, where lanes each reserving at the counter would
+// compete for one position, one winning a round. When the first caller's slot is not ready while
+// the counter stays put, the pipe was full (or empty) for every caller at that moment, and they
+// all fail; a caller whose own slot is not ready otherwise tries again, ranked among those left.
+// The bits of the caller's one-packet reservation, 0 when the pipe had none for it.
+static ulong reserveOneByLaneRank(Pipe storage, global atomic_uint *counter, uint state) {
+  for (;;) {
+    ulong lanes = __kiln_sub_group_ballot(1);
+    uint lane = __kiln_sub_group_local_id();
+    uint first = (uint)ctz(lanes);
+    uint rank = (uint)popcount(lanes & ((1ul << lane) - 1));
+    uint position = atomic_load_explicit(counter, memory_order_relaxed, KILN_PIPE_SCOPE);
+    uint mine = advance(storage, position, rank);
+    bool ready = readySlots(storage, mine, 1, state) == 1;
+    if (((__kiln_sub_group_ballot(ready) >> first) & 1) == 0) {
+      if (atomic_load_explicit(counter, memory_order_relaxed, KILN_PIPE_SCOPE) == position)
+        return 0;
+      continue;
+    }
+    uint expected = mine;
+    if (ready && atomic_compare_exchange_strong_explicit(
+                     counter, &expected, advance(storage, mine, 1), memory_order_relaxed,
+                     memory_order_relaxed, KILN_PIPE_SCOPE))
+      return reserveIdBits(mine, 1);
+  }
+}
+
 // Hands the reserved slots on: to their readers after a write, to the writers of the next lap
 // after a read. The stores release the packets' bytes (or the reads of them).
 static void commit(Pipe storage, ulong bits, bool written) {
@@ -163,6 +194,8 @@ static ulong reserveWrite(Pipe storage, uint count) {
 static ulong reserveOne(Pipe storage, global atomic_uint *counter, uint state) {
   if (__kiln_pipes_reserve_per_sub_group())
     return reserveOneTogether(storage, counter, state);
+  if (__kiln_pipes_reserve_by_lane_rank())
+    return reserveOneByLaneRank(storage, counter, state);
   return reserve(storage, counter, 1, state, false);
 }
 

@@ -10,6 +10,11 @@ using namespace llvm;
 
 namespace kiln::compiler {
 
+bool asksDeviceQuery(const Module &module, StringRef name) {
+  const Function *query = module.getFunction(name);
+  return query != nullptr && !query->use_empty();
+}
+
 void answerDeviceQuery(Module &module, StringRef name, bool answer) {
   Function *query = module.getFunction(name);
   if (query == nullptr)

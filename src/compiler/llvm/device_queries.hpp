@@ -17,6 +17,12 @@ namespace kiln::compiler {
 /// `__kiln_pipes_reserve_per_sub_group()`: whether a sub-group's reads or writes of a pipe take
 /// one reservation (src/builtins/pipes.cl).
 inline constexpr const char *kPipesReservePerSubGroupQuery = "__kiln_pipes_reserve_per_sub_group";
+/// `__kiln_pipes_reserve_by_lane_rank()`: whether each work-item of those reserves the position
+/// its rank among them names (src/builtins/pipes.cl).
+inline constexpr const char *kPipesReserveByLaneRankQuery = "__kiln_pipes_reserve_by_lane_rank";
+
+/// Whether code in `module` calls the query `name`.
+bool asksDeviceQuery(const llvm::Module &module, llvm::StringRef name);
 
 /// Replaces every call of the query `name` in `module` by `answer`, and folds the branches that
 /// then have a constant condition.

@@ -61,7 +61,8 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
   // 2. What image and sampler values are: an image the address of its descriptor, a sampler
   //    its bits; the builtin library's texture reads, which need texture units, are dropped, and
   //    so are its one-instruction sub-group reductions (a GPU's), leaving its shuffle trees, and
-  //    its pipe reservations per sub-group (pipes.cl).
+  //    its pipe reservations per sub-group (pipes.cl; whether each lane reserves the position
+  //    its rank names is answered per shape, step 14).
   compiler::resolveImageAccessors(module, /*textureHardware=*/false);
   compiler::answerNativeReductionQuery(module, /*available=*/false);
   compiler::answerDeviceQuery(module, compiler::kPipesReservePerSubGroupQuery, false);
@@ -151,7 +152,9 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
                                            const std::string &moduleIdentifier,
                                            TargetMachine &machine) {
   // Steps 13 to 25, on a fresh copy of the prepared module; run again without interleaving
-  // when the optimizer could not interleave.
+  // when the optimizer could not interleave, and with pipe reservations that ignore the lanes
+  // when the kernel could not run its sub-groups in them.
+  bool pipesByLaneRank = subGroupWidth > 1 && rowsSplitIntoSubGroups(shape, subGroupWidth);
   auto specializeAndOptimize = [&](bool mayInterleave) -> Expected<ShapeCompilation> {
     ShapeCompilation result;
     result.context = std::make_unique<LLVMContext>();
@@ -169,6 +172,15 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     //     sub-group width.
     substituteShapeConstants(*result.module, *function, shape);
     substituteSubGroupWidth(*function, subGroupWidth);
+    //     The lanes of a SIMD group that read or write a pipe together each reserve the
+    //     position their rank names (pipes.cl): lanes in step that each reserved at the counter
+    //     would all compete for one position, one winning a round. That takes ballots in
+    //     divergent code, which only lanes run: the emulation below needs the whole group.
+    result.pipesByLaneRank =
+        pipesByLaneRank &&
+        compiler::asksDeviceQuery(*result.module, compiler::kPipesReserveByLaneRankQuery);
+    compiler::answerDeviceQuery(*result.module, compiler::kPipesReserveByLaneRankQuery,
+                                result.pipesByLaneRank);
     // A kernel whose sub-groups exchange values runs them in the vectorizer's lanes where each
     // SIMD group is one sub-group, even with the vectorizer off (then only a required size makes
     // sub-groups wider than one work-item): the lanes are what gives the non-uniform functions
@@ -252,6 +264,13 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     return result;
   };
   Expected<ShapeCompilation> built = specializeAndOptimize(/*mayInterleave=*/true);
+  if (pipesByLaneRank &&
+      (!built || (built->pipesByLaneRank && built->specialized.simdWidth != subGroupWidth))) {
+    if (!built)
+      consumeError(built.takeError());
+    pipesByLaneRank = false;
+    built = specializeAndOptimize(/*mayInterleave=*/true);
+  }
   // Interleaving pays only where the optimizer could do it; otherwise the SIMD groups do better.
   if (built && built->specialized.interleave > 1 && !built->interleaved)
     built = specializeAndOptimize(/*mayInterleave=*/false);

@@ -39,6 +39,9 @@ struct ShapeCompilation {
   SpecializedWorkGroup specialized;
   /// Whether the work-items asked to run interleaved do (the optimizer's unroll-and-jam could).
   bool interleaved = false;
+  /// Whether the lanes of a SIMD group that read or write a pipe together each reserve the
+  /// position their rank names.
+  bool pipesByLaneRank = false;
   /// What optimization and, at the JIT's first lookup, code generation diagnose.
   std::shared_ptr<const compiler::DiagnosedErrors> diagnostics;
   unsigned streamingStores = 0;

@@ -144,6 +144,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   compiler::resolveImageAccessors(**module, /*textureHardware=*/true);
   compiler::answerNativeReductionQuery(**module, /*available=*/smVersion >= 80);
   compiler::answerDeviceQuery(**module, compiler::kPipesReservePerSubGroupQuery, true);
+  compiler::answerDeviceQuery(**module, compiler::kPipesReserveByLaneRankQuery, false);
   if (Error error = mapAddressSpacesToNvptx(**module))
     return error;
   (*module)->setTargetTriple(Triple(kNvptxTriple));
