@@ -233,4 +233,43 @@ TEST_F(DivisionTest, UnsignedDivisionByAnArgumentGivesTheHostsResults) {
   }
 }
 
+// Unsigned division and remainder of every lane by a divisor read from memory, the same in
+// every work-item: Kiln's CPU device multiplies by a reciprocal found once per SIMD group.
+TEST_F(DivisionTest, UnsignedDivisionByALoadedDivisorGivesTheHostsResults) {
+  Kernel kernel = buildKernel(R"(
+    kernel void k(global const uint *in, global const uint *divisor, global uint *quotient,
+                  global uint *remainder) {
+      size_t i = get_global_id(0);
+      uint d = divisor[0];
+      quotient[i] = in[i] / d;
+      remainder[i] = in[i] % d;
+    })",
+                              "k");
+  ASSERT_NE(nullptr, kernel.get());
+  constexpr size_t kItems = 1024;
+  Mem quotient = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_uint));
+  Mem remainder = createBuffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_uint));
+  for (cl_uint divisor : {1u, 2u, 3u, 7u, 1000u, 65537u, 0x7fffffffu, 0x80000000u, 0x80000001u,
+                          0xfffffffeu, 0xffffffffu}) {
+    std::vector<cl_uint> in = Random(divisor).values<cl_uint>(kItems);
+    // Around multiples of the divisor and at the ends of the range.
+    std::vector<cl_uint> edges = {0u, 1u, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu};
+    for (cl_uint multiple : {1u, 2u, 5u, 1000u})
+      for (int offset : {-1, 0, 1})
+        edges.push_back(divisor * multiple + static_cast<cl_uint>(offset));
+    std::copy(edges.begin(), edges.end(), in.begin());
+    Mem input = bufferWith(in);
+    Mem divisorBuffer = bufferWith(std::vector<cl_uint>{divisor});
+    ASSERT_TRUE(setArgs(kernel, input, divisorBuffer, quotient, remainder));
+    ASSERT_TRUE(run1D(kernel, kItems, 64));
+    std::vector<cl_uint> expectedQuotient(kItems), expectedRemainder(kItems);
+    for (size_t i = 0; i < kItems; ++i) {
+      expectedQuotient[i] = in[i] / divisor;
+      expectedRemainder[i] = in[i] % divisor;
+    }
+    EXPECT_TRUE(equalArrays(expectedQuotient, read<cl_uint>(quotient, kItems))) << divisor;
+    EXPECT_TRUE(equalArrays(expectedRemainder, read<cl_uint>(remainder, kItems))) << divisor;
+  }
+}
+
 } // namespace

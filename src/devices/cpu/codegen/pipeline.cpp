@@ -14,6 +14,7 @@
 #include "devices/cpu/codegen/memory_paths/strided_prefetch.hpp"
 #include "devices/cpu/codegen/optimization/chain_interleaving.hpp"
 #include "devices/cpu/codegen/optimization/data_bounded_loops.hpp"
+#include "devices/cpu/codegen/optimization/lane_division.hpp"
 #include "devices/cpu/codegen/optimization/pass_pipelines.hpp"
 #include "devices/cpu/codegen/optimization/uniform_division.hpp"
 #include "devices/cpu/codegen/preparation/address_space_queries.hpp"
@@ -248,6 +249,9 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     //     of two", whose side is a shift or a mask; after the vectorizer, so that the branch
     //     stays scalar and the optimizer moves it out of the work-item loops.
     specializePowerOfTwoDivisions(*function);
+    //     And a division of lanes by one divisor (the other side of that branch, or a divisor
+    //     the SIMD group shares) becomes a multiplication (optimization/lane_division.hpp).
+    multiplyLanesByReciprocals(*function);
     // 23. Loops whose trip count depends on data stay rolled (no run-time unrolling).
     if (prepared.optimize)
       keepDataBoundedLoopsRolled(*function);
