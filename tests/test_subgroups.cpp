@@ -151,6 +151,13 @@ std::vector<SubGroup> subGroupsOf(size_t global, size_t local, size_t width) {
 /// Sub-groups are OpenCL C 2.0 and later (Clang offers the extensions' functions from 2.0).
 const char *kOptions = "-cl-std=CL3.0";
 
+/// The attribute that requires sub-groups of `size` work-items, before a kernel; none for 0.
+std::string requiredSizeAttribute(unsigned size) {
+  if (size == 0)
+    return "";
+  return "__attribute__((intel_reqd_sub_group_size(" + std::to_string(size) + ")))\n";
+}
+
 constexpr size_t kOutputs = 24; // per work-item in the collectives kernel
 constexpr int kSentinel = 77;   // what the host writes where a work-item writes nothing
 
@@ -162,8 +169,7 @@ std::string collectivesSource(const ElementType &type, unsigned requiredSize) {
   source << "typedef " << type.name << " T;\n";
   if (!type.isFloat)
     source << "#define INTEGER 1\n";
-  if (requiredSize != 0)
-    source << "__attribute__((intel_reqd_sub_group_size(" << requiredSize << ")))\n";
+  source << requiredSizeAttribute(requiredSize);
   source << R"(
 kernel void collectives(global const T *in, global T *out) {
   size_t g = get_global_id(0);
@@ -210,8 +216,7 @@ constexpr size_t kVoteOutputs = 24;
 
 std::string votesSource(unsigned requiredSize) {
   std::ostringstream source;
-  if (requiredSize != 0)
-    source << "__attribute__((intel_reqd_sub_group_size(" << requiredSize << ")))\n";
+  source << requiredSizeAttribute(requiredSize);
   source << R"(
 kernel void votes(global const int *in, global uint *out, local int *exchange) {
   size_t g = get_global_id(0);
@@ -572,8 +577,7 @@ TEST_P(SubGroupTest, IntelShufflesAndBlockIo) {
   if (!hasExtension(device_, "cl_intel_subgroups"))
     GTEST_SKIP();
   std::ostringstream source;
-  if (GetParam() != 0)
-    source << "__attribute__((intel_reqd_sub_group_size(" << GetParam() << ")))\n";
+  source << requiredSizeAttribute(GetParam());
   source << R"(
 kernel void intel(global const uint *in, global uint *out, global const ushort *in16,
                   global ushort *out16, global const uchar *in8, global uchar *out8,
@@ -654,8 +658,7 @@ TEST_P(SubGroupTest, IntelImageBlockIo) {
       !deviceInfo<cl_bool>(device_, CL_DEVICE_IMAGE_SUPPORT))
     GTEST_SKIP();
   std::ostringstream source;
-  if (GetParam() != 0)
-    source << "__attribute__((intel_reqd_sub_group_size(" << GetParam() << ")))\n";
+  source << requiredSizeAttribute(GetParam());
   source << R"(
 kernel void image_blocks(read_only image2d_t in, write_only image2d_t out, global ushort *halves) {
   // Sub-group s of the row of work-groups reads two rows from row 2 * y, at byte 4 * width * s.
@@ -713,8 +716,7 @@ kernel void image_blocks(read_only image2d_t in, write_only image2d_t out, globa
 /// split into whole sub-groups.
 TEST_P(SubGroupTest, TwoDimensionalGroups) {
   std::ostringstream source;
-  if (GetParam() != 0)
-    source << "__attribute__((intel_reqd_sub_group_size(" << GetParam() << ")))\n";
+  source << requiredSizeAttribute(GetParam());
   source << R"(
 kernel void plane(global const int *in, global int *out) {
   size_t g = get_global_id(1) * get_global_size(0) + get_global_id(0);
@@ -773,8 +775,7 @@ kernel void plane(global const int *in, global int *out) {
 // where only some lanes run.
 TEST_P(SubGroupTest, UniformValuesInDivergentCode) {
   std::ostringstream source;
-  if (GetParam() != 0)
-    source << "__attribute__((intel_reqd_sub_group_size(" << GetParam() << ")))\n";
+  source << requiredSizeAttribute(GetParam());
   source << R"(
 kernel void capped(global const uint *limit, global uint *out) {
   uint result = 0;
