@@ -167,7 +167,20 @@ INSTANTIATE_TEST_SUITE_P(Unoptimized, IntegerDivisionTest,
                                            DivisionCase{kIntegerTypes[7], 4, "-cl-opt-disable"}),
                          caseName);
 
-class DivisionTest : public ClTest {};
+class DivisionTest : public ClTest {
+protected:
+  /// Whether `quotient` and `remainder` hold the host's `in / divisor` and `in % divisor`.
+  void expectHostsDivision(const std::vector<cl_uint> &in, cl_uint divisor, cl_mem quotient,
+                           cl_mem remainder) {
+    std::vector<cl_uint> expectedQuotient(in.size()), expectedRemainder(in.size());
+    for (size_t i = 0; i < in.size(); ++i) {
+      expectedQuotient[i] = in[i] / divisor;
+      expectedRemainder[i] = in[i] % divisor;
+    }
+    EXPECT_TRUE(equalArrays(expectedQuotient, read<cl_uint>(quotient, in.size()))) << divisor;
+    EXPECT_TRUE(equalArrays(expectedRemainder, read<cl_uint>(remainder, in.size()))) << divisor;
+  }
+};
 
 // A divisor that is the same for every work-item (a kernel argument) and zero, and a constant
 // zero divisor the compiler sees: both run, and the rest of the kernel's results are right.
@@ -219,16 +232,11 @@ TEST_F(DivisionTest, UnsignedDivisionByAnArgumentGivesTheHostsResults) {
     cl_ulong wideDivisor = divisor == 3u ? (cl_ulong{1} << 40) : cl_ulong{divisor} * 3;
     ASSERT_TRUE(setArgs(kernel, input, quotient, remainder, wide, divisor, wideDivisor));
     ASSERT_TRUE(run1D(kernel, kItems, 100));
-    std::vector<cl_uint> expectedQuotient(kItems), expectedRemainder(kItems);
+    expectHostsDivision(in, divisor, quotient, remainder);
     std::vector<cl_ulong> expectedWide(kItems);
-    for (size_t i = 0; i < kItems; ++i) {
-      expectedQuotient[i] = in[i] / divisor;
-      expectedRemainder[i] = in[i] % divisor;
+    for (size_t i = 0; i < kItems; ++i)
       expectedWide[i] = (cl_ulong{in[i]} * 0x9e3779b97f4a7c15ull) / wideDivisor +
                         (cl_ulong{in[i]} << 20) % wideDivisor;
-    }
-    EXPECT_TRUE(equalArrays(expectedQuotient, read<cl_uint>(quotient, kItems))) << divisor;
-    EXPECT_TRUE(equalArrays(expectedRemainder, read<cl_uint>(remainder, kItems))) << divisor;
     EXPECT_TRUE(equalArrays(expectedWide, read<cl_ulong>(wide, kItems))) << wideDivisor;
   }
 }
@@ -262,13 +270,7 @@ TEST_F(DivisionTest, UnsignedDivisionByALoadedDivisorGivesTheHostsResults) {
     Mem divisorBuffer = bufferWith(std::vector<cl_uint>{divisor});
     ASSERT_TRUE(setArgs(kernel, input, divisorBuffer, quotient, remainder));
     ASSERT_TRUE(run1D(kernel, kItems, 64));
-    std::vector<cl_uint> expectedQuotient(kItems), expectedRemainder(kItems);
-    for (size_t i = 0; i < kItems; ++i) {
-      expectedQuotient[i] = in[i] / divisor;
-      expectedRemainder[i] = in[i] % divisor;
-    }
-    EXPECT_TRUE(equalArrays(expectedQuotient, read<cl_uint>(quotient, kItems))) << divisor;
-    EXPECT_TRUE(equalArrays(expectedRemainder, read<cl_uint>(remainder, kItems))) << divisor;
+    expectHostsDivision(in, divisor, quotient, remainder);
   }
 }
 
