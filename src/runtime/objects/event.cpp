@@ -86,12 +86,20 @@ void Event::recordTimes(cl_int previous, cl_int status) {
   if (status > CL_COMPLETE)
     return;
   times_[4] = now;
-  if (deviceTimes_[1] != 0) {
-    // The device's clock, mapped to the host's, is only as exact as the mapping: keep the
-    // points ordered.
-    times_[2] = std::clamp(deviceTimes_[0], times_[1], now);
-    times_[3] = std::clamp(deviceTimes_[1], times_[2], now);
-  }
+  if (deviceTimes_[1] != 0)
+    placeDeviceTimes(now);
+}
+
+void Event::placeDeviceTimes(cl_ulong now) {
+  // The device measures how long its command ran exactly, but where that lies on the host's
+  // clock only as exactly as the clocks' mapping (a mapping that errs late by more than the
+  // host's wait put a short kernel's start and end both at COMPLETE, and its duration at 0).
+  // Keep the duration and move it inside what the host saw: after SUBMIT, before COMPLETE.
+  cl_ulong submitted = times_[1];
+  cl_ulong measured = deviceTimes_[1] > deviceTimes_[0] ? deviceTimes_[1] - deviceTimes_[0] : 0;
+  cl_ulong duration = std::min(measured, now - submitted);
+  times_[2] = std::clamp(deviceTimes_[0], submitted, now - duration);
+  times_[3] = times_[2] + duration;
 }
 
 void Event::takeCallbacksReached(cl_int status, std::vector<PendingCallback> &due) {

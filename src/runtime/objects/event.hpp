@@ -95,6 +95,8 @@ private:
 
   /// Profiling: the times of the points from `previous` (exclusive) to `status`.
   void recordTimes(cl_int previous, cl_int status);
+  /// Profiling: START and END from the device's own times, placed within SUBMIT and `now`.
+  void placeDeviceTimes(cl_ulong now);
   /// Moves the callbacks that `status` reaches into `due` (under mutex_).
   void takeCallbacksReached(cl_int status, std::vector<PendingCallback> &due);
 
