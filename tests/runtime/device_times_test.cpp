@@ -11,6 +11,8 @@
 #include "runtime/objects/queue.hpp"
 #include "support/monotonic_clock.hpp"
 
+#include "app_ref.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -20,14 +22,6 @@ namespace kiln {
 namespace {
 
 constexpr cl_ulong kMicrosecond = 1'000;
-
-template <typename T> struct Released {
-  void operator()(T *object) const { object->releaseExternal(); }
-};
-template <typename T> using AppRef = std::unique_ptr<T, Released<T>>;
-template <typename T, typename... Args> AppRef<T> make(Args &&...args) {
-  return AppRef<T>(createObject<T>(std::forward<Args>(args)...));
-}
 
 struct Times {
   cl_ulong submit, start, end, complete;

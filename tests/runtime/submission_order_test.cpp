@@ -14,6 +14,8 @@
 #include "runtime/scheduling/command.hpp"
 #include "runtime/scheduling/command_buffer_replay.hpp"
 
+#include "app_ref.hpp"
+
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -23,15 +25,6 @@ namespace kiln {
 namespace {
 
 using StreamDevice = stream::StreamDriver;
-
-/// An object created with the application's reference, which the test gives back at the end.
-template <typename T> struct Released {
-  void operator()(T *object) const { object->releaseExternal(); }
-};
-template <typename T> using AppRef = std::unique_ptr<T, Released<T>>;
-template <typename T, typename... Args> AppRef<T> make(Args &&...args) {
-  return AppRef<T>(createObject<T>(std::forward<Args>(args)...));
-}
 
 class SubmissionOrderTest : public ::testing::Test {
 protected:
