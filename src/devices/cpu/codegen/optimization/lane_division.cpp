@@ -1,7 +1,8 @@
 //===- lane_division.cpp - Lanes divided by one divisor --------------------===//
 #include "devices/cpu/codegen/optimization/lane_division.hpp"
 
-#include "llvm/Analysis/VectorUtils.h"
+#include "devices/cpu/codegen/ir_utilities/run_time_divisor.hpp"
+
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -62,17 +63,13 @@ Value *quotientOf(IRBuilder<> &builder, Value *dividend, const Reciprocal &recip
                             "quotient");
 }
 
-/// The divisor of `division` as one scalar when it is a vector of 32-bit integers that repeats
-/// one value; else null.
+/// The divisor of `division` as one scalar when it divides vectors of 32-bit integers by one
+/// value known only at run time; else null.
 Value *sharedDivisor(const BinaryOperator &division) {
   auto *type = dyn_cast<FixedVectorType>(division.getType());
   if (type == nullptr || type->getNumElements() < 2 || !type->getElementType()->isIntegerTy(32))
     return nullptr;
-  if (division.getOpcode() != Instruction::UDiv && division.getOpcode() != Instruction::URem)
-    return nullptr;
-  if (isa<Constant>(division.getOperand(1)))
-    return nullptr; // the code generator's own multiply by a constant's reciprocal
-  return getSplatValue(division.getOperand(1));
+  return runTimeUnsignedDivisor(division);
 }
 
 } // namespace

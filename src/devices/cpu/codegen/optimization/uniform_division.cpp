@@ -2,8 +2,8 @@
 #include "devices/cpu/codegen/optimization/uniform_division.hpp"
 
 #include "devices/cpu/codegen/ir_utilities/fast_path_branch.hpp"
+#include "devices/cpu/codegen/ir_utilities/run_time_divisor.hpp"
 
-#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
@@ -36,12 +36,6 @@ bool isWorkGroupInvariant(const Value *value, const BasicBlock &prologue, unsign
   });
 }
 
-/// The divisor as one scalar: itself, or the value a vector divisor repeats in every lane.
-Value *scalarDivisor(const BinaryOperator &division) {
-  Value *divisor = division.getOperand(1);
-  return divisor->getType()->isVectorTy() ? getSplatValue(divisor) : divisor;
-}
-
 /// if (divisor is a power of two) shift or mask; else divide. The test is on the scalar divisor,
 /// so it is one branch for all lanes of a vectorized division too.
 void branchOnPowerOfTwo(BinaryOperator &division, Value *divisor) {
@@ -69,20 +63,15 @@ void branchOnPowerOfTwo(BinaryOperator &division, Value *divisor) {
 
 unsigned specializePowerOfTwoDivisions(Function &function) {
   const BasicBlock &prologue = function.getEntryBlock();
-  SmallVector<BinaryOperator *, 8> divisions;
+  SmallVector<std::pair<BinaryOperator *, Value *>, 8> divisions;
   for (BasicBlock &block : drop_begin(function))
     for (Instruction &instruction : block) {
-      auto *division = dyn_cast<BinaryOperator>(&instruction);
-      if (division == nullptr || !division->getType()->isIntOrIntVectorTy() ||
-          (division->getOpcode() != Instruction::UDiv &&
-           division->getOpcode() != Instruction::URem))
-        continue;
-      Value *divisor = scalarDivisor(*division);
-      if (divisor != nullptr && !isa<Constant>(divisor) && isWorkGroupInvariant(divisor, prologue))
-        divisions.push_back(division);
+      Value *divisor = runTimeUnsignedDivisor(instruction);
+      if (divisor != nullptr && isWorkGroupInvariant(divisor, prologue))
+        divisions.push_back({cast<BinaryOperator>(&instruction), divisor});
     }
-  for (BinaryOperator *division : divisions)
-    branchOnPowerOfTwo(*division, scalarDivisor(*division));
+  for (auto [division, divisor] : divisions)
+    branchOnPowerOfTwo(*division, divisor);
   return static_cast<unsigned>(divisions.size());
 }
 
