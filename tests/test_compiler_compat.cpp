@@ -237,6 +237,90 @@ TEST_F(CompilerCompatTest, PtxInAsmStatementsRunsOnTheGpuAndIsRefusedOnTheCpu) {
     ASSERT_EQ(bytePermute(in[i], in[i + 1], 0x6240 + i % 7), seen[i]) << i;
 }
 
+// PTX's own register classes in asm operands, as programs written for NVIDIA's driver name them:
+// CLBlast's shuffle of a float (`f`), a double (`d`), 64 bits (`l`) and 16 (`h`). The last
+// operand (`r` on a 64-bit value) needs the 64-bit class too, which PTX spells `l`.
+const char *kPtxRegisterClasses = R"(
+  #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+  float shuffle(float value, int source) {
+    float result;
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+                 : "=f"(result) : "f"(value), "r"(source));
+    return result;
+  }
+  double twice(double x) {
+    double r;
+    __asm__("add.rn.f64 %0, %1, %1;" : "=d"(r) : "d"(x));
+    return r;
+  }
+  ulong swap_halves(ulong x) {
+    ulong r;
+    asm("{ .reg .b32 lo, hi; mov.b64 {lo, hi}, %1; mov.b64 %0, {hi, lo}; }" : "=l"(r) : "l"(x));
+    return r;
+  }
+  ushort add16(ushort a, ushort b) {
+    ushort r;
+    asm("add.u16 %0, %1, %2;" : "=h"(r) : "h"(a), "h"(b));
+    return r;
+  }
+  ulong plus_one(ulong x) {
+    ulong r;
+    asm("add.u64 %0, %1, 1;" : "=r"(r) : "r"(x));
+    return r;
+  }
+  kernel void classes(global float *f, global double *d, global ulong *l, global ushort *h,
+                      global ulong *r) {
+    size_t i = get_global_id(0);
+    f[i] = shuffle(f[i], ((int)i + 3) % 32);
+    d[i] = twice(d[i]);
+    l[i] = swap_halves(l[i]);
+    h[i] = add16(h[i], (ushort)i);
+    r[i] = plus_one(r[i]);
+  })";
+
+TEST_F(CompilerCompatTest, PtxRegisterClassesInAsmOperandsOnTheGpu) {
+  bool gpu = deviceInfo<cl_device_type>(device_, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU;
+  BuildResult result = tryBuild(context_, device_, kPtxRegisterClasses);
+  if (!gpu) {
+    EXPECT_CL_ERROR(CL_BUILD_PROGRAM_FAILURE, result.error);
+    return;
+  }
+  ASSERT_CL_SUCCESS(result.error) << result.log;
+  Kernel kernel = createKernel(result.program, "classes");
+  const size_t count = 256;
+  std::vector<float> floats(count);
+  std::vector<double> doubles(count);
+  std::vector<cl_ulong> longs(count);
+  std::vector<cl_ushort> shorts(count);
+  for (size_t i = 0; i < count; ++i) {
+    floats[i] = 0.5f + float(i);
+    doubles[i] = 1.0 / double(i + 1);
+    longs[i] = 0x0123456789abcdefull * (i + 1);
+    shorts[i] = cl_ushort(65000 + i);
+  }
+  const cl_mem_flags flags = CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR;
+  Mem f = createBuffer(flags, count * sizeof(float), floats.data());
+  Mem d = createBuffer(flags, count * sizeof(double), doubles.data());
+  Mem l = createBuffer(flags, count * sizeof(cl_ulong), longs.data());
+  Mem h = createBuffer(flags, count * sizeof(cl_ushort), shorts.data());
+  Mem r = createBuffer(flags, count * sizeof(cl_ulong), longs.data());
+  ASSERT_TRUE(setArgs(kernel, f, d, l, h, r));
+  ASSERT_TRUE(run1D(kernel, count, 64));
+  std::vector<float> shuffled = read<float>(f, count);
+  std::vector<double> doubled = read<double>(d, count);
+  std::vector<cl_ulong> swapped = read<cl_ulong>(l, count);
+  std::vector<cl_ushort> added = read<cl_ushort>(h, count);
+  std::vector<cl_ulong> incremented = read<cl_ulong>(r, count);
+  for (size_t i = 0; i < count; ++i) {
+    size_t warp = i / 32 * 32;
+    ASSERT_EQ(floats[warp + (i + 3) % 32], shuffled[i]) << i;
+    ASSERT_EQ(doubles[i] * 2, doubled[i]) << i;
+    ASSERT_EQ(longs[i] << 32 | longs[i] >> 32, swapped[i]) << i;
+    ASSERT_EQ(cl_ushort(shorts[i] + i), added[i]) << i;
+    ASSERT_EQ(longs[i] + 1, incremented[i]) << i;
+  }
+}
+
 TEST_F(CompilerCompatTest, NvidiaDeviceAttributesOnTheGpuOnly) {
   cl_uint major = 0;
   cl_int error = clGetDeviceInfo(device_, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major,

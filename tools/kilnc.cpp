@@ -13,6 +13,7 @@
 #include "compiler/compiler_library.hpp"
 #include "compiler/frontend.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
+#include "devices/cuda/ptx_register_classes.hpp"
 #include "runtime/objects/extension_table.hpp"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -160,7 +161,9 @@ bool parseArguments(int argc, char **argv, Arguments &args) {
         std::cerr << "kilnc: --ptx wants an architecture number such as 90\n";
         return false;
       }
-      args.target.inlineAssembly = true; // the GPU device's programs may hold PTX in `asm`
+      // The GPU device's programs may hold PTX in `asm`, naming PTX's register classes.
+      args.target.inlineAssembly = true;
+      args.target.inlineAssemblyRegisterClasses = cuda::kPtxRegisterClassLetters;
     } else if (arg == "--inspect") {
       args.inspect = true;
     } else if (arg == "-q") {

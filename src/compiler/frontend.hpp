@@ -35,6 +35,9 @@ struct TargetDescription {
   /// Whether OpenCL C's GNU `asm` statements are accepted (the device's code generator passes
   /// their text to its own assembly language); otherwise `asm` is an ordinary identifier.
   bool inlineAssembly = false;
+  /// The constraint letters of the device's own register classes that `asm` operands may name
+  /// (PTX's "chlfd"); the front end reads them as the generic `r` (asm_register_constraints.hpp).
+  std::string inlineAssemblyRegisterClasses;
 };
 
 struct CompileResult {

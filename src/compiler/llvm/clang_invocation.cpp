@@ -1,5 +1,7 @@
 #include "compiler/llvm/clang_invocation.hpp"
 
+#include "compiler/llvm/asm_register_constraints.hpp"
+
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/CodeGen/CodeGenAction.h"
@@ -322,6 +324,24 @@ std::unique_ptr<llvm::Module> runClang(std::string_view source,
                                        std::span<const SourceHeader> headers,
                                        const BuildOptions &options, const TargetDescription &target,
                                        llvm::LLVMContext &context, std::string &log) {
+  if (!target.inlineAssemblyRegisterClasses.empty()) {
+    std::optional<std::string> readSource =
+        readAsmRegisterClassesAsGeneric(source, target.inlineAssemblyRegisterClasses);
+    std::vector<SourceHeader> readHeaders(headers.begin(), headers.end());
+    bool changed = readSource.has_value();
+    for (SourceHeader &header : readHeaders)
+      if (std::optional<std::string> text =
+              readAsmRegisterClassesAsGeneric(header.text, target.inlineAssemblyRegisterClasses)) {
+        header.text = std::move(*text);
+        changed = true;
+      }
+    if (changed) {
+      TargetDescription generic = target;
+      generic.inlineAssemblyRegisterClasses.clear();
+      return runClang(readSource ? *readSource : source, readHeaders, options, generic, context,
+                      log);
+    }
+  }
   if (std::string error = sourceSizeError(source, headers) + cxxSupportError(options, target);
       !error.empty()) {
     log += error;

@@ -1,6 +1,7 @@
 #include "devices/cuda/cuda_device_info.hpp"
 
 #include "devices/cuda/ptx_compiler.hpp"
+#include "devices/cuda/ptx_register_classes.hpp"
 
 #include "runtime/objects/kiln_language.hpp"
 #include "runtime/objects/platform.hpp"
@@ -62,6 +63,7 @@ void describeCompute(const CudaLibrary &cuda, CUdevice device, DeviceInfo &info)
   // Programs written for NVIDIA's driver put PTX in `asm` statements (hashcat, CLBlast); the
   // code generator passes them through to the PTX it writes.
   info.inlineAssembly = true;
+  info.inlineAssemblyRegisterClasses = kPtxRegisterClassLetters;
 }
 
 /// SVM allocations are managed memory (one address on the host and every device). The host and

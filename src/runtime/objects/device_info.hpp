@@ -144,6 +144,9 @@ struct DeviceInfo {
   /// Whether OpenCL C's GNU `asm` statements hold the device's own assembly (the GPU's PTX),
   /// which its code generator passes through; elsewhere `asm` is an ordinary identifier.
   bool inlineAssembly = false;
+  /// The constraint letters of its own register classes that `asm` operands may name, which the
+  /// front end reads as the generic `r` and its code generator chooses again by operand width.
+  std::string inlineAssemblyRegisterClasses;
 
   /// Space-separated extension names, as CL_DEVICE_EXTENSIONS reports them.
   std::string extensionString() const;

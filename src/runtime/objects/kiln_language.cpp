@@ -101,6 +101,7 @@ compiler::TargetDescription compilerTargetOf(const DeviceInfo &info) {
     if (il.name == "SPIR-V")
       target.spirvVersions.push_back(il.version);
   target.inlineAssembly = info.inlineAssembly;
+  target.inlineAssemblyRegisterClasses = info.inlineAssemblyRegisterClasses;
   return target;
 }
 

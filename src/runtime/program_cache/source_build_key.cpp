@@ -63,7 +63,7 @@ std::optional<CacheKey> sourceBuildKey(std::string_view buildIdentity, std::stri
   key.add(target.features.size());
   for (const std::string &feature : target.features)
     key.add(feature);
-  key.add(uint64_t{target.inlineAssembly});
+  key.add(uint64_t{target.inlineAssembly}).add(target.inlineAssemblyRegisterClasses);
   key.add(device.codeIdentity()).add(options).add(source);
   return key;
 }

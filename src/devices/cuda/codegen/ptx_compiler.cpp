@@ -21,6 +21,7 @@
 #include "compiler/llvm/quiet_diagnostics.hpp"
 #include "compiler/llvm/sub_group_primitives.hpp"
 #include "devices/cuda/codegen/address_space_mapping.hpp"
+#include "devices/cuda/codegen/asm_register_classes.hpp"
 #include "devices/cuda/codegen/atomic_scopes.hpp"
 #include "devices/cuda/codegen/fast_float_math.hpp"
 #include "devices/cuda/codegen/kernel_entry.hpp"
@@ -149,6 +150,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
     return error;
   (*module)->setTargetTriple(Triple(kNvptxTriple));
   (*module)->setDataLayout((*machine)->createDataLayout());
+  choosePtxRegisterClasses(**module);
   if (Error error = addKernelEntries(**module, info))
     return error;
   useFastRoots(**module);
