@@ -133,13 +133,15 @@ static ulong reserveOneTogether(Pipe storage, global atomic_uint *counter, uint 
   return reserveIdBits(advance(storage, firstPosition(bits), rank), 1);
 }
 
-// One position for each work-item of the sub-group that makes this call together, each reserving
-// its own: the callers read the counter, and each expects the position of its rank among them
-// past it. Lanes that run in step, each lane's atomics after those of the lanes before it, then
-// all succeed on their first compare-exchange, where lanes each reserving at the counter would
-// compete for one position, one winning a round. When the first caller's slot is not ready while
-// the counter stays put, the pipe was full (or empty) for every caller at that moment, and they
-// all fail; a caller whose own slot is not ready otherwise tries again, ranked among those left.
+// One position for each work-item of the sub-group that makes this call together, in the order
+// of their ranks, where the lanes run in step: each lane checks the slot its rank names past the
+// counter, and the first caller moves the counter past the callers whose slots are ready, counted
+// from the first until one is not, in one compare-exchange. One atomic on the counter for the
+// whole group, where one per lane would make the workers that share the pipe take the counter's
+// cache line from each other sixteen or more times a group. When the first caller's slot is not
+// ready while the counter stays put, the pipe was full (or empty) for every caller at that moment,
+// and they all fail; callers past the ready ones, and all of them when another work-item moved
+// the counter meanwhile, try again, ranked among those left.
 // The bits of the caller's one-packet reservation, 0 when the pipe had none for it.
 static ulong reserveOneByLaneRank(Pipe storage, global atomic_uint *counter, uint state) {
   for (;;) {
@@ -150,15 +152,22 @@ static ulong reserveOneByLaneRank(Pipe storage, global atomic_uint *counter, uin
     uint position = atomic_load_explicit(counter, memory_order_relaxed, KILN_PIPE_SCOPE);
     uint mine = advance(storage, position, rank);
     bool ready = readySlots(storage, mine, 1, state) == 1;
-    if (((__kiln_sub_group_ballot(ready) >> first) & 1) == 0) {
+    ulong waiting = lanes & ~__kiln_sub_group_ballot(ready);
+    if ((waiting >> first) & 1) {
       if (atomic_load_explicit(counter, memory_order_relaxed, KILN_PIPE_SCOPE) == position)
         return 0;
       continue;
     }
-    uint expected = mine;
-    if (ready && atomic_compare_exchange_strong_explicit(
-                     counter, &expected, advance(storage, mine, 1), memory_order_relaxed,
-                     memory_order_relaxed, KILN_PIPE_SCOPE))
+    uint granted = waiting == 0 ? (uint)popcount(lanes)
+                                : (uint)popcount(lanes & ((1ul << ctz(waiting)) - 1));
+    bool moved = false;
+    if (lane == first) {
+      uint expected = position;
+      moved = atomic_compare_exchange_strong_explicit(
+          counter, &expected, advance(storage, position, granted), memory_order_relaxed,
+          memory_order_relaxed, KILN_PIPE_SCOPE);
+    }
+    if (((__kiln_sub_group_ballot(moved) >> first) & 1) && rank < granted)
       return reserveIdBits(mine, 1);
   }
 }
