@@ -553,6 +553,51 @@ TEST_F(VectorizerTest, GridStrideLoopsRunInSimdGroupsAtLeastAsWideAsOtherLoops) 
   }
 }
 
+TEST_F(VectorizerTest, ComputeLoopsOnFloat4TakeTheLanesTheirRegistersHold) {
+  // clpeak's float4 chains: each work-item keeps 8 floats in registers. On an AVX-512 processor
+  // the SIMD group's vectors take 512-bit registers even where the processor prefers 256-bit
+  // vectors (Intel's Xeons), and 32 lanes of 8 floats fill half of its 32 registers: 8 chains
+  // of multiply-adds in flight, which both FMA pipes need. Counted in 256-bit registers they
+  // seemed to fill all of them, and the kernel ran in 16 lanes at half the speed.
+  const char *source = R"(
+    kernel void compute(global float *out, float m, int trips) {
+      float4 x = (float4)(1.0f), y = (float4)(get_local_id(0));
+      for (int trip = 0; trip < trips; ++trip) {
+        x = mad(x, m, y); y = mad(y, m, -x); x = mad(x, m, y); y = mad(y, m, -x);
+      }
+      out[get_global_id(0)] = dot(y, (float4)(1.0f));
+    })";
+  ScopedEnvironment on("KILN_VECTORIZE", std::nullopt);
+  ScopedEnvironment automatic("KILN_SIMD_WIDTH", std::nullopt);
+  Kernel kernel = buildKernel(source, "compute");
+  ASSERT_TRUE(kernel);
+  const size_t local = 64;
+  size_t lanes = 0;
+  ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_,
+                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                                            &local, sizeof lanes, &lanes, nullptr));
+#if defined(__x86_64__)
+  if (isKilnCpuDevice() && __builtin_cpu_supports("avx512f"))
+    EXPECT_GE(lanes, 32u);
+#endif
+  // The chains turn (x, y) by 60 degrees a step with m = 1: small integers, exact everywhere.
+  const size_t global = 256;
+  const int trips = 7;
+  Mem output = createBuffer(CL_MEM_WRITE_ONLY, global * sizeof(cl_float));
+  ASSERT_TRUE(setArgs(kernel, output, 1.0f, trips));
+  ASSERT_TRUE(run(kernel, 1, &global, &local));
+  std::vector<cl_float> results = read<cl_float>(output, global);
+  for (size_t item = 0; item < global; ++item) {
+    float x = 1.0f, y = static_cast<float>(item % local);
+    for (int trip = 0; trip < trips; ++trip)
+      for (int step = 0; step < 2; ++step) {
+        x = x + y;
+        y = y - x;
+      }
+    ASSERT_EQ(4 * y, results[item]) << item;
+  }
+}
+
 TEST_F(VectorizerTest, BranchesWhoseSimdGroupsHaveEveryLaneOrNoLaneActive) {
   // A band of `width` items out of every 64 takes the first side, the rest the second: whole
   // SIMD groups then have every lane or no lane active on each side (the full- and empty-mask
