@@ -242,40 +242,26 @@ TEST_F(CompilerCompatTest, PtxInAsmStatementsRunsOnTheGpuAndIsRefusedOnTheCpu) {
 // operand (`r` on a 64-bit value) needs the 64-bit class too, which PTX spells `l`.
 const char *kPtxRegisterClasses = R"(
   #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-  float shuffle(float value, int source) {
-    float result;
-    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;"
-                 : "=f"(result) : "f"(value), "r"(source));
-    return result;
-  }
-  double twice(double x) {
-    double r;
-    __asm__("add.rn.f64 %0, %1, %1;" : "=d"(r) : "d"(x));
-    return r;
-  }
-  ulong swap_halves(ulong x) {
-    ulong r;
-    asm("{ .reg .b32 lo, hi; mov.b64 {lo, hi}, %1; mov.b64 %0, {hi, lo}; }" : "=l"(r) : "l"(x));
-    return r;
-  }
-  ushort add16(ushort a, ushort b) {
-    ushort r;
-    asm("add.u16 %0, %1, %2;" : "=h"(r) : "h"(a), "h"(b));
-    return r;
-  }
-  ulong plus_one(ulong x) {
-    ulong r;
-    asm("add.u64 %0, %1, 1;" : "=r"(r) : "r"(x));
-    return r;
-  }
   kernel void classes(global float *f, global double *d, global ulong *l, global ushort *h,
                       global ulong *r) {
     size_t i = get_global_id(0);
-    f[i] = shuffle(f[i], ((int)i + 3) % 32);
-    d[i] = twice(d[i]);
-    l[i] = swap_halves(l[i]);
-    h[i] = add16(h[i], (ushort)i);
-    r[i] = plus_one(r[i]);
+    int source = ((int)i + 3) % 32;
+    float shuffled;
+    double doubled;
+    ulong swapped, incremented;
+    ushort sum;
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+                 : "=f"(shuffled) : "f"(f[i]), "r"(source));
+    __asm__("add.rn.f64 %0, %1, %1;" : "=d"(doubled) : "d"(d[i]));
+    asm("{ .reg .b32 lo, hi; mov.b64 {lo, hi}, %1; mov.b64 %0, {hi, lo}; }"
+        : "=l"(swapped) : "l"(l[i]));
+    asm("add.u16 %0, %1, %2;" : "=h"(sum) : "h"(h[i]), "h"((ushort)i));
+    asm("add.u64 %0, %1, 1;" : "=r"(incremented) : "r"(r[i]));
+    f[i] = shuffled;
+    d[i] = doubled;
+    l[i] = swapped;
+    h[i] = sum;
+    r[i] = incremented;
   })";
 
 TEST_F(CompilerCompatTest, PtxRegisterClassesInAsmOperandsOnTheGpu) {
