@@ -318,29 +318,35 @@ compileOnce(std::string_view source, std::span<const SourceHeader> headers,
   return module;
 }
 
+/// `headers`, or, where the operands of a header's `asm` statements name some of `letters`,
+/// copies of them with those read as `r` (asm_register_constraints.hpp), kept in `storage`.
+std::span<const SourceHeader> headersWithGenericAsm(std::span<const SourceHeader> headers,
+                                                    std::string_view letters,
+                                                    std::vector<SourceHeader> &storage) {
+  for (size_t i = 0; i < headers.size(); ++i) {
+    std::optional<std::string> text = readAsmRegisterClassesAsGeneric(headers[i].text, letters);
+    if (!text)
+      continue;
+    if (storage.empty())
+      storage.assign(headers.begin(), headers.end());
+    storage[i].text = std::move(*text);
+  }
+  return storage.empty() ? headers : std::span<const SourceHeader>(storage);
+}
+
 } // namespace
 
 std::unique_ptr<llvm::Module> runClang(std::string_view source,
                                        std::span<const SourceHeader> headers,
                                        const BuildOptions &options, const TargetDescription &target,
                                        llvm::LLVMContext &context, std::string &log) {
-  if (!target.inlineAssemblyRegisterClasses.empty()) {
-    std::optional<std::string> readSource =
-        readAsmRegisterClassesAsGeneric(source, target.inlineAssemblyRegisterClasses);
-    std::vector<SourceHeader> readHeaders(headers.begin(), headers.end());
-    bool changed = readSource.has_value();
-    for (SourceHeader &header : readHeaders)
-      if (std::optional<std::string> text =
-              readAsmRegisterClassesAsGeneric(header.text, target.inlineAssemblyRegisterClasses)) {
-        header.text = std::move(*text);
-        changed = true;
-      }
-    if (changed) {
-      TargetDescription generic = target;
-      generic.inlineAssemblyRegisterClasses.clear();
-      return runClang(readSource ? *readSource : source, readHeaders, options, generic, context,
-                      log);
-    }
+  // The device's own asm register classes read as `r`; the rewritten texts live here.
+  std::optional<std::string> genericSource;
+  std::vector<SourceHeader> genericHeaders;
+  if (const std::string &letters = target.inlineAssemblyRegisterClasses; !letters.empty()) {
+    if ((genericSource = readAsmRegisterClassesAsGeneric(source, letters)))
+      source = *genericSource;
+    headers = headersWithGenericAsm(headers, letters, genericHeaders);
   }
   if (std::string error = sourceSizeError(source, headers) + cxxSupportError(options, target);
       !error.empty()) {

@@ -30,9 +30,10 @@ std::optional<char> classOfWidth(uint64_t bits) {
 /// labels): direct outputs are the call's result (a struct of them when there are several);
 /// indirect outputs and inputs are its arguments, in order.
 SmallVector<Type *> operandTypes(const CallBase &call, ArrayRef<StringRef> pieces) {
-  unsigned directOutputs = 0;
-  for (StringRef piece : pieces)
-    directOutputs += piece.starts_with("=") && !piece.starts_with("=*");
+  auto isDirectOutput = [](StringRef piece) {
+    return piece.starts_with("=") && !piece.starts_with("=*");
+  };
+  unsigned directOutputs = count_if(pieces, isDirectOutput);
   auto *results = dyn_cast<StructType>(call.getType());
   SmallVector<Type *> types;
   unsigned output = 0;
@@ -40,7 +41,7 @@ SmallVector<Type *> operandTypes(const CallBase &call, ArrayRef<StringRef> piece
   for (StringRef piece : pieces) {
     if (piece.starts_with("~") || piece.starts_with("!")) {
       types.push_back(nullptr);
-    } else if (piece.starts_with("=") && !piece.starts_with("=*")) {
+    } else if (isDirectOutput(piece)) {
       types.push_back(directOutputs > 1 && results ? results->getElementType(output)
                                                    : call.getType());
       ++output;
