@@ -1183,4 +1183,34 @@ TEST_F(VectorizerTest, IntegerFamilyMatchesTheHost) {
   EXPECT_TRUE(equalArrays(expected, runOneToOne(source, in, 333, 0)));
 }
 
+TEST_F(VectorizerTest, AnEarlyReturnTheWorkGroupSizeDecidesLeavesBarriersVectorizable) {
+  // The sizes are constants in a work-group function, so the return is taken by every
+  // work-item or none: the barrier after it is not in divergent control flow.
+  const char *source = R"(
+    kernel void reverse(global const int *in, global int *out) {
+      local int tile[64];
+      if (get_num_sub_groups() == 1 && get_local_size(0) == 1)
+        return;
+      size_t lid = get_local_id(0);
+      tile[lid] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = tile[get_local_size(0) - 1 - lid];
+    })";
+  ScopedEnvironment on("KILN_VECTORIZE", std::nullopt);
+  Kernel kernel = buildReportingKernel(source, "reverse", "-cl-std=CL3.0");
+  ASSERT_TRUE(kernel);
+  const size_t global = 256, local = 64;
+  std::vector<cl_int> in = sample(global, 11);
+  Mem input = bufferWith(in);
+  Mem output = createBuffer(CL_MEM_WRITE_ONLY, global * sizeof(cl_int));
+  ASSERT_TRUE(setArgs(kernel, input, output));
+  std::string report = runCapturingStderr(kernel, global, local);
+  if (isKilnCpuDevice())
+    EXPECT_EQ(report.find("not vectorized"), std::string::npos) << report;
+  std::vector<cl_int> expected(global);
+  for (size_t item = 0; item < global; ++item)
+    expected[item] = in[item - item % local + (local - 1 - item % local)];
+  EXPECT_TRUE(equalArrays(expected, read<cl_int>(output, global)));
+}
+
 } // namespace

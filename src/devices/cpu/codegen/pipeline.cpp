@@ -173,6 +173,7 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     //     sub-group width.
     substituteShapeConstants(*result.module, *function, shape);
     substituteSubGroupWidth(*function, subGroupWidth);
+    foldShapeConstants(*function);
     //     The lanes of a SIMD group that read or write a pipe together each reserve the
     //     position their rank names (pipes.cl): lanes in step that each reserved at the counter
     //     would all compete for one position, one winning a round. That takes ballots in

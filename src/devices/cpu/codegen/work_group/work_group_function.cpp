@@ -14,11 +14,13 @@
 #include "devices/cpu/codegen/work_group/barrier_regions.hpp"
 #include "devices/cpu/work_group_abi.hpp"
 
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 #include <cstddef>
 
@@ -222,6 +224,22 @@ void substituteShapeConstants(Module &module, Function &function, const WorkGrou
              [&](uint64_t dim) { return shape.enqueuedLocalSize[dim]; });
   if (shape.zeroOffset)
     substitute("__kiln_global_offset", [](uint64_t) { return uint64_t{0}; });
+}
+
+void foldShapeConstants(Function &function) {
+  const DataLayout &layout = function.getDataLayout();
+  for (bool folded = true; folded;) {
+    folded = false;
+    for (Instruction &instruction : make_early_inc_range(instructions(function)))
+      if (Constant *value = ConstantFoldInstruction(&instruction, layout)) {
+        instruction.replaceAllUsesWith(value);
+        instruction.eraseFromParent();
+        folded = true;
+      }
+  }
+  for (BasicBlock &block : function)
+    ConstantFoldTerminator(&block, /*DeleteDeadConditions=*/true);
+  removeUnreachableBlocks(function);
 }
 
 bool isBufferArgument(const Value *value) {

@@ -81,6 +81,11 @@ void placeWorkGroupScratch(llvm::Module &module, const WorkGroupShell &shell);
 void substituteShapeConstants(llvm::Module &module, llvm::Function &function,
                               const WorkGroupShape &shape);
 
+/// Folds what the substituted constants decide: the arithmetic on them, and the branches they
+/// settle, whose dead sides are deleted. A kernel's `if (get_num_sub_groups() == 1) return;`
+/// before a barrier then leaves no branch for the vectorizer to take for divergent control flow.
+void foldShapeConstants(llvm::Function &function);
+
 /// The prologue of a specialized work-group function and the group's private storage it loads,
 /// for the steps after vectorization.
 struct WorkGroupPrologue {
