@@ -860,10 +860,10 @@ TEST_F(SubGroupQueryTest, DeviceReportsItsSubGroups) {
   // sub-groups do not.
   bool progress =
       deviceInfo<cl_bool>(device_, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == CL_TRUE;
-  EXPECT_EQ(progress, hasExtension(device_, "cl_khr_subgroups"));
+  EXPECT_TRUE(progress);
+  EXPECT_TRUE(hasExtension(device_, "cl_khr_subgroups"));
   if (type & CL_DEVICE_TYPE_CPU) {
     EXPECT_EQ((std::vector<size_t>{4, 8, 16, 32, 64}), sizes);
-    EXPECT_FALSE(progress);
   } else {
     EXPECT_EQ((std::vector<size_t>{8, 16, 32}), sizes);
   }

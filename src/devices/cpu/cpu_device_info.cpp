@@ -105,9 +105,11 @@ DeviceInfo describeCpuDevice(const HostCpu &host, const std::vector<int> &unitCp
   info.maxWorkItemSizes = {kMaxWorkGroupSize, kMaxWorkGroupSize, kMaxWorkGroupSize};
   info.maxWorkGroupSize = kMaxWorkGroupSize;
   // A kernel's sub-groups are its SIMD groups; with the vectorizer off they have one work-item.
-  // The work-items of a group run on one thread, so no sub-group makes progress of its own.
+  // The sub-groups of a work-group take turns on one thread; a loop that waits for another
+  // sub-group ends each round by letting the others run (codegen/work_group/spin_loop_yields.hpp),
+  // so each makes progress of its own.
   info.maxNumSubGroups = kMaxWorkGroupSize;
-  info.subGroupIndependentForwardProgress = false;
+  info.subGroupIndependentForwardProgress = true;
   info.subGroupSizes.assign(kSubGroupSizes.begin(), kSubGroupSizes.end());
   // Kernels run consecutive work-items in the lanes of one vector: as many as the widest
   // vectors hold 32-bit values. Each kernel reports the width its code uses

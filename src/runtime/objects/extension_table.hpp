@@ -61,8 +61,8 @@ inline constexpr OfferedName kOfferedNames[] = {
     {"cl_ext_float_atomics", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     // Sub-groups (the builtin library's subgroups.cl): the CPU's SIMD groups, the GPU's warps.
     // The extension cl_khr_subgroups, unlike OpenCL 3.0's sub-groups, promises that sub-groups
-    // make independent forward progress, which the CPU's (one thread runs them in turn) do not.
-    {"cl_khr_subgroups", kExtensionVersion, OfferedKind::Extension, CL_DEVICE_TYPE_GPU},
+    // make independent forward progress: the GPU's warps do, the CPU's waiting sub-groups yield.
+    {"cl_khr_subgroups", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_khr_subgroup_extended_types", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_khr_subgroup_non_uniform_vote", kExtensionVersion, OfferedKind::Extension, kEveryDevice},
     {"cl_khr_subgroup_ballot", kExtensionVersion, OfferedKind::Extension, kEveryDevice},

@@ -23,6 +23,7 @@
 #include "devices/cpu/codegen/preparation/module_preparation.hpp"
 #include "devices/cpu/codegen/vectorizer/vectorizer_settings.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
+#include "devices/cpu/codegen/work_group/spin_loop_yields.hpp"
 #include "devices/cpu/codegen/work_group/sub_group_emulation.hpp"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -191,6 +192,9 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     // their exchanges emulated (work_group/sub_group_emulation.hpp).
     bool crossesLanes = subGroupWidth > 1 && compiler::crossesSubGroupLanes(*function);
     bool subGroupsInLanes = crossesLanes && rowsSplitIntoSubGroups(shape, subGroupWidth);
+    //     A kernel that may wait for another sub-group (work_group/spin_loop_yields.hpp) runs
+    //     no more than one sub-group in a SIMD group, whose lanes run in step.
+    bool waitsForSubGroups = mayWaitForAnotherSubGroup(*function);
     if (!subGroupsInLanes)
       if (Error error = lowerSubGroupPrimitives(*function, subGroupWidth, shape))
         return error;
@@ -201,6 +205,8 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     unsigned simdWidth = prepared.requestedSimdWidth;
     if (crossesLanes)
       simdWidth = subGroupsInLanes ? subGroupWidth : 1;
+    else if (waitsForSubGroups && simdWidth != 1)
+      simdWidth = rowsSplitIntoSubGroups(shape, subGroupWidth) ? subGroupWidth : 1;
     if (simdWidth == 0 && shape.localSize[0] == 1) {
       simdWidth = 1; // no work-items side by side along dimension 0
       specialized.notVectorized = "the work-groups are one work-item wide along dimension 0";
@@ -229,6 +235,11 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     // 17. The shape's constants again: vectorization asks for the local size to mask the lanes
     //     past the group's end.
     substituteShapeConstants(*result.module, *function, shape);
+    //     Loops that may wait for another sub-group of the work-group (a flag, a lock) end
+    //     each round with a yield, where the work-item loops (step 19) run the other
+    //     sub-groups: they make independent forward progress (work_group/spin_loop_yields.hpp).
+    //     Found while atomics are still atomic.
+    insertSpinLoopYields(*function);
     // 18. Local atomics as plain accesses (see step 10).
     makeLocalAtomicsPlain(*function);
     // 19. Loops over the work-items, split at barriers; values live across a barrier kept per

@@ -89,6 +89,7 @@ private:
 
   bool isBarrierLike(const BasicBlock *block) const { return regionAfter_.count(block) != 0; }
   bool hasBarriers() const { return regions_.size() > 1; }
+  bool hasYields() const { return firstYieldRegion_ < regions_.size(); }
 
   /// A fresh empty block on the only edge out of `from`: where a region starts.
   BasicBlock *insertRegionStart(BasicBlock *from) {
@@ -101,12 +102,19 @@ private:
     return start;
   }
 
+  /// Barriers first, then yields: a region's index tells which kind of call starts it.
   void isolateBarriers() {
     regions_.push_back({insertRegionStart(inputs_.prologue), {}, {}});
-    if (inputs_.barrier == nullptr)
+    isolateCallsTo(inputs_.barrier);
+    firstYieldRegion_ = static_cast<uint32_t>(regions_.size());
+    isolateCallsTo(inputs_.yield);
+  }
+
+  void isolateCallsTo(Function *callee) {
+    if (callee == nullptr)
       return;
     SmallVector<CallInst *, 8> calls;
-    for (User *user : inputs_.barrier->users())
+    for (User *user : callee->users())
       if (auto *call = dyn_cast<CallInst>(user); call && call->getFunction() == &function_)
         calls.push_back(call);
     for (CallInst *call : calls) {
@@ -258,7 +266,8 @@ private:
 
     std::vector<RegionLoop> loops(regions_.size());
     for (uint32_t index = 0; index < regions_.size(); ++index)
-      loops[index] = emitRegionLoop(index, dispatch);
+      loops[index] =
+          emitRegionLoop(index, hasYields() ? chooseNextRegion(index, dispatch) : dispatch);
 
     if (hasBarriers()) {
       IRBuilder<> builder(dispatch);
@@ -354,17 +363,62 @@ private:
       builder.CreateCondBr(builder.CreateICmpEQ(current, builder.getInt32(regionIndex)),
                            clonedStart, skip);
       builder.SetInsertPoint(skip);
-      recordPending(builder, current);
+      recordPending(builder, current, regionIndex);
       builder.CreateBr(loop.itemLatch);
     }
     return loop;
   }
 
-  /// pending = region, unless the work-item has finished.
-  void recordPending(IRBuilder<> &builder, Value *region) {
-    Value *finished = builder.CreateICmpEQ(region, builder.getInt32(kFinished));
+  /// Without yields: pending = region, unless the work-item has finished (every work-item
+  /// reaches the same barrier). With them, pending holds the least dispatch key of the regions
+  /// the work-items wait at (dispatchKey), until chooseNextRegion turns it into a region.
+  void recordPending(IRBuilder<> &builder, Value *region, uint32_t ran) {
     Value *previous = builder.CreateLoad(i32_, pending_);
+    if (hasYields()) {
+      Value *key = dispatchKey(builder, region, ran);
+      builder.CreateStore(builder.CreateBinaryIntrinsic(Intrinsic::umin, previous, key), pending_);
+      return;
+    }
+    Value *finished = builder.CreateICmpEQ(region, builder.getInt32(kFinished));
     builder.CreateStore(builder.CreateSelect(finished, previous, region), pending_);
+  }
+
+  /// The order in which waiting work-items run after region `ran`, the least key first: the
+  /// yield regions that follow `ran`, in a cycle, so that every sub-group waiting at a yield gets
+  /// its turn; then a barrier's region, which may run only once every work-item that has not
+  /// finished waits at a barrier; then kFinished. Yield region y gets (y - ran - 1) mod the
+  /// region count, barrier region b the count plus b.
+  Value *dispatchKey(IRBuilder<> &builder, Value *region, uint32_t ran) {
+    uint32_t count = static_cast<uint32_t>(regions_.size());
+    Value *ahead = builder.CreateAdd(region, builder.getInt32(count - ran - 1));
+    ahead = builder.CreateSelect(builder.CreateICmpUGE(ahead, builder.getInt32(count)),
+                                 builder.CreateSub(ahead, builder.getInt32(count)), ahead);
+    Value *barrierKey = builder.CreateAdd(region, builder.getInt32(count));
+    Value *isYield = builder.CreateICmpUGE(region, builder.getInt32(firstYieldRegion_));
+    Value *finished = builder.CreateICmpEQ(region, builder.getInt32(kFinished));
+    return builder.CreateSelect(finished, builder.getInt32(kFinished),
+                                builder.CreateSelect(isYield, ahead, barrierKey));
+  }
+
+  /// Where region `ran`'s loop ends when there are yields: the least key back into a region.
+  BasicBlock *chooseNextRegion(uint32_t ran, BasicBlock *dispatch) {
+    uint32_t count = static_cast<uint32_t>(regions_.size());
+    BasicBlock *choose =
+        BasicBlock::Create(context_, Twine("region.done.") + Twine(ran), &function_);
+    IRBuilder<> builder(choose);
+    Value *key = builder.CreateLoad(i32_, pending_, "least.key");
+    Value *yieldRegion = builder.CreateAdd(key, builder.getInt32(ran + 1));
+    yieldRegion =
+        builder.CreateSelect(builder.CreateICmpUGE(yieldRegion, builder.getInt32(count)),
+                             builder.CreateSub(yieldRegion, builder.getInt32(count)), yieldRegion);
+    Value *barrierRegion = builder.CreateSub(key, builder.getInt32(count));
+    Value *isBarrier = builder.CreateICmpUGE(key, builder.getInt32(count));
+    Value *finished = builder.CreateICmpEQ(key, builder.getInt32(kFinished));
+    Value *next = builder.CreateSelect(finished, builder.getInt32(kFinished),
+                                       builder.CreateSelect(isBarrier, barrierRegion, yieldRegion));
+    builder.CreateStore(next, pending_);
+    builder.CreateBr(dispatch);
+    return choose;
   }
 
   struct PrivateSlot {
@@ -414,7 +468,7 @@ private:
     IRBuilder<> builder(stub);
     if (hasBarriers()) {
       builder.CreateStore(builder.getInt32(nextRegion), loop.slotAddress[next_]);
-      recordPending(builder, builder.getInt32(nextRegion));
+      recordPending(builder, builder.getInt32(nextRegion), regionIndex);
     }
     builder.CreateBr(loop.itemLatch);
     return stub;
@@ -504,6 +558,9 @@ private:
   /// Barrier blocks (and the exit block) to the index of the region that follows them.
   DenseMap<const BasicBlock *, uint32_t> regionAfter_;
   BasicBlock *exit_ = nullptr;
+  /// Regions from this index on start after a yield (spin_loop_yields.hpp), the others after a
+  /// barrier or at the start.
+  uint32_t firstYieldRegion_ = 0;
   std::vector<PrivateSlot> slots_;
   DenseMap<AllocaInst *, Value *> slotBase_;
   Value *groupsAlongX_ = nullptr;

@@ -31,6 +31,9 @@ struct WorkItemLoopInputs {
   /// __kiln_work_group_barrier and __kiln_local_id (either may be null when unused).
   llvm::Function *barrier = nullptr;
   llvm::Function *localId = nullptr;
+  /// kSubGroupYieldName (null when unused): where a work-item's turn ends without a barrier
+  /// (spin_loop_yields.hpp); the others run before it goes on, but need not reach it.
+  llvm::Function *yield = nullptr;
   /// kWorkItemSlotName (may be null when unused): `ptr (ptr alloca, i64 item)`, the address of
   /// work-item `item`'s copy (numbered in linear local id order) of a private variable, which
   /// must be an alloca of the prologue. Only with simdWidth 1, where work-items exchange values

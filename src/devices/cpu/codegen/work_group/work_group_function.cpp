@@ -12,6 +12,7 @@
 #include "devices/cpu/codegen/preparation/local_atomics.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 #include "devices/cpu/codegen/work_group/barrier_regions.hpp"
+#include "devices/cpu/codegen/work_group/spin_loop_yields.hpp"
 #include "devices/cpu/work_group_abi.hpp"
 
 #include "llvm/Analysis/ConstantFolding.h"
@@ -308,6 +309,7 @@ uint64_t turnIntoWorkItemLoops(Module &module, Function &function,
         ConstantInt::get(Type::getInt64Ty(module.getContext()), shape.localSize[dim]);
   loops.barrier = module.getFunction("__kiln_work_group_barrier");
   loops.localId = module.getFunction("__kiln_local_id");
+  loops.yield = module.getFunction(kSubGroupYieldName);
   loops.workItemSlot = module.getFunction(kWorkItemSlotName);
   loops.simdWidth = simdWidth;
   loops.interleave = interleave;

@@ -1,0 +1,169 @@
+//===- spin_loop_yields.cpp - Waiting sub-groups let the others run ------===//
+#include "devices/cpu/codegen/work_group/spin_loop_yields.hpp"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace kiln::cpu {
+namespace {
+
+/// Whether a read-modify-write takes a ticket rather than reads a flag: adding or subtracting a
+/// non-zero amount (a counter, a work queue's next index) goes on whatever others do.
+bool takesATicket(const AtomicRMWInst &rmw) {
+  if (rmw.getOperation() != AtomicRMWInst::Add && rmw.getOperation() != AtomicRMWInst::Sub)
+    return false;
+  const auto *amount = dyn_cast<ConstantInt>(rmw.getValOperand());
+  return amount != nullptr && !amount->isZero();
+}
+
+/// Follows the values that decide whether a loop goes round again back to where they were read.
+class SpinLoopFinder {
+public:
+  explicit SpinLoopFinder(const Loop &loop) : loop_(loop) {}
+
+  bool mayWaitForAnotherSubGroup() {
+    SmallVector<BasicBlock *, 4> exiting;
+    loop_.getExitingBlocks(exiting);
+    for (BasicBlock *block : exiting) {
+      if (auto *branch = dyn_cast<BranchInst>(block->getTerminator());
+          branch && branch->isConditional())
+        follow(branch->getCondition());
+      else if (auto *choice = dyn_cast<SwitchInst>(block->getTerminator()))
+        follow(choice->getCondition());
+    }
+    while (!worklist_.empty()) {
+      const auto *instruction = dyn_cast<Instruction>(worklist_.pop_back_val());
+      if (instruction == nullptr || !loop_.contains(instruction))
+        continue;
+      if (readsSharedMemory(*instruction))
+        return true;
+    }
+    return false;
+  }
+
+private:
+  void follow(const Value *value) {
+    if (visited_.insert(value).second)
+      worklist_.push_back(value);
+  }
+
+  void followOperands(const Instruction &instruction) {
+    for (const Use &operand : instruction.operands())
+      follow(operand.get());
+  }
+
+  /// A compare-exchange that retries an update: the value it expects is one the loop read
+  /// from the same location, by a load or by the compare-exchange's own last attempt. A lock's
+  /// expected value is not (a constant, however the loop carries it).
+  bool retriesAnUpdate(const AtomicCmpXchgInst &exchange) const {
+    const Value *location = exchange.getPointerOperand()->stripPointerCasts();
+    SmallVector<const Value *, 8> sources{exchange.getCompareOperand()};
+    SmallPtrSet<const Value *, 8> seen;
+    while (!sources.empty()) {
+      const auto *source = dyn_cast<Instruction>(sources.pop_back_val());
+      if (source == nullptr || !loop_.contains(source) || !seen.insert(source).second)
+        continue;
+      if (const auto *load = dyn_cast<LoadInst>(source)) {
+        if (load->getPointerOperand()->stripPointerCasts() == location)
+          return true;
+      } else if (const auto *extract = dyn_cast<ExtractValueInst>(source)) {
+        if (extract->getAggregateOperand() == &exchange && extract->getIndices()[0] == 0)
+          return true;
+      } else if (isa<PHINode, SelectInst, CastInst, FreezeInst>(source)) {
+        for (const Use &operand : source->operands())
+          sources.push_back(operand.get());
+      }
+    }
+    return false;
+  }
+
+  /// `old == expected` (or !=) on the value a retrying compare-exchange returned: its success.
+  const AtomicCmpXchgInst *successTestOf(const Instruction &instruction) const {
+    using namespace PatternMatch;
+    const Value *returned = nullptr, *other = nullptr;
+    if (!match(&instruction, m_ICmp(m_Value(returned), m_Value(other))))
+      return nullptr;
+    for (int side = 0; side < 2; ++side, std::swap(returned, other))
+      if (const auto *extract = dyn_cast<ExtractValueInst>(returned);
+          extract && extract->getNumIndices() == 1 && extract->getIndices()[0] == 0)
+        if (const auto *exchange = dyn_cast<AtomicCmpXchgInst>(extract->getAggregateOperand());
+            exchange && exchange->getCompareOperand() == other && retriesAnUpdate(*exchange))
+          return exchange;
+    return nullptr;
+  }
+
+  /// Whether `instruction` reads memory another sub-group may be writing while the loop runs;
+  /// otherwise follows what it computes from.
+  bool readsSharedMemory(const Instruction &instruction) {
+    if (const auto *load = dyn_cast<LoadInst>(&instruction)) {
+      if (load->isAtomic() || load->isVolatile())
+        return true;
+      // A value unoptimized code keeps in a private variable: what the loop stores there.
+      if (const auto *slot = dyn_cast<AllocaInst>(getUnderlyingObject(load->getPointerOperand())))
+        for (const User *user : slot->users())
+          if (const auto *store = dyn_cast<StoreInst>(user))
+            follow(store->getValueOperand());
+      follow(load->getPointerOperand());
+      return false;
+    }
+    if (const auto *rmw = dyn_cast<AtomicRMWInst>(&instruction))
+      return !takesATicket(*rmw);
+    if (const auto *exchange = dyn_cast<AtomicCmpXchgInst>(&instruction))
+      return !retriesAnUpdate(*exchange);
+    if (successTestOf(instruction) != nullptr)
+      return false;
+    followOperands(instruction);
+    return false;
+  }
+
+  const Loop &loop_;
+  SmallPtrSet<const Value *, 32> visited_;
+  SmallVector<const Value *, 32> worklist_;
+};
+
+} // namespace
+
+bool mayWaitForAnotherSubGroup(Function &function) {
+  DominatorTree dominators(function);
+  LoopInfo loops(dominators);
+  return any_of(loops.getLoopsInPreorder(),
+                [](Loop *loop) { return SpinLoopFinder(*loop).mayWaitForAnotherSubGroup(); });
+}
+
+unsigned insertSpinLoopYields(Function &function) {
+  DominatorTree dominators(function);
+  LoopInfo loops(dominators);
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 8> backEdges;
+  unsigned spinLoops = 0;
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (!SpinLoopFinder(*loop).mayWaitForAnotherSubGroup())
+      continue;
+    ++spinLoops;
+    SmallVector<BasicBlock *, 2> latches;
+    loop->getLoopLatches(latches);
+    for (BasicBlock *latch : latches)
+      backEdges.emplace_back(latch, loop->getHeader());
+  }
+  if (backEdges.empty())
+    return 0;
+  Module &module = *function.getParent();
+  FunctionCallee yield = module.getOrInsertFunction(
+      kSubGroupYieldName, FunctionType::get(Type::getVoidTy(module.getContext()), false));
+  for (auto [latch, header] : backEdges) {
+    BasicBlock *edge = SplitEdge(latch, header);
+    IRBuilder<> builder(edge->getTerminator());
+    builder.CreateCall(yield);
+  }
+  return spinLoops;
+}
+
+} // namespace kiln::cpu
