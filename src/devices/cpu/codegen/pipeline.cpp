@@ -194,7 +194,7 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     bool subGroupsInLanes = crossesLanes && rowsSplitIntoSubGroups(shape, subGroupWidth);
     //     A kernel that may wait for another sub-group (work_group/spin_loop_yields.hpp) runs
     //     no more than one sub-group in a SIMD group, whose lanes run in step.
-    bool waitsForSubGroups = mayWaitForAnotherSubGroup(*function);
+    bool waitsForSubGroups = markWaitingReads(*function);
     if (!subGroupsInLanes)
       if (Error error = lowerSubGroupPrimitives(*function, subGroupWidth, shape))
         return error;
@@ -239,7 +239,7 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     //     each round with a yield, where the work-item loops (step 19) run the other
     //     sub-groups: they make independent forward progress (work_group/spin_loop_yields.hpp).
     //     Found while atomics are still atomic.
-    insertSpinLoopYields(*function);
+    result.waitingLoops = insertSpinLoopYields(*function);
     // 18. Local atomics as plain accesses (see step 10).
     makeLocalAtomicsPlain(*function);
     // 19. Loops over the work-items, split at barriers; values live across a barrier kept per

@@ -6,6 +6,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PatternMatch.h"
@@ -25,12 +26,19 @@ bool takesATicket(const AtomicRMWInst &rmw) {
   return amount != nullptr && !amount->isZero();
 }
 
+/// Metadata on the reads a waiting loop waits on (markWaitingReads).
+constexpr const char *kWaitingReadMark = "kiln.waiting.read";
+
 /// Follows the values that decide whether a loop goes round again back to where they were read.
+/// With `judge` (the scalar kernel), collects the reads of memory another sub-group may be
+/// writing meanwhile; without it (the vectorized kernel, whose lanes' copies of each read keep
+/// its metadata), finds those marked before.
 class SpinLoopFinder {
 public:
-  explicit SpinLoopFinder(const Loop &loop) : loop_(loop) {}
+  SpinLoopFinder(const Loop &loop, bool judge) : loop_(loop), judge_(judge) {}
 
-  bool mayWaitForAnotherSubGroup() {
+  /// The reads that decide whether the loop goes round again and may wait for another sub-group.
+  SmallVector<Instruction *, 4> waitingReads() {
     SmallVector<BasicBlock *, 4> exiting;
     loop_.getExitingBlocks(exiting);
     for (BasicBlock *block : exiting) {
@@ -40,24 +48,41 @@ public:
       else if (auto *choice = dyn_cast<SwitchInst>(block->getTerminator()))
         follow(choice->getCondition());
     }
+    SmallVector<Instruction *, 4> reads;
     while (!worklist_.empty()) {
-      const auto *instruction = dyn_cast<Instruction>(worklist_.pop_back_val());
+      auto *instruction = dyn_cast<Instruction>(worklist_.pop_back_val());
       if (instruction == nullptr || !loop_.contains(instruction))
         continue;
-      if (readsSharedMemory(*instruction))
-        return true;
+      if (judge_ ? readsSharedMemory(*instruction)
+                 : instruction->getMetadata(kWaitingReadMark) != nullptr)
+        reads.push_back(instruction);
+      else
+        followInputs(*instruction);
     }
-    return false;
+    return reads;
   }
 
 private:
-  void follow(const Value *value) {
+  void follow(Value *value) {
     if (visited_.insert(value).second)
       worklist_.push_back(value);
   }
 
-  void followOperands(const Instruction &instruction) {
-    for (const Use &operand : instruction.operands())
+  /// What `instruction` computes from; for a load of a private variable (unoptimized code, the
+  /// vectorizer's slots), also what the loop stores there.
+  void followInputs(Instruction &instruction) {
+    if (judge_ && successTestOf(instruction) != nullptr)
+      return; // an update's retry waits for no one
+    if (auto *exchange = dyn_cast<AtomicCmpXchgInst>(&instruction); judge_ && exchange)
+      return;
+    if (auto *rmw = dyn_cast<AtomicRMWInst>(&instruction); judge_ && rmw)
+      return;
+    if (auto *load = dyn_cast<LoadInst>(&instruction))
+      if (auto *slot = dyn_cast<AllocaInst>(getUnderlyingObject(load->getPointerOperand())))
+        for (User *user : slot->users())
+          if (auto *store = dyn_cast<StoreInst>(user))
+            follow(store->getValueOperand());
+    for (Use &operand : instruction.operands())
       follow(operand.get());
   }
 
@@ -101,42 +126,37 @@ private:
     return nullptr;
   }
 
-  /// Whether `instruction` reads memory another sub-group may be writing while the loop runs;
-  /// otherwise follows what it computes from.
-  bool readsSharedMemory(const Instruction &instruction) {
-    if (const auto *load = dyn_cast<LoadInst>(&instruction)) {
-      if (load->isAtomic() || load->isVolatile())
-        return true;
-      // A value unoptimized code keeps in a private variable: what the loop stores there.
-      if (const auto *slot = dyn_cast<AllocaInst>(getUnderlyingObject(load->getPointerOperand())))
-        for (const User *user : slot->users())
-          if (const auto *store = dyn_cast<StoreInst>(user))
-            follow(store->getValueOperand());
-      follow(load->getPointerOperand());
-      return false;
-    }
+  /// Whether `instruction` reads memory another sub-group may be writing while the loop runs.
+  /// Private memory is the work-item's own.
+  bool readsSharedMemory(const Instruction &instruction) const {
+    if (const auto *load = dyn_cast<LoadInst>(&instruction))
+      return (load->isAtomic() || load->isVolatile()) &&
+             !isa<AllocaInst>(getUnderlyingObject(load->getPointerOperand()));
     if (const auto *rmw = dyn_cast<AtomicRMWInst>(&instruction))
       return !takesATicket(*rmw);
     if (const auto *exchange = dyn_cast<AtomicCmpXchgInst>(&instruction))
       return !retriesAnUpdate(*exchange);
-    if (successTestOf(instruction) != nullptr)
-      return false;
-    followOperands(instruction);
     return false;
   }
 
   const Loop &loop_;
+  bool judge_;
   SmallPtrSet<const Value *, 32> visited_;
-  SmallVector<const Value *, 32> worklist_;
+  SmallVector<Value *, 32> worklist_;
 };
 
 } // namespace
 
-bool mayWaitForAnotherSubGroup(Function &function) {
+bool markWaitingReads(Function &function) {
   DominatorTree dominators(function);
   LoopInfo loops(dominators);
-  return any_of(loops.getLoopsInPreorder(),
-                [](Loop *loop) { return SpinLoopFinder(*loop).mayWaitForAnotherSubGroup(); });
+  bool marked = false;
+  for (Loop *loop : loops.getLoopsInPreorder())
+    for (Instruction *read : SpinLoopFinder(*loop, /*judge=*/true).waitingReads()) {
+      read->setMetadata(kWaitingReadMark, MDNode::get(function.getContext(), {}));
+      marked = true;
+    }
+  return marked;
 }
 
 unsigned insertSpinLoopYields(Function &function) {
@@ -145,7 +165,7 @@ unsigned insertSpinLoopYields(Function &function) {
   SmallVector<std::pair<BasicBlock *, BasicBlock *>, 8> backEdges;
   unsigned spinLoops = 0;
   for (Loop *loop : loops.getLoopsInPreorder()) {
-    if (!SpinLoopFinder(*loop).mayWaitForAnotherSubGroup())
+    if (SpinLoopFinder(*loop, /*judge=*/false).waitingReads().empty())
       continue;
     ++spinLoops;
     SmallVector<BasicBlock *, 2> latches;
@@ -153,6 +173,8 @@ unsigned insertSpinLoopYields(Function &function) {
     for (BasicBlock *latch : latches)
       backEdges.emplace_back(latch, loop->getHeader());
   }
+  for (Instruction &instruction : instructions(function))
+    instruction.setMetadata(kWaitingReadMark, nullptr);
   if (backEdges.empty())
     return 0;
   Module &module = *function.getParent();
