@@ -16,6 +16,9 @@
 //      leaves the region records which barrier it reached; when the loop ends, a dispatcher
 //      starts the region after that barrier, or returns when every work-item has finished.
 //      Work-items that returned early are skipped by later regions, as GPUs treat them.
+//      A yield (spin_loop_yields.hpp) cuts regions as a barrier does, but the work-items need
+//      not all reach it: the dispatcher runs the regions where work-items wait at a yield in a
+//      cycle, and a barrier's region only when none does.
 //   6. Delete the original body.
 //
 //===----------------------------------------------------------------------===//
