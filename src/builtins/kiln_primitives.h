@@ -52,6 +52,12 @@ bool __kiln_pipes_reserve_per_sub_group(void) __attribute__((const));
 // after those of the lanes before it (the CPU's SIMD groups), every compare-exchange then
 // succeeds at its first try, and no lane waits for another.
 bool __kiln_pipes_reserve_by_lane_rank(void) __attribute__((const));
+// Called in a loop that goes round again only when another work-item has done something (its
+// compare-exchange lost to another's update, another moved the counter it read): such a loop
+// never waits for another sub-group, though it reads memory others write (the CPU's code
+// generator lets loops that may wait run the other sub-groups each round). Code generators
+// delete the call (src/compiler/llvm/device_queries.hpp).
+void __kiln_retries_without_waiting(void);
 // A reduction of 32-bit integers over the work-items of the caller's cluster (`cluster`
 // consecutive lanes, a power of two) that take part in the call, which some devices do in one
 // instruction (the GPU's redux.sync). Called only where __kiln_sub_group_reduces_natively(),

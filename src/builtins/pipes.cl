@@ -95,6 +95,7 @@ static ulong reserve(Pipe storage, global atomic_uint *counter, uint count, uint
     return 0;
   uint position = atomic_load_explicit(counter, memory_order_relaxed, KILN_PIPE_SCOPE);
   for (;;) {
+    __kiln_retries_without_waiting();
     uint ready = readySlots(storage, position, count, state);
     if (!partial && ready < count)
       ready = 0;
@@ -145,6 +146,7 @@ static ulong reserveOneTogether(Pipe storage, global atomic_uint *counter, uint 
 // The bits of the caller's one-packet reservation, 0 when the pipe had none for it.
 static ulong reserveOneByLaneRank(Pipe storage, global atomic_uint *counter, uint state) {
   for (;;) {
+    __kiln_retries_without_waiting();
     ulong lanes = __kiln_sub_group_ballot(1);
     uint lane = __kiln_sub_group_local_id();
     uint first = (uint)ctz(lanes);

@@ -21,6 +21,15 @@ inline constexpr const char *kPipesReservePerSubGroupQuery = "__kiln_pipes_reser
 /// its rank among them names (src/builtins/pipes.cl).
 inline constexpr const char *kPipesReserveByLaneRankQuery = "__kiln_pipes_reserve_by_lane_rank";
 
+/// `__kiln_retries_without_waiting()`: marks a loop that never waits for another work-item
+/// (src/builtins/kiln_primitives.h); a code generator that has no use for the mark deletes it.
+inline constexpr const char *kRetriesWithoutWaitingMark = "__kiln_retries_without_waiting";
+
+/// Deletes every call of the mark `name` (a function of no arguments and no result) in
+/// `function`, or in all of `module`.
+void deleteMarks(llvm::Function &function, llvm::StringRef name);
+void deleteMarks(llvm::Module &module, llvm::StringRef name);
+
 /// Whether code in `module` calls the query `name`.
 bool asksDeviceQuery(const llvm::Module &module, llvm::StringRef name);
 

@@ -146,6 +146,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   compiler::answerNativeReductionQuery(**module, /*available=*/smVersion >= 80);
   compiler::answerDeviceQuery(**module, compiler::kPipesReservePerSubGroupQuery, true);
   compiler::answerDeviceQuery(**module, compiler::kPipesReserveByLaneRankQuery, false);
+  compiler::deleteMarks(**module, compiler::kRetriesWithoutWaitingMark); // warps need no yields
   if (Error error = mapAddressSpacesToNvptx(**module))
     return error;
   (*module)->setTargetTriple(Triple(kNvptxTriple));

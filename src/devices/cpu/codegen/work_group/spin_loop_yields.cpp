@@ -1,8 +1,13 @@
 //===- spin_loop_yields.cpp - Waiting sub-groups let the others run ------===//
 #include "devices/cpu/codegen/work_group/spin_loop_yields.hpp"
 
+#include "compiler/llvm/device_queries.hpp"
+
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -150,12 +155,32 @@ private:
 bool markWaitingReads(Function &function) {
   DominatorTree dominators(function);
   LoopInfo loops(dominators);
+  TargetLibraryInfoImpl libraryInfo(function.getParent()->getTargetTriple());
+  TargetLibraryInfo library(libraryInfo, &function);
+  AssumptionCache assumptions(function);
+  ScalarEvolution evolution(function, library, assumptions, dominators, loops);
+  const Function *retriesWithoutWaiting =
+      function.getParent()->getFunction(compiler::kRetriesWithoutWaitingMark);
+  auto retriesOnlyAfterOthers = [&](const Loop &loop) {
+    return retriesWithoutWaiting != nullptr &&
+           any_of(retriesWithoutWaiting->users(), [&](const User *user) {
+             const auto *call = dyn_cast<CallBase>(user);
+             return call != nullptr && loop.contains(call);
+           });
+  };
   bool marked = false;
-  for (Loop *loop : loops.getLoopsInPreorder())
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    // A loop whose trips have a bound ends whatever others do; the builtin library marks the
+    // loops that go round again only after another work-item's progress.
+    if (!isa<SCEVCouldNotCompute>(evolution.getSymbolicMaxBackedgeTakenCount(loop)) ||
+        retriesOnlyAfterOthers(*loop))
+      continue;
     for (Instruction *read : SpinLoopFinder(*loop, /*judge=*/true).waitingReads()) {
       read->setMetadata(kWaitingReadMark, MDNode::get(function.getContext(), {}));
       marked = true;
     }
+  }
+  compiler::deleteMarks(function, compiler::kRetriesWithoutWaitingMark);
   return marked;
 }
 
