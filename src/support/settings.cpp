@@ -32,8 +32,8 @@ constexpr std::array kSettings = {
     SettingInfo{Setting::VectorizeReport, "KILN_VECTORIZE_REPORT",
                 "when set at build, print for each work-group function the CPU device compiles "
                 "(one per kernel and local size, when first enqueued) whether it was vectorized "
-                "and how wide, or why not, and the size of its code in lanes beside one "
-                "work-item's (to stderr)",
+                "and how wide, or why not, the size of its code in lanes beside one "
+                "work-item's, and the loops that may wait for another sub-group (to stderr)",
                 true},
     SettingInfo{Setting::PrintIr, "KILN_PRINT_IR",
                 "when set, print the optimized LLVM IR of each work-group function the CPU device "
