@@ -124,7 +124,7 @@ __KILN_INTEL_IMAGE_BLOCK_RW(ulong16, _ul16)
 
 // Sub-groups in OpenCL C 1.x programs. Clang offers cl_khr_subgroups and the cl_khr_subgroup_*
 // extensions from OpenCL C 2.0 only, and so do its builtin tables; but a program built without
-// -cl-std is OpenCL C 1.2 on Kiln's devices (they do not offer OpenCL C 2.0), and programs use
+// -cl-std is OpenCL C 1.2 (CL_DEVICE_OPENCL_C_VERSION of an OpenCL 3.0 device), and programs use
 // the sub-group functions of the extensions a device lists whatever their version, as they can
 // on other OpenCL 3.0 implementations. The compiler defines __kiln_sub_groups and the macros of
 // the listed extensions for such programs (clang_invocation.cpp); their functions are declared
