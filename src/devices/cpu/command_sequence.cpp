@@ -68,8 +68,11 @@ void CommandSequence::runSteps(unsigned worker) {
       continue;
     }
     const PreparedLaunch &launch = *step.launch;
-    if (launch.groupCount() > step.chunkSize) {
-      pool_.submit(std::make_shared<LaunchJob>(shared_from_this(), launch, step.chunkSize));
+    size_t groups = launch.groupCount();
+    size_t chunk =
+        launchChunkSize(groups, pool_.workerCount(), estimatedNanoseconds(launch.code, groups));
+    if (groups > chunk) {
+      pool_.submit(std::make_shared<LaunchJob>(shared_from_this(), launch, chunk));
       return;
     }
     if (!launch.runGroups(0, launch.groupCount(), scratch_[worker]))

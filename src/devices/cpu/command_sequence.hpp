@@ -28,9 +28,6 @@ struct PreparedStep {
   /// The launch's resolved form, for a kernel that needs nothing but its work-group functions;
   /// otherwise the step runs as a command.
   std::optional<PreparedLaunch> launch;
-  /// Work-groups a worker claims at a time when the launch is spread over the workers; a launch
-  /// of one chunk runs on one worker.
-  size_t chunkSize = 1;
   /// Nothing to run (an empty NDRange).
   bool empty = false;
 };

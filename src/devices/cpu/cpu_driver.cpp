@@ -157,9 +157,11 @@ private:
         command->complete(CL_OUT_OF_RESOURCES);
         return nullptr;
       }
+      size_t chunk =
+          launchChunkSize(groups, workers.workerCount(), estimatedNanoseconds(code, groups));
       return std::allocate_shared<KernelLaunchJob>(RecyclingAllocator<KernelLaunchJob>(),
                                                    std::move(command), scratch_, code, perDimension,
-                                                   chunkSize(groups), info_.printfBufferSize);
+                                                   chunk, info_.printfBufferSize);
     }
     if (std::optional<ByteTransfer> transfer = byteTransferOf(command->payload())) {
       bool inPieces = transfer->size >= ByteTransferJob::kMinimumBytes && workers.workerCount() > 1;
@@ -169,12 +171,6 @@ private:
     }
     return std::allocate_shared<HostCommandJob>(RecyclingAllocator<HostCommandJob>(),
                                                 std::move(command));
-  }
-
-  /// Work-groups a worker claims at a time from a launch of `groups`: several chunks per worker
-  /// balance uneven work-groups; not so many that claiming costs.
-  size_t chunkSize(size_t groups) {
-    return std::max<size_t>(1, groups / (size_t{pool().workerCount()} * 4));
   }
 
   /// The work-group functions `launch` runs with; false, with the error reported to the
@@ -211,7 +207,6 @@ private:
         !findLaunchCode(*launch, code))
       return step;
     step.launch.emplace(*launch, code, perDimension);
-    step.chunkSize = chunkSize(groups);
     return step;
   }
 

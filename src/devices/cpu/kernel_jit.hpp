@@ -11,6 +11,7 @@
 #include "devices/cpu/work_group_shape.hpp"
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -55,6 +56,9 @@ struct WorkGroupCode {
   /// Bytes of stack the function uses (its frame: spills and what else did not fit in
   /// registers).
   uint64_t stackBytes = 0;
+  /// How long one work-group of this code took lately, in nanoseconds (0 before it first ran):
+  /// kept beside the code by the driver's cache (work_group_code_cache.hpp), null elsewhere.
+  std::atomic<uint32_t> *recentGroupNanoseconds = nullptr;
 };
 
 /// The native code of one program's kernels, compiled one specialization at a time; the code

@@ -10,6 +10,7 @@
 #include <immintrin.h>
 #endif
 #include <algorithm>
+#include <chrono>
 
 namespace kiln::cpu {
 namespace {
@@ -80,7 +81,60 @@ PreparedLaunch::PreparedLaunch(const KernelLaunch &launch, const LaunchCode &lau
   params.privateMemorySize = code.privateMemorySize;
 }
 
+namespace {
+
+/// The estimate a run of `groups` work-groups in `nanoseconds` leaves: it rises at once (a launch
+/// that does more must not stay on one worker) and falls by a quarter of the gap.
+void recordGroupTime(std::atomic<uint32_t> &estimate, size_t groups, uint64_t nanoseconds) {
+  uint64_t sample = std::min<uint64_t>(nanoseconds / std::max<size_t>(groups, 1), UINT32_MAX);
+  uint32_t old = estimate.load(std::memory_order_relaxed);
+  uint64_t next = sample >= old || old == 0 ? sample : old - (old - sample) / 4;
+  estimate.store(static_cast<uint32_t>(std::max<uint64_t>(next, 1)), std::memory_order_relaxed);
+}
+
+/// The estimate of the launch's usual work-groups (those of the full size), else of any.
+std::atomic<uint32_t> *groupTimeOf(const LaunchCode &code) {
+  for (const WorkGroupCode *each : code.byEdges)
+    if (each != nullptr && each->recentGroupNanoseconds != nullptr)
+      return each->recentGroupNanoseconds;
+  return nullptr;
+}
+
+} // namespace
+
+size_t launchChunkSize(size_t groups, unsigned workers, uint64_t estimatedNanoseconds) {
+  if (estimatedNanoseconds != 0 && estimatedNanoseconds < kOneWorkerNanoseconds)
+    return groups;
+  return std::max<size_t>(1, groups / (size_t{workers} * 4));
+}
+
+uint64_t estimatedNanoseconds(const LaunchCode &code, size_t groups) {
+  std::atomic<uint32_t> *estimate = groupTimeOf(code);
+  return estimate == nullptr ? 0 : uint64_t{estimate->load(std::memory_order_relaxed)} * groups;
+}
+
 bool PreparedLaunch::runGroups(size_t begin, size_t end, WorkerScratch &scratch) const {
+  // Reading the clock twice costs as much as a small work-group of a replayed command buffer
+  // (more where the clock is a system call): a run of one work-group, which no worker could
+  // share anyway, is timed once in kTimedRunInterval per thread. Runs of several, whose one-worker
+  // decision rests on the estimate, are always timed, and so is every run until the code has one.
+  constexpr unsigned kTimedRunInterval = 64;
+  thread_local unsigned runs = 0;
+  std::atomic<uint32_t> *estimate = groupTimeOf(code);
+  if (estimate == nullptr || (end - begin < 2 && ++runs % kTimedRunInterval != 0 &&
+                              estimate->load(std::memory_order_relaxed) != 0))
+    return runGroupsUntimed(begin, end, scratch);
+  auto start = std::chrono::steady_clock::now();
+  bool ran = runGroupsUntimed(begin, end, scratch);
+  if (ran)
+    recordGroupTime(*estimate, end - begin,
+                    std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  return ran;
+}
+
+bool PreparedLaunch::runGroupsUntimed(size_t begin, size_t end, WorkerScratch &scratch) const {
   if (!WorkerScratch::reserve(scratch.localMemory, scratch.localCapacity,
                               std::max<size_t>(localMemoryReserved, 1)) ||
       !WorkerScratch::reserve(scratch.privateMemory, scratch.privateCapacity,

@@ -88,9 +88,23 @@ struct PreparedLaunch {
   }
 
   /// Runs work-groups [begin, end) (linear indices) with `scratch`; false when its memory
-  /// cannot grow to what they need.
+  /// cannot grow to what they need. Updates the code's estimate of a work-group's time.
   bool runGroups(size_t begin, size_t end, WorkerScratch &scratch) const;
+
+private:
+  bool runGroupsUntimed(size_t begin, size_t end, WorkerScratch &scratch) const;
 };
+
+/// How long `groups` work-groups of `code` take on one worker, by the estimate the earlier
+/// launches of that code left (0 before the first).
+uint64_t estimatedNanoseconds(const LaunchCode &code, size_t groups);
+
+/// How many of a launch's work-groups a worker claims at a time: several chunks per worker
+/// balance uneven work-groups, not so many that claiming costs. A launch whose work-groups
+/// together take less than kOneWorkerNanoseconds runs whole on one worker (the waiting thread,
+/// or the one that polls): waking and coordinating others costs more than the work.
+size_t launchChunkSize(size_t groups, unsigned workers, uint64_t estimatedNanoseconds);
+inline constexpr uint64_t kOneWorkerNanoseconds = 10000;
 
 /// An NDRange of `groups` work-groups along each dimension: one item per work-group.
 class KernelLaunchJob final : public ParallelJob {

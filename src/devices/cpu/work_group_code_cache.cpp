@@ -21,6 +21,7 @@ const WorkGroupCode *WorkGroupCodeCache::findOrCompile(const WorkGroupShape &sha
     entry->shape = shape;
     if (!compile(shape, entry->code, error))
       return nullptr;
+    entry->code.recentGroupNanoseconds = &entry->recentGroupNanoseconds;
     found = entries_.emplace(shape, std::move(entry)).first;
   }
   const Entry *entry = found->second.get();

@@ -32,6 +32,7 @@ private:
   struct Entry {
     WorkGroupShape shape;
     WorkGroupCode code;
+    std::atomic<uint32_t> recentGroupNanoseconds{0}; // code.recentGroupNanoseconds points here
   };
 
   /// The shapes used last, for lookups without the lock. Entries live as long as the cache.
