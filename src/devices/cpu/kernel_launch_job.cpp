@@ -102,8 +102,8 @@ std::atomic<uint32_t> *groupTimeOf(const LaunchCode &code) {
 
 } // namespace
 
-size_t launchChunkSize(size_t groups, unsigned workers, uint64_t estimatedNanoseconds) {
-  if (estimatedNanoseconds != 0 && estimatedNanoseconds < kOneWorkerNanoseconds)
+size_t launchChunkSize(size_t groups, unsigned workers, uint64_t estimate) {
+  if (estimate != 0 && estimate < kOneWorkerNanoseconds)
     return groups;
   return std::max<size_t>(1, groups / (size_t{workers} * 4));
 }

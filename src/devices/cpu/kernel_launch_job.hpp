@@ -101,9 +101,10 @@ uint64_t estimatedNanoseconds(const LaunchCode &code, size_t groups);
 
 /// How many of a launch's work-groups a worker claims at a time: several chunks per worker
 /// balance uneven work-groups, not so many that claiming costs. A launch whose work-groups
-/// together take less than kOneWorkerNanoseconds runs whole on one worker (the waiting thread,
+/// together take less than kOneWorkerNanoseconds by the `estimate` (estimatedNanoseconds) runs
+/// whole on one worker (the waiting thread,
 /// or the one that polls): waking and coordinating others costs more than the work.
-size_t launchChunkSize(size_t groups, unsigned workers, uint64_t estimatedNanoseconds);
+size_t launchChunkSize(size_t groups, unsigned workers, uint64_t estimate);
 inline constexpr uint64_t kOneWorkerNanoseconds = 10000;
 
 /// An NDRange of `groups` work-groups along each dimension: one item per work-group.
