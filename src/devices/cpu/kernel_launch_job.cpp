@@ -119,9 +119,8 @@ bool PreparedLaunch::runGroups(size_t begin, size_t end, WorkerScratch &scratch)
   // share anyway, is timed once in kTimedRunInterval per thread. Runs of several, whose one-worker
   // decision rests on the estimate, are always timed, and so is every run until the code has one.
   constexpr unsigned kTimedRunInterval = 64;
-  thread_local unsigned runs = 0;
   std::atomic<uint32_t> *estimate = groupTimeOf(code);
-  if (estimate == nullptr || (end - begin < 2 && ++runs % kTimedRunInterval != 0 &&
+  if (estimate == nullptr || (end - begin < 2 && ++scratch.untimedRuns % kTimedRunInterval != 0 &&
                               estimate->load(std::memory_order_relaxed) != 0))
     return runGroupsUntimed(begin, end, scratch);
   auto start = std::chrono::steady_clock::now();

@@ -34,6 +34,8 @@ struct WorkerScratch {
   size_t privateCapacity = 0;
   /// The stack of the thread running this scratch's work-groups (a worker, or the waiting one).
   RememberedThreadStack stack;
+  /// Runs of one work-group since this thread last timed one (PreparedLaunch::runGroups).
+  unsigned untimedRuns = 0;
 
   /// Grows `storage` to at least `size` bytes; false when out of memory.
   static bool reserve(AlignedStorage &storage, size_t &capacity, size_t size) {
