@@ -221,6 +221,14 @@ bool hasExtension(cl_device_id device, const std::string &extension) {
   return std::find(names.begin(), names.end(), extension) != names.end();
 }
 
+size_t subGroupWidth(cl_kernel kernel, cl_device_id device, size_t local) {
+  size_t width = 0;
+  EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device,
+                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                                            &local, sizeof width, &width, nullptr));
+  return width;
+}
+
 bool supportsOpenCLC(cl_device_id device, cl_uint major, cl_uint minor) {
   for (const cl_name_version &entry :
        deviceArray<cl_name_version>(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS))

@@ -279,6 +279,9 @@ bool supportsOpenCLC(cl_device_id device, cl_uint major, cl_uint minor);
 /// The device's CL_DEVICE_VERSION, as a cl_version.
 cl_version deviceVersion(cl_device_id device);
 
+/// CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE of `kernel` for a one-dimensional local size.
+size_t subGroupWidth(cl_kernel kernel, cl_device_id device, size_t local);
+
 // ---------------------------------------------------------------------------------------------
 // Programs
 

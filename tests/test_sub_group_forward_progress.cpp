@@ -167,14 +167,6 @@ protected:
     return text;
   }
 
-  size_t widthOf(cl_kernel kernel, size_t local) {
-    size_t width = 0;
-    EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_,
-                                              CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                              sizeof local, &local, sizeof width, &width, nullptr));
-    return width;
-  }
-
   /// Local sizes of several sub-groups: a multiple of the largest size offered, and one that
   /// leaves the last sub-group partial.
   static std::vector<size_t> localSizes() { return {128, 200}; }
@@ -187,7 +179,7 @@ protected:
     Kernel kernel = buildKernel(kWaitingKernels, name, options(most));
     if (!kernel)
       return {};
-    size_t width = widthOf(kernel, local * rows);
+    size_t width = subGroupWidth(kernel, device_, local * rows);
     EXPECT_TRUE(GetParam() == 0 || width == GetParam()) << width;
     subGroups = (local * rows + width - 1) / width;
     std::vector<cl_uint> zeros(kGroups * most, 0);

@@ -261,15 +261,6 @@ kernel void votes(global const int *in, global uint *out, local int *exchange) {
 }
 
 /// A sub-group size to require (0: none, the device's choice).
-/// CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE for a one-dimensional local size.
-size_t subGroupWidth(cl_kernel kernel, cl_device_id device, size_t local) {
-  size_t width = 0;
-  EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device,
-                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
-                                            &local, sizeof width, &width, nullptr));
-  return width;
-}
-
 class SubGroupTest : public ClTest, public ::testing::WithParamInterface<unsigned> {
 protected:
   void SetUp() override {

@@ -572,10 +572,7 @@ TEST_F(VectorizerTest, ComputeLoopsOnFloat4TakeTheLanesTheirRegistersHold) {
   Kernel kernel = buildKernel(source, "compute");
   ASSERT_TRUE(kernel);
   const size_t local = 64;
-  size_t lanes = 0;
-  ASSERT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device_,
-                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
-                                            &local, sizeof lanes, &lanes, nullptr));
+  size_t lanes = subGroupWidth(kernel, device_, local);
 #if defined(__x86_64__)
   if (isKilnCpuDevice() && __builtin_cpu_supports("avx512f"))
     EXPECT_GE(lanes, 32u);

@@ -33,15 +33,6 @@ void answerDeviceQuery(Module &module, StringRef name, bool answer) {
   }
 }
 
-void deleteMarks(Function &function, StringRef name) {
-  Function *mark = function.getParent()->getFunction(name);
-  if (mark == nullptr)
-    return;
-  for (User *user : make_early_inc_range(mark->users()))
-    if (auto *call = dyn_cast<CallBase>(user); call && call->getFunction() == &function)
-      call->eraseFromParent();
-}
-
 void deleteMarks(Module &module, StringRef name) {
   Function *mark = module.getFunction(name);
   if (mark == nullptr)

@@ -25,9 +25,7 @@ inline constexpr const char *kPipesReserveByLaneRankQuery = "__kiln_pipes_reserv
 /// (src/builtins/kiln_primitives.h); a code generator that has no use for the mark deletes it.
 inline constexpr const char *kRetriesWithoutWaitingMark = "__kiln_retries_without_waiting";
 
-/// Deletes every call of the mark `name` (a function of no arguments and no result) in
-/// `function`, or in all of `module`.
-void deleteMarks(llvm::Function &function, llvm::StringRef name);
+/// Deletes every call of the mark `name` (a function of no arguments and no result) in `module`.
 void deleteMarks(llvm::Module &module, llvm::StringRef name);
 
 /// Whether code in `module` calls the query `name`.

@@ -88,7 +88,7 @@ namespace {
 void recordGroupTime(std::atomic<uint32_t> &estimate, size_t groups, uint64_t nanoseconds) {
   uint64_t sample = std::min<uint64_t>(nanoseconds / std::max<size_t>(groups, 1), UINT32_MAX);
   uint32_t old = estimate.load(std::memory_order_relaxed);
-  uint64_t next = sample >= old || old == 0 ? sample : old - (old - sample) / 4;
+  uint64_t next = sample >= old ? sample : old - (old - sample) / 4;
   estimate.store(static_cast<uint32_t>(std::max<uint64_t>(next, 1)), std::memory_order_relaxed);
 }
 

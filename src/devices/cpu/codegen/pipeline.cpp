@@ -239,7 +239,8 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     //     each round with a yield, where the work-item loops (step 19) run the other
     //     sub-groups: they make independent forward progress (work_group/spin_loop_yields.hpp).
     //     Found while atomics are still atomic.
-    result.waitingLoops = insertSpinLoopYields(*function);
+    if (waitsForSubGroups)
+      result.waitingLoops = insertSpinLoopYields(*function);
     // 18. Local atomics as plain accesses (see step 10).
     makeLocalAtomicsPlain(*function);
     // 19. Loops over the work-items, split at barriers; values live across a barrier kept per

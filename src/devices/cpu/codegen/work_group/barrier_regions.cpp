@@ -393,14 +393,20 @@ private:
   /// region count, barrier region b the count plus b.
   Value *dispatchKey(IRBuilder<> &builder, Value *region, uint32_t ran) {
     uint32_t count = static_cast<uint32_t>(regions_.size());
-    Value *ahead = builder.CreateAdd(region, builder.getInt32(count - ran - 1));
-    ahead = builder.CreateSelect(builder.CreateICmpUGE(ahead, builder.getInt32(count)),
-                                 builder.CreateSub(ahead, builder.getInt32(count)), ahead);
+    Value *ahead = addModuloRegions(builder, region, count - ran - 1);
     Value *barrierKey = builder.CreateAdd(region, builder.getInt32(count));
     Value *isYield = builder.CreateICmpUGE(region, builder.getInt32(firstYieldRegion_));
     Value *finished = builder.CreateICmpEQ(region, builder.getInt32(kFinished));
     return builder.CreateSelect(finished, builder.getInt32(kFinished),
                                 builder.CreateSelect(isYield, ahead, barrierKey));
+  }
+
+  /// (value + amount) mod the region count, for a value and an amount below it.
+  Value *addModuloRegions(IRBuilder<> &builder, Value *value, uint32_t amount) {
+    Value *count = builder.getInt32(static_cast<uint32_t>(regions_.size()));
+    Value *sum = builder.CreateAdd(value, builder.getInt32(amount));
+    return builder.CreateSelect(builder.CreateICmpUGE(sum, count), builder.CreateSub(sum, count),
+                                sum);
   }
 
   /// Where region `ran`'s loop ends when there are yields: the least key back into a region.
@@ -410,10 +416,7 @@ private:
         BasicBlock::Create(context_, Twine("region.done.") + Twine(ran), &function_);
     IRBuilder<> builder(choose);
     Value *key = builder.CreateLoad(i32_, pending_, "least.key");
-    Value *yieldRegion = builder.CreateAdd(key, builder.getInt32(ran + 1));
-    yieldRegion =
-        builder.CreateSelect(builder.CreateICmpUGE(yieldRegion, builder.getInt32(count)),
-                             builder.CreateSub(yieldRegion, builder.getInt32(count)), yieldRegion);
+    Value *yieldRegion = addModuloRegions(builder, key, ran + 1);
     Value *barrierRegion = builder.CreateSub(key, builder.getInt32(count));
     Value *isBarrier = builder.CreateICmpUGE(key, builder.getInt32(count));
     Value *finished = builder.CreateICmpEQ(key, builder.getInt32(kFinished));

@@ -152,7 +152,19 @@ private:
 
 } // namespace
 
-bool markWaitingReads(Function &function) {
+namespace {
+
+/// Whether `instruction` is a read another sub-group's writes can change: most kernels have none,
+/// and need no loop analysis.
+bool mayReadOthersWrites(const Instruction &instruction) {
+  if (const auto *load = dyn_cast<LoadInst>(&instruction))
+    return load->isAtomic() || load->isVolatile();
+  return isa<AtomicRMWInst, AtomicCmpXchgInst>(instruction);
+}
+
+bool markReadsOfWaitingLoops(Function &function) {
+  if (none_of(instructions(function), mayReadOthersWrites))
+    return false;
   DominatorTree dominators(function);
   LoopInfo loops(dominators);
   TargetLibraryInfoImpl libraryInfo(function.getParent()->getTargetTriple());
@@ -180,7 +192,14 @@ bool markWaitingReads(Function &function) {
       marked = true;
     }
   }
-  compiler::deleteMarks(function, compiler::kRetriesWithoutWaitingMark);
+  return marked;
+}
+
+} // namespace
+
+bool markWaitingReads(Function &function) {
+  bool marked = markReadsOfWaitingLoops(function);
+  compiler::deleteMarks(*function.getParent(), compiler::kRetriesWithoutWaitingMark);
   return marked;
 }
 

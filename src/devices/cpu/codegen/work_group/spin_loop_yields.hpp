@@ -35,9 +35,10 @@ inline constexpr const char *kSubGroupYieldName = "__kiln_sub_group_yield";
 /// waits for would hold it up.
 bool markWaitingReads(llvm::Function &function);
 
-/// After vectorization: puts a call of kSubGroupYieldName on every back edge of every loop
-/// whose exit depends on a read markWaitingReads marked (the vectorizer's lane copies of a
-/// read keep its mark), and removes the marks; returns how many loops got one.
+/// After vectorization, where markWaitingReads found a loop: puts a call of kSubGroupYieldName on
+/// every back edge of every loop whose exit depends on a read markWaitingReads marked (the
+/// vectorizer's lane copies of a read keep its mark), and removes the marks; returns how many loops
+/// got one.
 unsigned insertSpinLoopYields(llvm::Function &function);
 
 } // namespace kiln::cpu
