@@ -103,51 +103,13 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
 }
 
 Error addEntry(Module &module, Function &kernel, const compiler::KernelInfo &info) {
-  LLVMContext &context = module.getContext();
-  Type *byte = Type::getInt8Ty(context);
-  Type *blockType = ArrayType::get(byte, std::max<uint32_t>(info.argBlockSize, kMinimumBlockSize));
-  Type *launchType = ArrayType::get(byte, sizeof(LaunchParams));
-  PointerType *pointer = PointerType::get(context, 0);
-  auto *type = FunctionType::get(Type::getVoidTy(context), {pointer, pointer}, false);
-  Function *entry =
-      Function::Create(type, GlobalValue::ExternalLinkage, entryName(info.name), module);
-  entry->setCallingConv(CallingConv::PTX_Kernel);
-  entry->addParamAttr(0, Attribute::getWithByValType(context, blockType));
-  entry->addParamAttr(
-      0, Attribute::getWithAlignment(
-             context, Align(std::max(info.argBlockAlignment, compiler::kArgumentSlotAlignment))));
-  entry->addParamAttr(1, Attribute::getWithByValType(context, launchType));
-  entry->addParamAttr(1, Attribute::getWithAlignment(context, Align(8)));
-  entry->getArg(0)->setName("args");
-  entry->getArg(1)->setName("launch");
-  entry->addFnAttr(Attribute::NoUnwind);
-  unsigned subGroupWidth = kWarpSize;
-  if (uint32_t required = info.requiredSubGroupSize) {
-    if (!llvm::is_contained(kSubGroupSizes, required))
-      return compiler::codegenError(
-          "kernel '" + info.name + "' requires sub-groups of " + std::to_string(required) +
-          " work-items (intel_reqd_sub_group_size); this device offers 8, 16, 32");
-    subGroupWidth = required;
-  }
-  entry->addFnAttr(kSubGroupWidthAttribute, std::to_string(subGroupWidth));
-  size_t requiredThreads =
-      info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] * info.requiredWorkGroupSize[2];
-  if (requiredThreads != 0) {
-    // The launch always has this shape: registers can be allotted for exactly that many threads.
-    entry->addFnAttr("nvvm.maxntid", std::to_string(requiredThreads));
-  }
-  if (info.usesWorkGroupScratch)
-    entry->addFnAttr(kWorkGroupScratchAttribute,
-                     std::to_string(workGroupScratchBytes(requiredThreads, subGroupWidth)));
-
-  IRBuilder<> builder(BasicBlock::Create(context, "entry", entry));
-  Expected<SmallVector<Value *, 8>> arguments =
-      readArguments(builder, kernel, info, entry->getArg(0), &dynamicSharedMemory(module));
-  if (!arguments)
-    return arguments.takeError();
-  builder.CreateCall(&kernel, *arguments);
-  builder.CreateRetVoid();
-  return Error::success();
+  Expected<Function *> entry = createEntry(
+      module, info, entryName(info.name), std::max<uint32_t>(info.argBlockSize, kMinimumBlockSize),
+      Align(std::max(info.argBlockAlignment, compiler::kArgumentSlotAlignment)));
+  if (!entry)
+    return entry.takeError();
+  IRBuilder<> builder(&(*entry)->getEntryBlock());
+  return callKernel(builder, kernel, info, (*entry)->getArg(0));
 }
 
 /// Reads field `offset` (+ 8 × `dimension` for the per-dimension ones) of the launch parameters.
@@ -290,6 +252,56 @@ void keepLibraryPathsOutOfLine(Module &module) {
 constexpr unsigned kInlinedPathCopies = 4;
 
 } // namespace
+
+Expected<Function *> createEntry(Module &module, const compiler::KernelInfo &info, StringRef name,
+                                 uint64_t firstParameterBytes, Align firstParameterAlignment) {
+  LLVMContext &context = module.getContext();
+  Type *byte = Type::getInt8Ty(context);
+  Type *firstType = ArrayType::get(byte, firstParameterBytes);
+  Type *launchType = ArrayType::get(byte, sizeof(LaunchParams));
+  PointerType *pointer = PointerType::get(context, 0);
+  auto *type = FunctionType::get(Type::getVoidTy(context), {pointer, pointer}, false);
+  Function *entry = Function::Create(type, GlobalValue::ExternalLinkage, name, module);
+  entry->setCallingConv(CallingConv::PTX_Kernel);
+  entry->addParamAttr(0, Attribute::getWithByValType(context, firstType));
+  entry->addParamAttr(0, Attribute::getWithAlignment(context, firstParameterAlignment));
+  entry->addParamAttr(1, Attribute::getWithByValType(context, launchType));
+  entry->addParamAttr(1, Attribute::getWithAlignment(context, Align(8)));
+  entry->getArg(0)->setName("args");
+  entry->getArg(1)->setName("launch");
+  entry->addFnAttr(Attribute::NoUnwind);
+  unsigned subGroupWidth = kWarpSize;
+  if (uint32_t required = info.requiredSubGroupSize) {
+    if (!llvm::is_contained(kSubGroupSizes, required))
+      return compiler::codegenError(
+          "kernel '" + info.name + "' requires sub-groups of " + std::to_string(required) +
+          " work-items (intel_reqd_sub_group_size); this device offers 8, 16, 32");
+    subGroupWidth = required;
+  }
+  entry->addFnAttr(kSubGroupWidthAttribute, std::to_string(subGroupWidth));
+  size_t requiredThreads =
+      info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] * info.requiredWorkGroupSize[2];
+  if (requiredThreads != 0) {
+    // The launch always has this shape: registers can be allotted for exactly that many threads.
+    entry->addFnAttr("nvvm.maxntid", std::to_string(requiredThreads));
+  }
+  if (info.usesWorkGroupScratch)
+    entry->addFnAttr(kWorkGroupScratchAttribute,
+                     std::to_string(workGroupScratchBytes(requiredThreads, subGroupWidth)));
+  BasicBlock::Create(context, "entry", entry);
+  return entry;
+}
+
+Error callKernel(IRBuilder<> &builder, Function &kernel, const compiler::KernelInfo &info,
+                 Value *block) {
+  Expected<SmallVector<Value *, 8>> arguments =
+      readArguments(builder, kernel, info, block, &dynamicSharedMemory(*kernel.getParent()));
+  if (!arguments)
+    return arguments.takeError();
+  builder.CreateCall(&kernel, *arguments);
+  builder.CreateRetVoid();
+  return Error::success();
+}
 
 bool inlineRarelyCalledPaths(Module &module) {
   bool marked = false;
