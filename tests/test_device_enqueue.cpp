@@ -259,6 +259,69 @@ kernel void parent(global int *seen) { level(seen, 0); }
   EXPECT_TRUE(equalArrays(expected, read<int>(seen, 48)));
 }
 
+TEST_F(DeviceEnqueueTest, EnqueuesNestedDeeperThanTheGpuNestsAllRun) {
+  // 40 levels, beyond CUDA's 24 levels of grids started by grids: where the GPU cannot start a
+  // level itself, a record does, and every level runs once, each flag in turn.
+  Kernel kernel = buildKernel(R"(
+void level(global int *seen, int depth) {
+  atomic_inc(&seen[depth]);
+  kernel_enqueue_flags_t flags = depth % 2 == 0 ? CLK_ENQUEUE_FLAGS_NO_WAIT
+                                                : CLK_ENQUEUE_FLAGS_WAIT_KERNEL;
+  if (get_global_id(0) == 0 && depth + 1 < 40)
+    enqueue_kernel(get_default_queue(), flags, ndrange_1D(32, 32),
+                   ^{ level(seen, depth + 1); });
+}
+kernel void parent(global int *seen) { level(seen, 0); }
+)",
+                              "parent", kOpenCLC30);
+  ASSERT_NE(kernel.get(), nullptr);
+  Mem seen = bufferWith(std::vector<int>(40, 0));
+  ASSERT_TRUE(setArgs(kernel, seen));
+  ASSERT_TRUE(run1D(kernel, 32, 32));
+  EXPECT_TRUE(equalArrays(std::vector<int>(40, 32), read<int>(seen, 40)));
+}
+
+TEST_F(DeviceEnqueueTest, ChildrenSeeWhatTheirParentsWrote) {
+  // A NO_WAIT child of each work-group reads what its whole work-group wrote before the
+  // barrier; a WAIT_KERNEL child reads what every work-group wrote. Work-groups of 64, chosen
+  // local sizes and given ones, 2-D ranges.
+  Kernel kernel = buildKernel(R"(
+kernel void parent(global int *values, global int *groupSums, global int *total, int groups) {
+  size_t i = get_global_id(0);
+  values[i] = (int)i * 3 + 1;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) != 0)
+    return;
+  size_t group = get_group_id(0), size = get_local_size(0);
+  enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(size), ^{
+    atomic_add(&groupSums[group], values[group * size + get_global_id(0)]);
+  });
+  if (group == 0) {
+    size_t range[2] = {size, (size_t)groups};
+    enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_2D(range), ^{
+      atomic_add(total, values[get_global_id(1) * size + get_global_id(0)]);
+    });
+  }
+}
+)",
+                              "parent", kOpenCLC30);
+  ASSERT_NE(kernel.get(), nullptr);
+  constexpr int kGroups = 48, kSize = 64;
+  Mem values = bufferWith(std::vector<int>(kGroups * kSize, 0));
+  Mem groupSums = bufferWith(std::vector<int>(kGroups, 0));
+  Mem total = bufferWith(std::vector<int>{0});
+  ASSERT_TRUE(setArgs(kernel, values, groupSums, total, kGroups));
+  ASSERT_TRUE(run1D(kernel, kGroups * kSize, kSize));
+  std::vector<int> expectedSums(kGroups, 0);
+  int expectedTotal = 0;
+  for (int i = 0; i < kGroups * kSize; ++i) {
+    expectedSums[i / kSize] += i * 3 + 1;
+    expectedTotal += i * 3 + 1;
+  }
+  EXPECT_TRUE(equalArrays(expectedSums, read<int>(groupSums, kGroups)));
+  EXPECT_EQ(read<int>(total, 1)[0], expectedTotal);
+}
+
 TEST_F(DeviceEnqueueTest, RecursiveSubdivisionSumsItsRange) {
   // Each work-item splits its range in two children until a range is short, then adds it up.
   Kernel kernel = buildKernel(R"(
@@ -364,15 +427,19 @@ kernel void parent(global uint *out) {
 
 TEST_F(DeviceEnqueueTest, FullQueueRefusesMoreEnqueues) {
   // A 16 KiB default queue holds a bounded number of records; the rest are refused with
-  // CLK_DEVICE_QUEUE_FULL and the ones that fit all run.
+  // CLK_DEVICE_QUEUE_FULL and the ones that fit all run. (Enqueues that return an event: the
+  // GPU starts those without one itself, beside the queue's records.)
   Queue small = makeDeviceQueue(0, 16 * 1024);
   ASSERT_CL_SUCCESS(clSetDefaultDeviceCommandQueue(context_, device_, small));
   Kernel kernel = buildKernel(R"(
 kernel void parent(global int *ran, global int *refused) {
-  int status = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1),
-                              ^{ atomic_inc(ran); });
+  clk_event_t done;
+  int status = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0,
+                              0, &done, ^{ atomic_inc(ran); });
   if (status == CLK_DEVICE_QUEUE_FULL)
     atomic_inc(refused);
+  else
+    release_event(done);
 })",
                               "parent", kOpenCLC30);
   ASSERT_NE(kernel.get(), nullptr);

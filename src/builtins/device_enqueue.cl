@@ -3,8 +3,10 @@
 // place of its address: compiler/llvm/enqueued_blocks.hpp), enqueue_marker, ndranges, device
 // events, get_default_queue and the block kernel queries. Each appends to or reads the launch's
 // arena, whose layout compiler/device_enqueue_format.hpp gives; the host launches the records
-// once the launch has finished.
+// once the launch has finished. A device that starts kernels itself takes the enqueues without
+// events first (launchOnDevice).
 #include "kiln_internal.h"
+#include "kiln_primitives.h"
 
 typedef struct {
   ulong maxWorkGroupSize;
@@ -56,7 +58,25 @@ typedef struct {
   ulong reserved;
 } KilnEnqueueArena;
 
+#define KILN_DEVICE_LAUNCH_LITERAL_BYTES 256
+#define KILN_DEVICE_LAUNCH_LOCAL_ARGUMENTS 8
+
+typedef struct {
+  uchar literal[KILN_DEVICE_LAUNCH_LITERAL_BYTES];
+  ulong globalOffset[3];
+  ulong globalSize[3];
+  ulong localSize[3];
+  ulong localArgumentSizes[KILN_DEVICE_LAUNCH_LOCAL_ARGUMENTS];
+  global KilnEnqueueArena *arena;
+  uint workDim;
+  uint localArgumentCount;
+} KilnDeviceLaunchRequest;
+
 #define KILN_RECORD_ALIGNMENT 128
+#define KILN_LOCAL_ARGUMENT_ALIGNMENT 128
+// The work-items of a work-group the library chooses for a launch the device starts itself, at
+// most: eight warps, as the host chooses for the GPU.
+#define KILN_DEVICE_LAUNCH_CHOSEN_ITEMS 256
 #define KILN_RECORD_KERNEL 1
 #define KILN_RECORD_MARKER 2
 #define KILN_EVENT_USER 1
@@ -64,6 +84,13 @@ typedef struct {
 
 // Resolved by each code generator: this launch's arena.
 global KilnEnqueueArena *__kiln_device_enqueue_arena(void);
+// Provided by code generators that answer __kiln_launches_on_device() true
+// (compiler/device_enqueue_format.hpp).
+global KilnDeviceLaunchRequest *__kiln_device_launch_request(uint blockKernel, ulong groupsX,
+                                                             ulong groupsY, ulong groupsZ,
+                                                             ulong localX, ulong localY,
+                                                             ulong localZ, ulong localBytes);
+int __kiln_device_launch(global KilnDeviceLaunchRequest *request, uint flags);
 // Opaque values as the bits they hold (compiler/llvm/image_accessors.hpp).
 ulong __kiln_queue_bits(queue_t queue);
 queue_t __kiln_queue_from_bits(ulong bits);
@@ -142,6 +169,68 @@ static bool validNDRange(global KilnEnqueueArena *arena, uint blockKernel, const
   return items <= limits->maxWorkGroupSize;
 }
 
+// The work-group size of a launch the device starts itself along each axis: the range's, or
+// where the implementation chooses, the largest powers of two that divide the global sizes, of
+// at most KILN_DEVICE_LAUNCH_CHOSEN_ITEMS work-items together. False when the work-groups do not
+// divide the range (a record's launch takes work-groups of two sizes).
+static bool uniformLocalSize(const ndrange_t *range, ulong maxItems, ulong *localSize) {
+  bool chosen = range->localWorkSize[0] == 0;
+  ulong budget = maxItems < KILN_DEVICE_LAUNCH_CHOSEN_ITEMS ? maxItems
+                                                            : KILN_DEVICE_LAUNCH_CHOSEN_ITEMS;
+  for (uint d = 0; d < 3; ++d) {
+    ulong globalSize = d < range->workDimension ? range->globalWorkSize[d] : 1;
+    ulong size = 1;
+    if (!chosen)
+      size = d < range->workDimension ? range->localWorkSize[d] : 1;
+    else
+      while (size * 2 <= budget && globalSize % (size * 2) == 0)
+        size *= 2;
+    if (globalSize % size != 0)
+      return false;
+    budget /= size;
+    localSize[d] = size;
+  }
+  return true;
+}
+
+// Starts an enqueue that waits for no event and returns none on the device itself, where the
+// device can; false leaves it to a record. The range and sizes are valid.
+static bool launchOnDevice(global KilnEnqueueArena *arena, uint flags, const ndrange_t *range,
+                           uint blockKernel, const generic uchar *literal, uint literalSize,
+                           uint localCount, const size_t *localSizes) {
+  if (!__kiln_launches_on_device() || literalSize > KILN_DEVICE_LAUNCH_LITERAL_BYTES ||
+      localCount > KILN_DEVICE_LAUNCH_LOCAL_ARGUMENTS || blockKernel > arena->kernelCount)
+    return false;
+  ulong localSize[3];
+  if (!uniformLocalSize(range, arena->kernels[blockKernel - 1].maxWorkGroupSize, localSize))
+    return false;
+  ulong localBytes = 0;
+  for (uint i = 0; i < localCount; ++i)
+    localBytes = alignUp(localBytes, KILN_LOCAL_ARGUMENT_ALIGNMENT) + localSizes[i];
+  ulong groups[3];
+  for (uint d = 0; d < 3; ++d)
+    groups[d] = (d < range->workDimension ? range->globalWorkSize[d] : 1) / localSize[d];
+  global KilnDeviceLaunchRequest *request =
+      __kiln_device_launch_request(blockKernel, groups[0], groups[1], groups[2], localSize[0],
+                                   localSize[1], localSize[2], localBytes);
+  if (request == 0)
+    return false;
+  for (uint i = 0; i < literalSize; ++i)
+    request->literal[i] = literal[i];
+  for (uint d = 0; d < 3; ++d) {
+    bool used = d < range->workDimension;
+    request->globalOffset[d] = used ? range->globalWorkOffset[d] : 0;
+    request->globalSize[d] = groups[d] * localSize[d];
+    request->localSize[d] = localSize[d];
+  }
+  for (uint i = 0; i < localCount; ++i)
+    request->localArgumentSizes[i] = localSizes[i];
+  request->arena = arena;
+  request->workDim = range->workDimension;
+  request->localArgumentCount = localCount;
+  return __kiln_device_launch(request, flags) != 0;
+}
+
 // Appends a record; `kernel` 0 makes a marker. Returns a CLK_* code.
 static int appendRecord(queue_t queue, uint flags, const ndrange_t *range, uint blockKernel,
                         const generic uchar *literal, uint waitCount, const clk_event_t *waitList,
@@ -158,6 +247,10 @@ static int appendRecord(queue_t queue, uint flags, const ndrange_t *range, uint 
     if (localSizes[i] == 0)
       return CLK_INVALID_ARG_SIZE;
   uint literalSize = literal != 0 ? *(const generic uint *)literal : 0;
+  if (blockKernel != 0 && waitCount == 0 && returnEvent == 0 &&
+      launchOnDevice(arena, flags, range, blockKernel, literal, literalSize, localCount,
+                     localSizes))
+    return CLK_SUCCESS;
   ulong literalOffset = alignUp(sizeof(KilnEnqueueRecord) + waitCount * 4, 8) + localCount * 8;
   literalOffset = alignUp(literalOffset, KILN_RECORD_ALIGNMENT);
   ulong size = alignUp(literalOffset + literalSize, KILN_RECORD_ALIGNMENT);

@@ -10,7 +10,8 @@
 // (CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP) or whole NDRange (WAIT_KERNEL) has finished, and promises
 // nothing earlier for NO_WAIT; a parent may never wait for its children. Starting every child
 // when its parent has finished keeps all three promises and lets one piece of host code serve
-// every device.
+// every device. A device that can start kernels itself (the GPU) does so for the enqueues that
+// need no host (DeviceLaunchRequest below) and leaves records for the others.
 #pragma once
 
 #include <atomic>
@@ -104,6 +105,40 @@ static_assert(std::atomic<uint64_t>::is_always_lock_free &&
                   sizeof(std::atomic<uint32_t>) == sizeof(uint32_t),
               "the library updates the arena's counters as plain atomics");
 static_assert(sizeof(DeviceEnqueueArena) == 64);
+
+/// Bytes of a block literal a DeviceLaunchRequest holds, and its __local arguments at most.
+inline constexpr uint32_t kDeviceLaunchLiteralBytes = 256;
+inline constexpr uint32_t kDeviceLaunchLocalArguments = 8;
+
+/// An enqueue a device starts itself, without the host (the GPU, through CUDA's dynamic
+/// parallelism): what the library writes into the buffer the device's launch primitive gives it,
+/// and what the block kernel's device entry reads. Only enqueues that wait for no event and
+/// return none, with work-groups that divide the NDRange, a literal and __local arguments that
+/// fit, can start so; the others become records. The child shares its parent's arena (its own
+/// records join the parent's, which the host reads once the whole tree has finished).
+struct DeviceLaunchRequest {
+  /// The block literal, first so that it has the buffer's alignment.
+  std::byte literal[kDeviceLaunchLiteralBytes];
+  uint64_t globalOffset[3];
+  uint64_t globalSize[3];
+  uint64_t localSize[3];
+  /// The sizes of the block's __local arguments, which lie in the launch's local memory after
+  /// the kernel's own variables, each at the next multiple of kLocalArgumentAlignment.
+  uint64_t localArgumentSizes[kDeviceLaunchLocalArguments];
+  DeviceEnqueueArena *arena;
+  uint32_t workDim;
+  uint32_t localArgumentCount;
+};
+static_assert(sizeof(DeviceLaunchRequest) == 408);
+
+/// `global DeviceLaunchRequest *__kiln_device_launch_request(uint kernel, ulong groups x/y/z,
+/// ulong local size x/y/z, ulong local argument bytes)`: a request buffer for launching block
+/// kernel `kernel` (its index plus one) in that shape, or null when the device cannot start it
+/// itself. Only code generators that answer kLaunchesOnDeviceQuery true provide it.
+inline constexpr const char *kDeviceLaunchRequestPrimitive = "__kiln_device_launch_request";
+/// `int __kiln_device_launch(global DeviceLaunchRequest *request, uint flags)`: starts the filled
+/// request with the enqueue's CLK_ENQUEUE_FLAGS_*; 0 when the device could not.
+inline constexpr const char *kDeviceLaunchPrimitive = "__kiln_device_launch";
 
 /// The primitive through which the library finds its launch's arena: `global
 /// DeviceEnqueueArena *__kiln_device_enqueue_arena(void)`, which each code generator replaces

@@ -38,6 +38,11 @@ constexpr std::array kSettings = {
     SettingInfo{Setting::PrintIr, "KILN_PRINT_IR",
                 "when set, print the optimized LLVM IR of each work-group function the CPU device "
                 "compiles, and of each program the GPU device compiles (to stderr)"},
+    SettingInfo{Setting::CudaDeviceLaunch, "KILN_CUDA_DEVICE_LAUNCH",
+                "`0` leaves every kernel a GPU kernel enqueues to the host, which starts it once "
+                "the parent has finished; default: the GPU starts those it can itself (CUDA's "
+                "dynamic parallelism)",
+                false, true},
     SettingInfo{Setting::Cache, "KILN_CACHE",
                 "`0` turns the on-disk program cache off; default: on"},
     SettingInfo{Setting::CacheDir, "KILN_CACHE_DIR",
@@ -71,6 +76,15 @@ std::optional<std::string_view> environmentValue(const char *name) {
 
 std::optional<std::string_view> settingValue(Setting setting) {
   return environmentValue(settingInfo(setting).name.data());
+}
+
+std::string settingsIdentity(bool SettingInfo::*changes) {
+  std::string identity;
+  for (const SettingInfo &setting : allSettings())
+    if (setting.*changes)
+      identity += std::string("|") + std::string(setting.name) + "=" +
+                  std::string(settingValue(setting.setting).value_or("(unset)"));
+  return identity;
 }
 
 bool settingEnabled(Setting setting, bool byDefault) {

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace kiln {
@@ -23,6 +24,7 @@ enum class Setting {
   SimdWidth,
   VectorizeReport,
   PrintIr,
+  CudaDeviceLaunch,
   Cache,
   CacheDir,
   CacheMaxSize,
@@ -35,6 +37,8 @@ struct SettingInfo {
   std::string_view meaning; // its values, its default and what it does (README's wording)
   /// Whether it changes the code the CPU device generates: the program cache keys on it.
   bool changesCpuCode = false;
+  /// Whether it changes the code the GPU device generates: the program cache keys on it.
+  bool changesGpuCode = false;
 };
 
 /// The table, in README's order.
@@ -48,6 +52,10 @@ std::optional<std::string_view> settingValue(Setting setting);
 /// Whether a switch is on: unset gives `byDefault`; "0", "off", "false" and "no" turn it off,
 /// any other value on.
 bool settingEnabled(Setting setting, bool byDefault);
+
+/// "|NAME=value" (or "=(unset)") for each setting whose `changes` flag is set (&SettingInfo::
+/// changesCpuCode or changesGpuCode): the part of a device's code identity settings decide.
+std::string settingsIdentity(bool SettingInfo::*changes);
 
 /// A variable of the environment that is not Kiln's own (HOME, XDG_CACHE_HOME), or nothing.
 std::optional<std::string_view> environmentValue(const char *name);

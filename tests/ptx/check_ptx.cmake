@@ -33,7 +33,22 @@ foreach(expectation ${expectations})
     message(FATAL_ERROR "the PTX of ${KERNEL} does not contain ${pattern}")
   endif()
 endforeach()
-if(PTXAS)
+if(PTXAS AND ptx MATCHES "cudaLaunchDeviceV2")
+  # Kernels that start kernels themselves: relocatable code, linked with CUDA's device runtime
+  # as the driver links it.
+  get_filename_component(toolkit_bin ${PTXAS} DIRECTORY)
+  execute_process(COMMAND ${PTXAS} -arch=sm_90 -c ${OUTPUT} -o ${OUTPUT}.o
+                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "ptxas rejected the PTX of ${KERNEL}:\n${out}")
+  endif()
+  execute_process(COMMAND ${toolkit_bin}/nvlink -arch=sm_90 ${OUTPUT}.o
+                          ${toolkit_bin}/../lib64/libcudadevrt.a -o ${OUTPUT}.cubin
+                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "nvlink cannot link the PTX of ${KERNEL} with the device runtime:\n${out}")
+  endif()
+elseif(PTXAS)
   execute_process(COMMAND ${PTXAS} -arch=sm_90 ${OUTPUT} -o ${OUTPUT}.cubin
                   RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT status EQUAL 0)

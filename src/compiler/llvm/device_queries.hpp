@@ -21,6 +21,10 @@ inline constexpr const char *kPipesReservePerSubGroupQuery = "__kiln_pipes_reser
 /// its rank among them names (src/builtins/pipes.cl).
 inline constexpr const char *kPipesReserveByLaneRankQuery = "__kiln_pipes_reserve_by_lane_rank";
 
+/// `__kiln_launches_on_device()`: whether the device starts the kernels a kernel enqueues
+/// itself, where it can (compiler/device_enqueue_format.hpp, DeviceLaunchRequest).
+inline constexpr const char *kLaunchesOnDeviceQuery = "__kiln_launches_on_device";
+
 /// `__kiln_retries_without_waiting()`: marks a loop that never waits for another work-item
 /// (src/builtins/kiln_primitives.h); a code generator that has no use for the mark deletes it.
 inline constexpr const char *kRetriesWithoutWaitingMark = "__kiln_retries_without_waiting";

@@ -75,12 +75,8 @@ public:
   /// The processor's features, which the code generator targets, and the switches that change
   /// the generated code (read at each build, like the code generator reads them).
   std::string codeIdentity() const override {
-    std::string identity = host_.brand + "|" + host_.featureSignature;
-    for (const SettingInfo &setting : allSettings())
-      if (setting.changesCpuCode)
-        identity += std::string("|") + std::string(setting.name) + "=" +
-                    std::string(settingValue(setting.setting).value_or("(unset)"));
-    return identity;
+    return host_.brand + "|" + host_.featureSignature +
+           settingsIdentity(&SettingInfo::changesCpuCode);
   }
 
   std::vector<std::vector<unsigned>>

@@ -6,6 +6,7 @@
 #include "devices/cuda/cuda_program.hpp"
 #include "devices/cuda/current_context.hpp"
 #include "runtime/objects/kiln_language.hpp"
+#include "support/settings.hpp"
 
 #include <utility>
 
@@ -67,7 +68,8 @@ std::unique_ptr<DeviceProgram> CudaDriver::loadSerializedProgram(std::span<const
 }
 
 std::string CudaDriver::codeIdentity() const {
-  return info_.name + "|sm_" + std::to_string(properties_.smVersion);
+  return info_.name + "|sm_" + std::to_string(properties_.smVersion) +
+         settingsIdentity(&SettingInfo::changesGpuCode);
 }
 
 AlignedStorage CudaDriver::allocateSharedMemory(size_t size, MemoryPlacement placement) {

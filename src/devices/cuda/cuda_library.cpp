@@ -67,6 +67,12 @@ void resolveOptional(void *library, CudaLibrary &cuda) {
       resolve(library, "cuGraphExecDestroy", graphs.execDestroy) &&
       resolve(library, "cuGraphDestroy", graphs.destroy))
     cuda.graphs = graphs;
+  CudaLibrary::Linker linker{};
+  if (resolve(library, "cuLinkCreate_v2", linker.create) &&
+      resolve(library, "cuLinkAddData_v2", linker.addData) &&
+      resolve(library, "cuLinkComplete", linker.complete) &&
+      resolve(library, "cuLinkDestroy", linker.destroy))
+    cuda.linker = linker;
 }
 
 } // namespace

@@ -80,6 +80,19 @@ struct CudaLibrary {
   };
   std::optional<Graphs> graphs;
 
+  /// Optional, all or none: the driver's linker, which joins a program's PTX with CUDA's device
+  /// runtime when its kernels start kernels themselves.
+  struct Linker {
+    CUresult (*create)(unsigned int optionCount, CUjit_option *options, void **optionValues,
+                       CUlinkState *state);
+    CUresult (*addData)(CUlinkState state, CUjitInputType type, void *data, size_t size,
+                        const char *name, unsigned int optionCount, CUjit_option *options,
+                        void **optionValues);
+    CUresult (*complete)(CUlinkState state, void **image, size_t *size);
+    CUresult (*destroy)(CUlinkState state);
+  };
+  std::optional<Linker> linker;
+
   /// The library with every function resolved and cuInit done, or null when this machine has
   /// no usable NVIDIA driver.
   static std::shared_ptr<const CudaLibrary> open();

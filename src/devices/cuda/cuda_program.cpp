@@ -3,8 +3,7 @@
 #include "devices/cuda/current_context.hpp"
 #include "devices/cuda/launch_abi.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
-
-#include <array>
+#include "devices/cuda/ptx_module.hpp"
 
 namespace kiln::cuda {
 namespace {
@@ -13,6 +12,16 @@ int functionAttribute(const CudaLibrary &cuda, CUfunction function,
                       CUfunction_attribute attribute) {
   int value = 0;
   return cuda.funcGetAttribute(&value, attribute, function) == CUDA_SUCCESS ? value : 0;
+}
+
+/// __local arguments may use the whole of the block's shared memory beyond the kernel's own
+/// variables, as much as the hardware allows with the opt-in.
+void allowDynamicSharedMemory(const CudaLibrary &cuda, CUfunction function,
+                              size_t maxDynamicSharedBytes) {
+  int staticShared = functionAttribute(cuda, function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  if (maxDynamicSharedBytes > static_cast<size_t>(staticShared))
+    cuda.funcSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                          static_cast<int>(maxDynamicSharedBytes - staticShared));
 }
 
 } // namespace
@@ -37,16 +46,9 @@ std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const CudaLibrary
                                                const compiler::ProgramInfo &info,
                                                size_t maxDynamicSharedBytes, std::string &error) {
   CurrentContext current(*cuda, context);
-  std::array<char, 8192> log{};
-  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {log.data(), reinterpret_cast<void *>(log.size() - 1)};
-  CUmodule module = nullptr;
-  CUresult result = cuda->moduleLoadDataEx(&module, ptx.c_str(), 2, options, values);
-  if (result != CUDA_SUCCESS) {
-    error = "the CUDA driver cannot load the program's PTX: " + cuda->describe(result) + "\n" +
-            log.data();
+  CUmodule module = loadPtxModule(*cuda, ptx, error);
+  if (module == nullptr)
     return nullptr;
-  }
   std::unique_ptr<CudaProgram> program(new CudaProgram(cuda, context, module, std::move(ptx)));
   program->printfCalls_ = info.printfCalls;
   for (const compiler::KernelInfo &kernel : info.kernels) {
@@ -56,12 +58,12 @@ std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const CudaLibrary
       error = "the program's PTX has no entry for kernel '" + kernel.name + "'";
       return nullptr;
     }
-    // __local arguments may use the whole of the block's shared memory beyond the kernel's own
-    // variables, as much as the hardware allows with the opt-in.
-    int staticShared = functionAttribute(*cuda, function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
-    if (maxDynamicSharedBytes > static_cast<size_t>(staticShared))
-      cuda->funcSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                             static_cast<int>(maxDynamicSharedBytes - staticShared));
+    allowDynamicSharedMemory(*cuda, function, maxDynamicSharedBytes);
+    CUfunction deviceEntry = nullptr;
+    if (kernel.isEnqueuedBlock &&
+        cuda->moduleGetFunction(&deviceEntry, module, deviceEntryName(kernel.name).c_str()) ==
+            CUDA_SUCCESS)
+      allowDynamicSharedMemory(*cuda, deviceEntry, maxDynamicSharedBytes);
     DeviceKernelInfo kernelInfo;
     kernelInfo.maxWorkGroupSize =
         functionAttribute(*cuda, function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);

@@ -33,7 +33,8 @@ private:
 
 class CudaProgram final : public DeviceProgram {
 public:
-  /// Loads `ptx` (compiled from a program described by `info`) with the driver's JIT. Null with
+  /// Loads `ptx` (compiled from a program described by `info`) with the driver's JIT, linked
+  /// with CUDA's device runtime where its kernels start kernels (ptx_module.hpp). Null with
   /// `error` set (the JIT's log) on failure.
   static std::unique_ptr<CudaProgram> load(std::shared_ptr<const CudaLibrary> cuda,
                                            CUcontext context, std::string ptx,

@@ -46,6 +46,17 @@ inline std::string entryName(std::string_view kernelName) {
   return "__kiln_entry_" + std::string(kernelName);
 }
 
+/// The PTX entry through which a kernel the GPU enqueues starts on the GPU itself (CUDA's dynamic
+/// parallelism): its first parameter is a compiler::DeviceLaunchRequest instead of the argument
+/// block, its second the LaunchParams. Only block kernels without printf have one.
+inline std::string deviceEntryName(std::string_view kernelName) {
+  return "__kiln_device_entry_" + std::string(kernelName);
+}
+
+/// What the GPU's PTX names when a kernel of the program starts kernels itself: the program is
+/// then linked with CUDA's device runtime (libcudadevrt) to load.
+inline constexpr const char *kDeviceLaunchFunction = "cudaLaunchDeviceV2";
+
 /// Threads a block has at most on every GPU CUDA runs: the most work-items of a work-group.
 inline constexpr uint64_t kMaxBlockThreads = 1024;
 

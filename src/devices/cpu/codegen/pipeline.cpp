@@ -64,10 +64,12 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
   //    its bits; the builtin library's texture reads, which need texture units, are dropped, and
   //    so are its one-instruction sub-group reductions (a GPU's), leaving its shuffle trees, and
   //    its pipe reservations per sub-group (pipes.cl; whether each lane reserves the position
-  //    its rank names is answered per shape, step 14).
+  //    its rank names is answered per shape, step 14), and it starts no enqueued kernel itself
+  //    (the records' host code starts them: runtime/scheduling/device_enqueue.hpp).
   compiler::resolveImageAccessors(module, /*textureHardware=*/false);
   compiler::answerNativeReductionQuery(module, /*available=*/false);
   compiler::answerDeviceQuery(module, compiler::kPipesReservePerSubGroupQuery, false);
+  compiler::answerDeviceQuery(module, compiler::kLaunchesOnDeviceQuery, false);
   // 3. The module retargeted from SPIR64 to the host: triple and data layout, the C calling
   //    convention, every function but the kernels marked for inlining (a work-group function
   //    needs every barrier in one body); inline assembly refused (it is another device's).

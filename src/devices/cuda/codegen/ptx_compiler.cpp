@@ -1,7 +1,8 @@
 //===- ptx_compiler.cpp - Linked programs to PTX -------------------------===//
 //
 // The steps, in order: OpenCL's opaque types become pointers; SPIR's address spaces become
-// NVPTX's; each kernel gets its PTX entry; everything is inlined into the entries (but the
+// NVPTX's; each kernel gets its PTX entry, and each block kernel a second one through which
+// the GPU starts it itself; everything is inlined into the entries (but the
 // library's software image paths where a kernel calls them often), whose primitives then read
 // CUDA's registers; atomics on private memory become plain accesses;
 // float division and rsqrt use PTX's fast forms where OpenCL's accuracy allows;
@@ -23,6 +24,7 @@
 #include "devices/cuda/codegen/address_space_mapping.hpp"
 #include "devices/cuda/codegen/asm_register_classes.hpp"
 #include "devices/cuda/codegen/atomic_scopes.hpp"
+#include "devices/cuda/codegen/device_launches.hpp"
 #include "devices/cuda/codegen/fast_float_math.hpp"
 #include "devices/cuda/codegen/kernel_entry.hpp"
 #include "devices/cuda/codegen/libdevice_math.hpp"
@@ -146,6 +148,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   compiler::answerNativeReductionQuery(**module, /*available=*/smVersion >= 80);
   compiler::answerDeviceQuery(**module, compiler::kPipesReservePerSubGroupQuery, true);
   compiler::answerDeviceQuery(**module, compiler::kPipesReserveByLaneRankQuery, false);
+  compiler::answerDeviceQuery(**module, compiler::kLaunchesOnDeviceQuery, launchesOnDevice());
   compiler::deleteMarks(**module, compiler::kRetriesWithoutWaitingMark); // warps need no yields
   if (Error error = mapAddressSpacesToNvptx(**module))
     return error;
@@ -153,6 +156,8 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   (*module)->setDataLayout((*machine)->createDataLayout());
   choosePtxRegisterClasses(**module);
   if (Error error = addKernelEntries(**module, info))
+    return error;
+  if (Error error = addDeviceLaunches(**module, info))
     return error;
   useFastRoots(**module);
   inlineIntoEntries(**module, **machine);
