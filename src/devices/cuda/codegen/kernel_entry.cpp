@@ -102,6 +102,18 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
   return compiler::readKernelArguments(builder, kernel, info, block, read);
 }
 
+/// The sub-group width of the kernel's entry: a warp, unless the kernel requires another.
+Expected<unsigned> subGroupWidthOf(const compiler::KernelInfo &info) {
+  uint32_t required = info.requiredSubGroupSize;
+  if (required == 0)
+    return kWarpSize;
+  if (!llvm::is_contained(kSubGroupSizes, required))
+    return compiler::codegenError(
+        "kernel '" + info.name + "' requires sub-groups of " + std::to_string(required) +
+        " work-items (intel_reqd_sub_group_size); this device offers 8, 16, 32");
+  return required;
+}
+
 Error addEntry(Module &module, Function &kernel, const compiler::KernelInfo &info) {
   Expected<Function *> entry = createEntry(
       module, info, entryName(info.name), std::max<uint32_t>(info.argBlockSize, kMinimumBlockSize),
@@ -270,15 +282,10 @@ Expected<Function *> createEntry(Module &module, const compiler::KernelInfo &inf
   entry->getArg(0)->setName("args");
   entry->getArg(1)->setName("launch");
   entry->addFnAttr(Attribute::NoUnwind);
-  unsigned subGroupWidth = kWarpSize;
-  if (uint32_t required = info.requiredSubGroupSize) {
-    if (!llvm::is_contained(kSubGroupSizes, required))
-      return compiler::codegenError(
-          "kernel '" + info.name + "' requires sub-groups of " + std::to_string(required) +
-          " work-items (intel_reqd_sub_group_size); this device offers 8, 16, 32");
-    subGroupWidth = required;
-  }
-  entry->addFnAttr(kSubGroupWidthAttribute, std::to_string(subGroupWidth));
+  Expected<unsigned> subGroupWidth = subGroupWidthOf(info);
+  if (!subGroupWidth)
+    return subGroupWidth.takeError();
+  entry->addFnAttr(kSubGroupWidthAttribute, std::to_string(*subGroupWidth));
   size_t requiredThreads =
       info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] * info.requiredWorkGroupSize[2];
   if (requiredThreads != 0) {
@@ -287,7 +294,7 @@ Expected<Function *> createEntry(Module &module, const compiler::KernelInfo &inf
   }
   if (info.usesWorkGroupScratch)
     entry->addFnAttr(kWorkGroupScratchAttribute,
-                     std::to_string(workGroupScratchBytes(requiredThreads, subGroupWidth)));
+                     std::to_string(workGroupScratchBytes(requiredThreads, *subGroupWidth)));
   BasicBlock::Create(context, "entry", entry);
   return entry;
 }
