@@ -97,9 +97,12 @@ void ThreadPool::wakeWorkersFor(size_t chunks) {
     return;
   // A worker about to look for work (polling, or finishing a job) checks openJobs_ before it
   // sleeps, so it takes a chunk without a wake-up: waking a sleeper would cost a system call
-  // here and a context switch there. Jobs of more chunks than there are such workers wake
+  // here and a context switch there. But each such worker takes one chunk before it looks
+  // again: jobs already open count too (the children a finished kernel enqueued, submitted one
+  // after another by the worker that finished it, would otherwise each find the same looking
+  // worker and run one at a time). Jobs of more chunks than there are such workers wake
   // everyone.
-  if (chunks <= lookingForWork_.load())
+  if (std::max<size_t>(chunks, openJobs_.load()) <= lookingForWork_.load())
     return;
   wakeGeneration_.fetch_add(1);
   if (chunks > 1)
@@ -231,6 +234,10 @@ ThreadPool::Claim ThreadPool::waitForJob(bool alreadyLooking) {
   auto found = [&](Claim claim) {
     stopPolling();
     lookingForWork_.fetch_sub(1);
+    // Jobs that were open when this worker still counted as looking may now have no one
+    // coming for them: pass the wake-up on.
+    if (claim)
+      wakeWorkersFor(0);
     return claim;
   };
   for (;;) {
