@@ -37,8 +37,7 @@ protected:
 
   static std::vector<Event *> contents(const EventFifo &fifo) {
     std::vector<Event *> held;
-    for (const Ref<Event> &event : fifo.all())
-      held.push_back(event.get());
+    fifo.forEach([&](const Ref<Event> &event) { held.push_back(event.get()); });
     return held;
   }
 
@@ -82,6 +81,35 @@ TEST_F(EventFifoTest, RemovalsFromTheMiddleAndUnknownEvents) {
     expected.push_back(event.get());
   EXPECT_EQ(expected, contents(fifo));
   EXPECT_EQ(more.back().get(), fifo.newest().get());
+}
+
+TEST_F(EventFifoTest, RemovalsInAnyOrderLeaveTheRestInOrder) {
+  // As a device queue's children finish: in any order, the oldest (the parents) last.
+  EventFifo fifo;
+  std::vector<Ref<Event>> events = fill(fifo, 1000);
+  std::vector<size_t> order(events.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = (i * 379 + 11) % order.size(); // every index once, scattered
+  std::vector<bool> left(events.size(), false);
+  for (size_t step = 0; step < order.size(); ++step) {
+    size_t index = order[step];
+    ASSERT_EQ(events[index].get(), fifo.remove(*events[index]).get());
+    left[index] = true;
+    if (step % 97 != 0 && step + 1 != order.size())
+      continue;
+    std::vector<Event *> expected;
+    for (size_t i = 0; i < events.size(); ++i)
+      if (!left[i])
+        expected.push_back(events[i].get());
+    ASSERT_EQ(expected, contents(fifo));
+    if (!expected.empty())
+      EXPECT_EQ(expected.back(), fifo.newest().get());
+  }
+  EXPECT_TRUE(fifo.empty());
+  std::vector<Ref<Event>> more = fill(fifo, 3);
+  EXPECT_EQ(more.back().get(), fifo.newest().get());
+  EXPECT_EQ(more[1].get(), fifo.remove(*more[1]).get());
+  EXPECT_EQ((std::vector<Event *>{more[0].get(), more[2].get()}), contents(fifo));
 }
 
 } // namespace

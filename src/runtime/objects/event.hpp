@@ -83,6 +83,8 @@ public:
   cl_ulong profilingTime(cl_profiling_info point) const;
 
 private:
+  friend class EventFifo;
+
   struct Dependent {
     std::shared_ptr<Command> command;
     bool propagatesErrors;
@@ -113,6 +115,8 @@ private:
   std::vector<PendingCallback> callbacks_;
   std::vector<std::shared_ptr<Command>> submissionDependents_;
   bool handedToDevice_ = false;
+  /// Where the queue's EventFifo holds this event while its command is unfinished.
+  size_t fifoSlot_ = 0;
   std::array<cl_ulong, 5> times_{};       // queued, submit, start, end, complete
   std::array<cl_ulong, 2> deviceTimes_{}; // start, end; zero when the device gave none
   /// Written under mutex_, read by anyone: by a waiting thread over and over (Event::wait). On

@@ -68,8 +68,7 @@ void Queue::wire(const std::shared_ptr<Command> &command, std::span<Event *const
         dependOn(*unfinished_.newest(), false);
     } else if (ordering != Ordering::Normal && waitList.empty()) {
       // Without a wait list, markers and barriers wait for everything enqueued before them.
-      for (const Ref<Event> &event : unfinished_.all())
-        dependOn(*event, false);
+      unfinished_.forEach([&](const Ref<Event> &event) { dependOn(*event, false); });
     } else if (lastBarrier_) {
       dependOn(*lastBarrier_, false);
     }
@@ -100,8 +99,7 @@ void Queue::finish() {
   std::vector<Ref<Event>> pending;
   {
     std::lock_guard lock(mutex_);
-    std::span<const Ref<Event>> unfinished = unfinished_.all();
-    pending.assign(unfinished.begin(), unfinished.end());
+    unfinished_.forEach([&](const Ref<Event> &event) { pending.push_back(event); });
   }
   for (const Ref<Event> &event : pending)
     event->wait();
