@@ -91,11 +91,25 @@ global KilnDeviceLaunchRequest *__kiln_device_launch_request(uint blockKernel, u
                                                              ulong localX, ulong localY,
                                                              ulong localZ, ulong localBytes);
 int __kiln_device_launch(global KilnDeviceLaunchRequest *request, uint flags);
+// Provided by code generators that answer __kiln_enqueue_constants_in_launch() true: the launch
+// tree's default queue, and block kernel `blockKernel`'s limits (null for no block kernel), kept
+// where the device reads them fastest (compiler/device_enqueue_format.hpp).
+ulong __kiln_launch_default_queue(void);
+const global KilnBlockKernelLimits *__kiln_launch_block_kernel_limits(uint blockKernel);
 // Opaque values as the bits they hold (compiler/llvm/image_accessors.hpp).
 ulong __kiln_queue_bits(queue_t queue);
 queue_t __kiln_queue_from_bits(ulong bits);
 ulong __kiln_event_bits(clk_event_t event);
 clk_event_t __kiln_event_from_bits(ulong bits);
+
+// Block kernel `blockKernel`'s limits, or null for a number that is no block kernel.
+static const global KilnBlockKernelLimits *blockKernelLimits(global KilnEnqueueArena *arena,
+                                                            uint blockKernel) {
+  if (__kiln_enqueue_constants_in_launch())
+    return __kiln_launch_block_kernel_limits(blockKernel);
+  return blockKernel >= 1 && blockKernel <= arena->kernelCount ? &arena->kernels[blockKernel - 1]
+                                                               : 0;
+}
 
 static ulong alignUp(ulong value, ulong alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -160,9 +174,9 @@ static bool validNDRange(global KilnEnqueueArena *arena, uint blockKernel, const
   }
   if (chosen)
     return true;
-  if (items == 0 || blockKernel < 1 || blockKernel > arena->kernelCount)
+  const global KilnBlockKernelLimits *limits = blockKernelLimits(arena, blockKernel);
+  if (items == 0 || limits == 0)
     return false;
-  const global KilnBlockKernelLimits *limits = &arena->kernels[blockKernel - 1];
   for (uint d = 0; d < dims; ++d)
     if (range->localWorkSize[d] > limits->maxWorkItemSizes[d])
       return false;
@@ -199,10 +213,11 @@ static bool launchOnDevice(global KilnEnqueueArena *arena, uint flags, const ndr
                            uint blockKernel, const generic uchar *literal, uint literalSize,
                            uint localCount, const size_t *localSizes) {
   if (!__kiln_launches_on_device() || literalSize > KILN_DEVICE_LAUNCH_LITERAL_BYTES ||
-      localCount > KILN_DEVICE_LAUNCH_LOCAL_ARGUMENTS || blockKernel > arena->kernelCount)
+      localCount > KILN_DEVICE_LAUNCH_LOCAL_ARGUMENTS)
     return false;
+  const global KilnBlockKernelLimits *limits = blockKernelLimits(arena, blockKernel);
   ulong localSize[3];
-  if (!uniformLocalSize(range, arena->kernels[blockKernel - 1].maxWorkGroupSize, localSize))
+  if (limits == 0 || !uniformLocalSize(range, limits->maxWorkGroupSize, localSize))
     return false;
   ulong localBytes = 0;
   for (uint i = 0; i < localCount; ++i)
@@ -345,10 +360,7 @@ OVL int enqueue_marker(queue_t queue, uint waitCount, const clk_event_t *waitLis
 // Block kernel queries
 
 static const global KilnBlockKernelLimits *limitsOf(const generic void *invoke) {
-  global KilnEnqueueArena *arena = __kiln_device_enqueue_arena();
-  uint blockKernel = kernelNumber(invoke);
-  return blockKernel >= 1 && blockKernel <= arena->kernelCount ? &arena->kernels[blockKernel - 1]
-                                                               : 0;
+  return blockKernelLimits(__kiln_device_enqueue_arena(), kernelNumber(invoke));
 }
 
 static ulong maxWorkGroupSizeOf(const global KilnBlockKernelLimits *limits) {
@@ -393,6 +405,8 @@ uint __get_kernel_sub_group_count_for_ndrange_impl(private ndrange_t *range, gen
 // Queues and events
 
 OVL queue_t get_default_queue(void) {
+  if (__kiln_enqueue_constants_in_launch())
+    return __kiln_queue_from_bits(__kiln_launch_default_queue());
   return __kiln_queue_from_bits(__kiln_device_enqueue_arena()->defaultQueue);
 }
 

@@ -55,6 +55,10 @@ bool __kiln_pipes_reserve_by_lane_rank(void) __attribute__((const));
 // Whether the device starts the kernels a kernel enqueues itself, where it can (a GPU through
 // CUDA's dynamic parallelism), answered with a constant (device_enqueue.cl).
 bool __kiln_launches_on_device(void) __attribute__((const));
+// Whether the launch parameters hold the launch tree's default queue and the block kernels'
+// limits (which the arena holds too, in memory the host reads, which may be far from the
+// device), answered with a constant (device_enqueue.cl).
+bool __kiln_enqueue_constants_in_launch(void) __attribute__((const));
 // Called in a loop that goes round again only when another work-item has done something (its
 // compare-exchange lost to another's update, another moved the counter it read): such a loop
 // never waits for another sub-group, though it reads memory others write (the CPU's code

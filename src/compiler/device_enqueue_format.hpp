@@ -140,6 +140,15 @@ inline constexpr const char *kDeviceLaunchRequestPrimitive = "__kiln_device_laun
 /// request with the enqueue's CLK_ENQUEUE_FLAGS_*; 0 when the device could not.
 inline constexpr const char *kDeviceLaunchPrimitive = "__kiln_device_launch";
 
+/// `ulong __kiln_launch_default_queue(void)` and `const global BlockKernelLimits
+/// *__kiln_launch_block_kernel_limits(uint kernel)` (null for no block kernel): what the arena's
+/// defaultQueue and kernels say, from where a device reads them faster than the arena (the GPU:
+/// its launch parameters and its own memory, where the arena is in the host's). Only code
+/// generators that answer kEnqueueConstantsInLaunchQuery true provide them.
+inline constexpr const char *kLaunchDefaultQueuePrimitive = "__kiln_launch_default_queue";
+inline constexpr const char *kLaunchBlockKernelLimitsPrimitive =
+    "__kiln_launch_block_kernel_limits";
+
 /// The primitive through which the library finds its launch's arena: `global
 /// DeviceEnqueueArena *__kiln_device_enqueue_arena(void)`, which each code generator replaces
 /// by the launch's (its presence also tells that a kernel needs one).

@@ -2,7 +2,8 @@
 // the parent reaches its launch's arena through the launch parameters and reserves its records
 // with a compare-exchange; the block kernel's number replaces its address. An enqueue without
 // events starts its block kernel on the GPU itself, through CUDA's device runtime and the block
-// kernel's device entry, which takes the request (literal and __local sizes) by value.
+// kernel's device entry, which takes the request (literal and __local sizes) by value. The block
+// kernels' limits are a table of the module, which the driver fills.
 // PTX contains: \.entry __kiln_entry___parent_block_invoke_kernel
 // PTX contains: \.entry __kiln_entry_parent
 // PTX contains: atom\.[a-z.]*cas\.b64
@@ -10,6 +11,7 @@
 // PTX contains: call[.a-z]* \(retval0\), cudaGetParameterBufferV2
 // PTX contains: call[.a-z]* \(retval0\), cudaLaunchDeviceV2
 // PTX contains: mov\.b64 [^,]+, __kiln_device_entry___grandparent_block_invoke_kernel;
+// PTX contains: \.visible \.global \.align 8 \.b8 __kiln_block_kernel_limits\[
 
 kernel void parent(global int *out, int scale) {
   clk_event_t done;

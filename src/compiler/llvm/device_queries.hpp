@@ -25,6 +25,10 @@ inline constexpr const char *kPipesReserveByLaneRankQuery = "__kiln_pipes_reserv
 /// itself, where it can (compiler/device_enqueue_format.hpp, DeviceLaunchRequest).
 inline constexpr const char *kLaunchesOnDeviceQuery = "__kiln_launches_on_device";
 
+/// `__kiln_enqueue_constants_in_launch()`: whether the device reads the launch tree's default
+/// queue and the block kernels' limits from its launch (compiler/device_enqueue_format.hpp).
+inline constexpr const char *kEnqueueConstantsInLaunchQuery = "__kiln_enqueue_constants_in_launch";
+
 /// `__kiln_retries_without_waiting()`: marks a loop that never waits for another work-item
 /// (src/builtins/kiln_primitives.h); a code generator that has no use for the mark deletes it.
 inline constexpr const char *kRetriesWithoutWaitingMark = "__kiln_retries_without_waiting";

@@ -53,8 +53,9 @@ std::unique_ptr<DeviceProgram> CudaDriver::loadProgram(const compiler::Bitcode &
     error = ptx.error;
     return nullptr;
   }
-  return CudaProgram::load(cuda_, context_, std::move(ptx.ptx), info,
-                           properties_.maxDynamicSharedBytes, error);
+  return CudaProgram::load(
+      cuda_, context_, std::move(ptx.ptx), info,
+      ProgramLoadLimits{properties_.maxDynamicSharedBytes, info_.maxWorkItemSizes}, error);
 }
 
 std::unique_ptr<DeviceProgram> CudaDriver::loadSerializedProgram(std::span<const std::byte> bytes,
@@ -62,9 +63,9 @@ std::unique_ptr<DeviceProgram> CudaDriver::loadSerializedProgram(std::span<const
                                                                  const compiler::ProgramInfo &info,
                                                                  bool) {
   std::string error;
-  return CudaProgram::load(cuda_, context_,
-                           std::string(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
-                           info, properties_.maxDynamicSharedBytes, error);
+  return CudaProgram::load(
+      cuda_, context_, std::string(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
+      info, ProgramLoadLimits{properties_.maxDynamicSharedBytes, info_.maxWorkItemSizes}, error);
 }
 
 std::string CudaDriver::codeIdentity() const {

@@ -3,6 +3,7 @@
 #include "devices/cuda/cuda_driver_class.hpp"
 
 #include "compiler/argument_block.hpp"
+#include "compiler/device_enqueue_format.hpp"
 #include "devices/cuda/cuda_program.hpp"
 #include "devices/cuda/device_image.hpp"
 #include "devices/cuda/launch_abi.hpp"
@@ -72,6 +73,9 @@ cl_int CudaDriver::start(KernelLaunch &launch, uint64_t printfBuffer, uint64_t e
       compiler::localArgumentBytes(launch.arguments.localMemorySize, kernel.staticLocalBytes());
   params.printfBuffer = printfBuffer;
   params.deviceEnqueueArena = enqueueArena;
+  if (enqueueArena != 0)
+    params.defaultQueue =
+        reinterpret_cast<const compiler::DeviceEnqueueArena *>(enqueueArena)->defaultQueue;
   // A CUDA launch has one block shape: one launch per kind of work-group.
   for (const WorkGroupKind &kind : workGroupKinds(launch.range)) {
     for (int axis = 0; axis < 3; ++axis)

@@ -41,6 +41,8 @@ bool resolveAll(void *library, CudaLibrary &cuda) {
          resolve(library, "cuModuleLoadDataEx", cuda.moduleLoadDataEx) &&
          resolve(library, "cuModuleUnload", cuda.moduleUnload) &&
          resolve(library, "cuModuleGetFunction", cuda.moduleGetFunction) &&
+         resolve(library, "cuModuleGetGlobal_v2", cuda.moduleGetGlobal) &&
+         resolve(library, "cuMemcpyHtoD_v2", cuda.memcpyHtoD) &&
          resolve(library, "cuFuncGetAttribute", cuda.funcGetAttribute) &&
          resolve(library, "cuFuncSetAttribute", cuda.funcSetAttribute) &&
          resolve(library, "cuLaunchKernel", cuda.launchKernel) &&

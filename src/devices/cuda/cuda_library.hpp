@@ -48,6 +48,9 @@ struct CudaLibrary {
                                CUjit_option *options, void **optionValues);
   CUresult (*moduleUnload)(CUmodule module);
   CUresult (*moduleGetFunction)(CUfunction *function, CUmodule module, const char *name);
+  CUresult (*moduleGetGlobal)(CUdeviceptr *pointer, size_t *size, CUmodule module,
+                              const char *name);
+  CUresult (*memcpyHtoD)(CUdeviceptr destination, const void *source, size_t size);
   CUresult (*funcGetAttribute)(int *value, CUfunction_attribute attribute, CUfunction function);
   CUresult (*funcSetAttribute)(CUfunction function, CUfunction_attribute attribute, int value);
   CUresult (*launchKernel)(CUfunction function, unsigned int gridX, unsigned int gridY,

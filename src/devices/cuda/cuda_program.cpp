@@ -4,6 +4,7 @@
 #include "devices/cuda/launch_abi.hpp"
 #include "devices/cuda/ptx_compiler.hpp"
 #include "devices/cuda/ptx_module.hpp"
+#include "runtime/scheduling/device_enqueue.hpp"
 
 namespace kiln::cuda {
 namespace {
@@ -44,7 +45,8 @@ CudaProgram::~CudaProgram() {
 std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const CudaLibrary> cuda,
                                                CUcontext context, std::string ptx,
                                                const compiler::ProgramInfo &info,
-                                               size_t maxDynamicSharedBytes, std::string &error) {
+                                               const ProgramLoadLimits &limits,
+                                               std::string &error) {
   CurrentContext current(*cuda, context);
   CUmodule module = loadPtxModule(*cuda, ptx, error);
   if (module == nullptr)
@@ -58,12 +60,12 @@ std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const CudaLibrary
       error = "the program's PTX has no entry for kernel '" + kernel.name + "'";
       return nullptr;
     }
-    allowDynamicSharedMemory(*cuda, function, maxDynamicSharedBytes);
+    allowDynamicSharedMemory(*cuda, function, limits.maxDynamicSharedBytes);
     CUfunction deviceEntry = nullptr;
     if (kernel.isEnqueuedBlock &&
         cuda->moduleGetFunction(&deviceEntry, module, deviceEntryName(kernel.name).c_str()) ==
             CUDA_SUCCESS)
-      allowDynamicSharedMemory(*cuda, deviceEntry, maxDynamicSharedBytes);
+      allowDynamicSharedMemory(*cuda, deviceEntry, limits.maxDynamicSharedBytes);
     DeviceKernelInfo kernelInfo;
     kernelInfo.maxWorkGroupSize =
         functionAttribute(*cuda, function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
@@ -83,7 +85,27 @@ std::unique_ptr<CudaProgram> CudaProgram::load(std::shared_ptr<const CudaLibrary
                               CudaKernel(function, kernelInfo, kernel,
                                          kernel.usesPrintf ? &program->printfCalls_ : nullptr));
   }
+  if (!program->fillBlockKernelLimits(info, limits.maxWorkItemSizes)) {
+    error = "the CUDA driver cannot write the program's block kernel limits";
+    return nullptr;
+  }
   return program;
+}
+
+bool CudaProgram::fillBlockKernelLimits(const compiler::ProgramInfo &info,
+                                        const std::array<size_t, 3> &maxWorkItemSizes) {
+  CUdeviceptr table = 0;
+  size_t bytes = 0;
+  if (cuda_->moduleGetGlobal(&table, &bytes, module_, kBlockKernelLimitsSymbol) != CUDA_SUCCESS)
+    return true; // no kernel of the program enqueues
+  std::vector<compiler::BlockKernelLimits> limits;
+  for (const compiler::KernelInfo &kernel : info.kernels) {
+    const DeviceKernel *code = this->kernel(kernel.name);
+    limits.push_back(
+        blockKernelLimits(code != nullptr ? code->info() : DeviceKernelInfo{}, maxWorkItemSizes));
+  }
+  size_t size = limits.size() * sizeof(compiler::BlockKernelLimits);
+  return size == bytes && cuda_->memcpyHtoD(table, limits.data(), size) == CUDA_SUCCESS;
 }
 
 const DeviceKernel *CudaProgram::kernel(std::string_view name) const {

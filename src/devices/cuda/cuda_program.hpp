@@ -5,6 +5,7 @@
 #include "devices/cuda/cuda_library.hpp"
 #include "runtime/device_driver.hpp"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
@@ -31,6 +32,12 @@ private:
   const std::vector<compiler::PrintfCallSite> *printfCalls_;
 };
 
+/// What loading a program needs to know of its GPU.
+struct ProgramLoadLimits {
+  size_t maxDynamicSharedBytes = 0;
+  std::array<size_t, 3> maxWorkItemSizes{};
+};
+
 class CudaProgram final : public DeviceProgram {
 public:
   /// Loads `ptx` (compiled from a program described by `info`) with the driver's JIT, linked
@@ -39,7 +46,7 @@ public:
   static std::unique_ptr<CudaProgram> load(std::shared_ptr<const CudaLibrary> cuda,
                                            CUcontext context, std::string ptx,
                                            const compiler::ProgramInfo &info,
-                                           size_t maxDynamicSharedBytes, std::string &error);
+                                           const ProgramLoadLimits &limits, std::string &error);
   ~CudaProgram() override;
 
   const DeviceKernel *kernel(std::string_view name) const override;
@@ -49,6 +56,9 @@ public:
 private:
   CudaProgram(std::shared_ptr<const CudaLibrary> cuda, CUcontext context, CUmodule module,
               std::string ptx);
+  /// Writes the module's table of block kernel limits (launch_abi.hpp), where it has one.
+  bool fillBlockKernelLimits(const compiler::ProgramInfo &info,
+                             const std::array<size_t, 3> &maxWorkItemSizes);
 
   std::shared_ptr<const CudaLibrary> cuda_;
   CUcontext context_;

@@ -34,8 +34,11 @@ struct LaunchParams {
   /// tid.y % foldedHeight and z is tid.y / foldedHeight; the threads' linear order (and so the
   /// warps) are the same either way.
   uint32_t foldedHeight;
+  /// get_default_queue() of a launch that enqueues (what its arena says, but read here without
+  /// crossing the bus), or 0.
+  uint64_t defaultQueue;
 };
-static_assert(sizeof(LaunchParams) == 144);
+static_assert(sizeof(LaunchParams) == 152);
 
 /// Bytes the entry's argument-block parameter has at least, also for a kernel without
 /// arguments (the runtime then passes zeros).
@@ -56,6 +59,10 @@ inline std::string deviceEntryName(std::string_view kernelName) {
 /// What the GPU's PTX names when a kernel of the program starts kernels itself: the program is
 /// then linked with CUDA's device runtime (libcudadevrt) to load.
 inline constexpr const char *kDeviceLaunchFunction = "cudaLaunchDeviceV2";
+
+/// The module's table of its kernels' compiler::BlockKernelLimits, in kernel order, where a
+/// kernel enqueues: the driver fills it when it loads the module.
+inline constexpr const char *kBlockKernelLimitsSymbol = "__kiln_block_kernel_limits";
 
 /// Threads a block has at most on every GPU CUDA runs: the most work-items of a work-group.
 inline constexpr uint64_t kMaxBlockThreads = 1024;

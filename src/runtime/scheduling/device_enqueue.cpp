@@ -218,6 +218,14 @@ private:
 
 } // namespace
 
+compiler::BlockKernelLimits blockKernelLimits(const DeviceKernelInfo &kernel,
+                                              const std::array<size_t, 3> &maxWorkItemSizes) {
+  return {kernel.maxWorkGroupSize,
+          kernel.preferredWorkGroupSizeMultiple,
+          kernel.subGroupSize,
+          {maxWorkItemSizes[0], maxWorkItemSizes[1], maxWorkItemSizes[2]}};
+}
+
 std::shared_ptr<EnqueueTree> EnqueueTree::create(Program &program, Device &device) {
   compiler::ProgramInfo info;
   if (!program.executableInfo(info))
@@ -246,12 +254,8 @@ bool EnqueueTree::allocate() {
   std::shared_ptr<const DeviceProgram> code = program_.deviceProgram(device_);
   for (size_t i = 0; i < info_.kernels.size(); ++i) {
     const DeviceKernel *kernel = code != nullptr ? code->kernel(info_.kernels[i].name) : nullptr;
-    DeviceKernelInfo kernelInfo = kernel != nullptr ? kernel->info() : DeviceKernelInfo{};
-    const std::array<size_t, 3> &items = device_.info().maxWorkItemSizes;
-    limits[i] = {kernelInfo.maxWorkGroupSize,
-                 kernelInfo.preferredWorkGroupSizeMultiple,
-                 kernelInfo.subGroupSize,
-                 {items[0], items[1], items[2]}};
+    limits[i] = blockKernelLimits(kernel != nullptr ? kernel->info() : DeviceKernelInfo{},
+                                  device_.info().maxWorkItemSizes);
   }
   kernelLimits_ = limits;
   return true;

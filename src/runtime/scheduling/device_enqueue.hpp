@@ -12,6 +12,7 @@
 #include "runtime/objects/object.hpp"
 #include "runtime/objects/storage_pool.hpp"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,6 +28,13 @@ struct KernelLaunch;
 struct LaunchArguments;
 
 /// What a launch from the host and everything it enqueues, at any depth, share: its device
+struct DeviceKernelInfo;
+
+/// What a kernel may ask of the block kernel `kernel` describes (get_kernel_work_group_size and
+/// the others) on a device whose CL_DEVICE_MAX_WORK_ITEM_SIZES are `maxWorkItemSizes`.
+compiler::BlockKernelLimits blockKernelLimits(const DeviceKernelInfo &kernel,
+                                              const std::array<size_t, 3> &maxWorkItemSizes);
+
 /// events (a child may wait for, or capture, an event its parent made), the block kernels'
 /// limits the kernels read, the program's kernels, and the kernel objects its children run.
 class EnqueueTree {

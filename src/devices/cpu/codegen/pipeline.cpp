@@ -70,6 +70,7 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
   compiler::answerNativeReductionQuery(module, /*available=*/false);
   compiler::answerDeviceQuery(module, compiler::kPipesReservePerSubGroupQuery, false);
   compiler::answerDeviceQuery(module, compiler::kLaunchesOnDeviceQuery, false);
+  compiler::answerDeviceQuery(module, compiler::kEnqueueConstantsInLaunchQuery, false);
   // 3. The module retargeted from SPIR64 to the host: triple and data layout, the C calling
   //    convention, every function but the kernels marked for inlining (a work-group function
   //    needs every barrier in one body); inline assembly refused (it is another device's).

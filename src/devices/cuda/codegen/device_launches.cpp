@@ -189,6 +189,10 @@ void defineLaunchPrimitive(Function &primitive) {
   storeField(builder, launch, offsetof(LaunchParams, workDim),
              loadField(builder, request, offsetof(Request, workDim), builder.getInt32Ty()));
   storeField(builder, launch, offsetof(LaunchParams, foldedHeight), builder.getInt32(0));
+  FunctionCallee defaultQueue = module.getOrInsertFunction(compiler::kLaunchDefaultQueuePrimitive,
+                                                           FunctionType::get(i64, false));
+  storeField(builder, launch, offsetof(LaunchParams, defaultQueue),
+             builder.CreateCall(defaultQueue));
   // What the work-group wrote before its barrier and this enqueue, the launching thread has
   // seen (bar.sync); a release fence at the GPU's scope passes that on to the child, which
   // may start at once.

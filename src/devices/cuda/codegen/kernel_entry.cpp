@@ -229,6 +229,8 @@ Value *primitiveValue(IRBuilder<> &builder, StringRef name, CallBase &call, Valu
         launchField(builder, launch, offsetof(LaunchParams, printfBuffer), i64), pointer);
     return builder.CreateCall(reserve, {buffer, call.getArgOperand(0)});
   }
+  if (name == compiler::kLaunchDefaultQueuePrimitive)
+    return launchField(builder, launch, offsetof(LaunchParams, defaultQueue), i64);
   if (name == compiler::kDeviceEnqueueArenaPrimitive)
     return builder.CreateIntToPtr(
         launchField(builder, launch, offsetof(LaunchParams, deviceEnqueueArena), i64),

@@ -1,10 +1,10 @@
 //===- ptx_compiler.cpp - Linked programs to PTX -------------------------===//
 //
 // The steps, in order: OpenCL's opaque types become pointers; SPIR's address spaces become
-// NVPTX's; each kernel gets its PTX entry, and each block kernel a second one through which
-// the GPU starts it itself; everything is inlined into the entries (but the
-// library's software image paths where a kernel calls them often), whose primitives then read
-// CUDA's registers; atomics on private memory become plain accesses;
+// NVPTX's; each kernel gets its PTX entry, each block kernel a second one through which the GPU
+// starts it itself, and the block kernels' limits a table of the module; everything is inlined
+// into the entries (but the library's software image paths where a kernel calls them often),
+// whose primitives then read CUDA's registers; atomics on private memory become plain accesses;
 // float division and rsqrt use PTX's fast forms where OpenCL's accuracy allows;
 // libdevice provides the math; O3 (or only clean-up for
 // -cl-opt-disable), then small counted loops unrolled; NVPTX's code generator writes PTX.
@@ -24,6 +24,7 @@
 #include "devices/cuda/codegen/address_space_mapping.hpp"
 #include "devices/cuda/codegen/asm_register_classes.hpp"
 #include "devices/cuda/codegen/atomic_scopes.hpp"
+#include "devices/cuda/codegen/block_kernel_limits.hpp"
 #include "devices/cuda/codegen/device_launches.hpp"
 #include "devices/cuda/codegen/fast_float_math.hpp"
 #include "devices/cuda/codegen/kernel_entry.hpp"
@@ -149,6 +150,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   compiler::answerDeviceQuery(**module, compiler::kPipesReservePerSubGroupQuery, true);
   compiler::answerDeviceQuery(**module, compiler::kPipesReserveByLaneRankQuery, false);
   compiler::answerDeviceQuery(**module, compiler::kLaunchesOnDeviceQuery, launchesOnDevice());
+  compiler::answerDeviceQuery(**module, compiler::kEnqueueConstantsInLaunchQuery, true);
   compiler::deleteMarks(**module, compiler::kRetriesWithoutWaitingMark); // warps need no yields
   if (Error error = mapAddressSpacesToNvptx(**module))
     return error;
@@ -159,6 +161,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
     return error;
   if (Error error = addDeviceLaunches(**module, info))
     return error;
+  addBlockKernelLimitsTable(**module, info);
   useFastRoots(**module);
   inlineIntoEntries(**module, **machine);
   if (inlineRarelyCalledPaths(**module))
