@@ -67,6 +67,30 @@ void storeField(IRBuilder<> &builder, Value *base, uint64_t offset, Value *value
   builder.CreateAlignedStore(value, fieldAddress(builder, base, offset), Align(8));
 }
 
+/// The __local arguments' slots of the argument block at `block`: each argument's offset in the
+/// work-group's local memory, from the sizes in the request.
+Error storeLocalArgumentSlots(IRBuilder<> &builder, const compiler::KernelInfo &info,
+                              Value *request, Value *block) {
+  uint64_t alignment = compiler::kLocalArgumentAlignment;
+  Value *offset = builder.getInt64(0); // from the first argument's place
+  for (size_t index = 1; index < info.args.size(); ++index) {
+    if (info.args[index].kind != compiler::ArgKind::LocalPointer)
+      return compiler::codegenError("block kernel '" + info.name +
+                                    "' has an argument that is not a __local pointer");
+    offset = builder.CreateAnd(builder.CreateAdd(offset, builder.getInt64(alignment - 1)),
+                               builder.getInt64(~(alignment - 1)));
+    Value *slot = builder.CreateAdd(
+        offset, builder.getInt64(compiler::localArgumentsBegin(info.staticLocalMemSize)));
+    storeField(builder, block, info.args[index].blockOffset, slot);
+    Value *size =
+        loadField(builder, request,
+                  offsetof(compiler::DeviceLaunchRequest, localArgumentSizes) + 8 * (index - 1),
+                  builder.getInt64Ty());
+    offset = builder.CreateAdd(offset, size);
+  }
+  return Error::success();
+}
+
 /// The device entry of block kernel `info`: the argument block a record's launch would pass
 /// (the literal's address, the __local arguments' offsets) made from the request, then the
 /// kernel called as by its own entry.
@@ -87,23 +111,8 @@ Expected<Function *> addDeviceEntry(Module &module, const compiler::KernelInfo &
   static_assert(offsetof(compiler::DeviceLaunchRequest, literal) == 0);
   storeField(builder, block, info.args[0].blockOffset,
              builder.CreateAddrSpaceCast(request, kernel->getArg(0)->getType()));
-  Value *offset = builder.getInt64(0);
-  for (size_t index = 1; index < info.args.size(); ++index) {
-    if (info.args[index].kind != compiler::ArgKind::LocalPointer)
-      return compiler::codegenError("block kernel '" + info.name +
-                                    "' has an argument that is not a __local pointer");
-    uint64_t alignment = compiler::kLocalArgumentAlignment;
-    offset = builder.CreateAnd(builder.CreateAdd(offset, builder.getInt64(alignment - 1)),
-                               builder.getInt64(~(alignment - 1)));
-    Value *slot = builder.CreateAdd(
-        offset, builder.getInt64(compiler::localArgumentsBegin(info.staticLocalMemSize)));
-    storeField(builder, block, info.args[index].blockOffset, slot);
-    Value *size =
-        loadField(builder, request,
-                  offsetof(compiler::DeviceLaunchRequest, localArgumentSizes) + 8 * (index - 1),
-                  builder.getInt64Ty());
-    offset = builder.CreateAdd(offset, size);
-  }
+  if (Error error = storeLocalArgumentSlots(builder, info, request, block))
+    return error;
   if (Error error = callKernel(builder, *kernel, info, block))
     return error;
   return *entry;
@@ -161,17 +170,11 @@ void defineRequestPrimitive(Function &primitive,
 }
 
 /// `__kiln_device_launch`: writes the LaunchParams after the request and starts the child.
-void defineLaunchPrimitive(Function &primitive) {
-  makeInlinedDefinition(primitive);
-  LLVMContext &context = primitive.getContext();
-  Module &module = *primitive.getParent();
-  IRBuilder<> builder(BasicBlock::Create(context, "launch", &primitive));
-  PointerType *generic = PointerType::get(context, 0);
-  Type *i64 = builder.getInt64Ty();
-  Value *request = builder.CreateAddrSpaceCast(primitive.getArg(0), generic);
-  Value *flags = primitive.getArg(1);
-  Value *launch = fieldAddress(builder, request, sizeof(compiler::DeviceLaunchRequest));
+/// The child's LaunchParams at `launch`: one launch of the request's uniform work-groups, with
+/// the parent's arena and default queue and no printf buffer.
+void writeChildLaunchParams(IRBuilder<> &builder, Value *request, Value *launch) {
   using Request = compiler::DeviceLaunchRequest;
+  Type *i64 = builder.getInt64Ty();
   for (unsigned axis = 0; axis < 3; ++axis) {
     Value *offset = loadField(builder, request, offsetof(Request, globalOffset) + 8 * axis, i64);
     Value *size = loadField(builder, request, offsetof(Request, globalSize) + 8 * axis, i64);
@@ -189,16 +192,29 @@ void defineLaunchPrimitive(Function &primitive) {
   storeField(builder, launch, offsetof(LaunchParams, workDim),
              loadField(builder, request, offsetof(Request, workDim), builder.getInt32Ty()));
   storeField(builder, launch, offsetof(LaunchParams, foldedHeight), builder.getInt32(0));
+  Module &module = *builder.GetInsertBlock()->getModule();
   FunctionCallee defaultQueue = module.getOrInsertFunction(compiler::kLaunchDefaultQueuePrimitive,
                                                            FunctionType::get(i64, false));
   storeField(builder, launch, offsetof(LaunchParams, defaultQueue),
              builder.CreateCall(defaultQueue));
+}
+
+/// `__kiln_device_launch`: writes the LaunchParams after the request and starts the child.
+void defineLaunchPrimitive(Function &primitive) {
+  makeInlinedDefinition(primitive);
+  LLVMContext &context = primitive.getContext();
+  Module &module = *primitive.getParent();
+  IRBuilder<> builder(BasicBlock::Create(context, "launch", &primitive));
+  PointerType *generic = PointerType::get(context, 0);
+  Value *request = builder.CreateAddrSpaceCast(primitive.getArg(0), generic);
+  writeChildLaunchParams(builder, request,
+                         fieldAddress(builder, request, sizeof(compiler::DeviceLaunchRequest)));
   // What the work-group wrote before its barrier and this enqueue, the launching thread has
   // seen (bar.sync); a release fence at the GPU's scope passes that on to the child, which
   // may start at once.
   builder.CreateFence(AtomicOrdering::Release, context.getOrInsertSyncScopeID("device"));
-  Value *stream = builder.CreateSelect(builder.CreateICmpEQ(flags, builder.getInt32(kNoWait)),
-                                       builder.getInt64(kFireAndForgetStream),
+  Value *noWait = builder.CreateICmpEQ(primitive.getArg(1), builder.getInt32(kNoWait));
+  Value *stream = builder.CreateSelect(noWait, builder.getInt64(kFireAndForgetStream),
                                        builder.getInt64(kTailLaunchStream));
   FunctionCallee start = module.getOrInsertFunction(
       kDeviceLaunchFunction, FunctionType::get(builder.getInt32Ty(), {generic, generic}, false));
