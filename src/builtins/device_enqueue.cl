@@ -160,7 +160,9 @@ static bool validWaitList(global KilnEnqueueArena *arena, uint count, const clk_
   return true;
 }
 
-static bool validNDRange(global KilnEnqueueArena *arena, uint blockKernel, const ndrange_t *range) {
+// Whether `range` may launch the block kernel of `limits` (null for a number that is no block
+// kernel, which only a range that leaves the work-group size to the implementation may name).
+static bool validNDRange(const global KilnBlockKernelLimits *limits, const ndrange_t *range) {
   uint dims = range->workDimension;
   if (dims < 1 || dims > 3)
     return false;
@@ -174,7 +176,6 @@ static bool validNDRange(global KilnEnqueueArena *arena, uint blockKernel, const
   }
   if (chosen)
     return true;
-  const global KilnBlockKernelLimits *limits = blockKernelLimits(arena, blockKernel);
   if (items == 0 || limits == 0)
     return false;
   for (uint d = 0; d < dims; ++d)
@@ -208,14 +209,15 @@ static bool uniformLocalSize(const ndrange_t *range, ulong maxItems, ulong *loca
 }
 
 // Starts an enqueue that waits for no event and returns none on the device itself, where the
-// device can; false leaves it to a record. The range and sizes are valid.
+// device can; false leaves it to a record. The range and sizes are valid; `limits` are the block
+// kernel's (null for no block kernel).
 static bool launchOnDevice(global KilnEnqueueArena *arena, uint flags, const ndrange_t *range,
-                           uint blockKernel, const generic uchar *literal, uint literalSize,
-                           uint localCount, const size_t *localSizes) {
+                           uint blockKernel, const global KilnBlockKernelLimits *limits,
+                           const generic uchar *literal, uint literalSize, uint localCount,
+                           const size_t *localSizes) {
   if (!__kiln_launches_on_device() || literalSize > KILN_DEVICE_LAUNCH_LITERAL_BYTES ||
       localCount > KILN_DEVICE_LAUNCH_LOCAL_ARGUMENTS)
     return false;
-  const global KilnBlockKernelLimits *limits = blockKernelLimits(arena, blockKernel);
   ulong localSize[3];
   if (limits == 0 || !uniformLocalSize(range, limits->maxWorkGroupSize, localSize))
     return false;
@@ -256,14 +258,16 @@ static int appendRecord(queue_t queue, uint flags, const ndrange_t *range, uint 
     return CLK_INVALID_QUEUE;
   if (!validWaitList(arena, waitCount, waitList))
     return CLK_INVALID_EVENT_WAIT_LIST;
-  if (blockKernel != 0 && !validNDRange(arena, blockKernel, range))
+  const global KilnBlockKernelLimits *limits =
+      blockKernel != 0 ? blockKernelLimits(arena, blockKernel) : 0;
+  if (blockKernel != 0 && !validNDRange(limits, range))
     return CLK_INVALID_NDRANGE;
   for (uint i = 0; i < localCount; ++i)
     if (localSizes[i] == 0)
       return CLK_INVALID_ARG_SIZE;
   uint literalSize = literal != 0 ? *(const generic uint *)literal : 0;
   if (blockKernel != 0 && waitCount == 0 && returnEvent == 0 &&
-      launchOnDevice(arena, flags, range, blockKernel, literal, literalSize, localCount,
+      launchOnDevice(arena, flags, range, blockKernel, limits, literal, literalSize, localCount,
                      localSizes))
     return CLK_SUCCESS;
   ulong literalOffset = alignUp(sizeof(KilnEnqueueRecord) + waitCount * 4, 8) + localCount * 8;

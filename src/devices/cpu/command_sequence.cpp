@@ -69,13 +69,12 @@ void CommandSequence::runSteps(unsigned worker) {
     }
     const PreparedLaunch &launch = *step.launch;
     size_t groups = launch.groupCount();
-    size_t chunk =
-        launchChunkSize(groups, pool_.workerCount(), estimatedNanoseconds(launch.code, groups));
+    size_t chunk = launchChunkSize(launch.code, groups, pool_.workerCount());
     if (groups > chunk) {
       pool_.submit(std::make_shared<LaunchJob>(shared_from_this(), launch, chunk));
       return;
     }
-    if (!launch.runGroups(0, launch.groupCount(), scratch_[worker]))
+    if (!launch.runGroups(0, groups, scratch_[worker]))
       return finish(CL_OUT_OF_RESOURCES);
   }
   finish(CL_COMPLETE);

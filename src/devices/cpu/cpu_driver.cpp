@@ -153,8 +153,7 @@ private:
         command->complete(CL_OUT_OF_RESOURCES);
         return nullptr;
       }
-      size_t chunk =
-          launchChunkSize(groups, workers.workerCount(), estimatedNanoseconds(code, groups));
+      size_t chunk = launchChunkSize(code, groups, workers.workerCount());
       return std::allocate_shared<KernelLaunchJob>(RecyclingAllocator<KernelLaunchJob>(),
                                                    std::move(command), scratch_, code, perDimension,
                                                    chunk, info_.printfBufferSize);

@@ -58,7 +58,7 @@ bool shouldStreamStores(const HostCpu &host, const LaunchBuffers &buffers) {
 
 PreparedLaunch::PreparedLaunch(const KernelLaunch &launch, const LaunchCode &launchCode,
                                const std::array<uint64_t, 3> &groups)
-    : code(launchCode) {
+    : code(launchCode), groupTime_(groupTimeOf(launchCode)) {
   const NDRange &range = launch.range;
   params.args = launch.arguments.block.data();
   params.workDim = range.workDim;
@@ -92,7 +92,8 @@ void recordGroupTime(std::atomic<uint32_t> &estimate, size_t groups, uint64_t na
   estimate.store(static_cast<uint32_t>(std::max<uint64_t>(next, 1)), std::memory_order_relaxed);
 }
 
-/// The estimate of the launch's usual work-groups (those of the full size), else of any.
+} // namespace
+
 std::atomic<uint32_t> *groupTimeOf(const LaunchCode &code) {
   for (const WorkGroupCode *each : code.byEdges)
     if (each != nullptr && each->recentGroupNanoseconds != nullptr)
@@ -100,17 +101,13 @@ std::atomic<uint32_t> *groupTimeOf(const LaunchCode &code) {
   return nullptr;
 }
 
-} // namespace
-
-size_t launchChunkSize(size_t groups, unsigned workers, uint64_t estimate) {
-  if (estimate != 0 && estimate < kOneWorkerNanoseconds)
+size_t launchChunkSize(const LaunchCode &code, size_t groups, unsigned workers) {
+  std::atomic<uint32_t> *estimate = groupTimeOf(code);
+  uint64_t nanoseconds =
+      estimate == nullptr ? 0 : uint64_t{estimate->load(std::memory_order_relaxed)} * groups;
+  if (nanoseconds != 0 && nanoseconds < kOneWorkerNanoseconds)
     return groups;
   return std::max<size_t>(1, groups / (size_t{workers} * 4));
-}
-
-uint64_t estimatedNanoseconds(const LaunchCode &code, size_t groups) {
-  std::atomic<uint32_t> *estimate = groupTimeOf(code);
-  return estimate == nullptr ? 0 : uint64_t{estimate->load(std::memory_order_relaxed)} * groups;
 }
 
 bool PreparedLaunch::runGroups(size_t begin, size_t end, WorkerScratch &scratch) const {
@@ -119,7 +116,7 @@ bool PreparedLaunch::runGroups(size_t begin, size_t end, WorkerScratch &scratch)
   // share anyway, is timed once in kTimedRunInterval per thread. Runs of several, whose one-worker
   // decision rests on the estimate, are always timed, and so is every run until the code has one.
   constexpr unsigned kTimedRunInterval = 64;
-  std::atomic<uint32_t> *estimate = groupTimeOf(code);
+  std::atomic<uint32_t> *estimate = groupTime_;
   if (estimate == nullptr || (end - begin < 2 && ++scratch.untimedRuns % kTimedRunInterval != 0 &&
                               estimate->load(std::memory_order_relaxed) != 0))
     return runGroupsUntimed(begin, end, scratch);

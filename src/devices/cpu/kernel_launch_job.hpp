@@ -95,18 +95,21 @@ struct PreparedLaunch {
 
 private:
   bool runGroupsUntimed(size_t begin, size_t end, WorkerScratch &scratch) const;
+
+  /// The code's estimate of a work-group's time (groupTimeOf), found once per launch.
+  std::atomic<uint32_t> *groupTime_ = nullptr;
 };
 
-/// How long `groups` work-groups of `code` take on one worker, by the estimate the earlier
-/// launches of that code left (0 before the first).
-uint64_t estimatedNanoseconds(const LaunchCode &code, size_t groups);
+/// The estimate of a work-group's time that `code`'s usual work-groups (those of the full size),
+/// else any of its work-groups, keep; null when none does.
+std::atomic<uint32_t> *groupTimeOf(const LaunchCode &code);
 
-/// How many of a launch's work-groups a worker claims at a time: several chunks per worker
-/// balance uneven work-groups, not so many that claiming costs. A launch whose work-groups
-/// together take less than kOneWorkerNanoseconds by the `estimate` (estimatedNanoseconds) runs
-/// whole on one worker (the waiting thread,
-/// or the one that polls): waking and coordinating others costs more than the work.
-size_t launchChunkSize(size_t groups, unsigned workers, uint64_t estimate);
+/// How many of a launch of `groups` work-groups of `code` a worker claims at a time: several
+/// chunks per worker balance uneven work-groups, not so many that claiming costs. A launch whose
+/// work-groups together took less than kOneWorkerNanoseconds, by the estimate earlier launches
+/// of that code left, runs whole on one worker (the waiting thread, or the one that polls):
+/// waking and coordinating others costs more than the work.
+size_t launchChunkSize(const LaunchCode &code, size_t groups, unsigned workers);
 inline constexpr uint64_t kOneWorkerNanoseconds = 10000;
 
 /// An NDRange of `groups` work-groups along each dimension: one item per work-group.
