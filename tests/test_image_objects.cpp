@@ -725,6 +725,136 @@ TEST_F(ImageKernelTest, SrgbReadsGiveEveryBytesLinearValue) {
   }
 }
 
+const char *kColumnSource = R"(
+  constant sampler_t kNearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |
+                                CLK_FILTER_NEAREST;
+  kernel void nearestColumns(read_only image2d_t image, global float4 *sums) {
+    int x = get_global_id(0);
+    float4 sum = 0.0f;
+    for (int y = 0; y < get_image_height(image); ++y)
+      sum += read_imagef(image, kNearest, (int2)(x, y));
+    sums[x] = sum;
+  }
+  kernel void linearColumns(read_only image2d_t image, sampler_t sampler, float scale,
+                            global float4 *sums) {
+    int x = get_global_id(0);
+    float4 sum = 0.0f;
+    for (int y = -1; y <= get_image_height(image); ++y)
+      sum += read_imagef(image, sampler, (float2)(x - 0.7f, y + 0.35f) * scale);
+    sums[x] = sum;
+  })";
+
+/// An image's texels as read_imagef returns them, for the host reference: 8-bit RGBA, BGRA and
+/// sRGBA, R float and RGB 5:6:5, each kind of channel order a GPU's texture read swizzles.
+struct ColumnImage {
+  cl_image_format format;
+  std::vector<cl_uchar> bytes;
+  size_t elementSize;
+
+  std::array<float, 4> texel(int x, int y, int width, int height) const {
+    bool alpha = format.image_channel_order != CL_R && format.image_channel_order != CL_RGB;
+    if (x < 0 || x >= width || y < 0 || y >= height)
+      return {0, 0, 0, alpha ? 0.0f : 1.0f}; // the border of CL_ADDRESS_CLAMP
+    const cl_uchar *p = &bytes[(size_t(y) * width + x) * elementSize];
+    switch (format.image_channel_order) {
+    case CL_RGBA:
+      return {p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, p[3] / 255.0f};
+    case CL_BGRA:
+      return {p[2] / 255.0f, p[1] / 255.0f, p[0] / 255.0f, p[3] / 255.0f};
+    case CL_sRGBA:
+      return {srgbToLinear(p[0]), srgbToLinear(p[1]), srgbToLinear(p[2]), p[3] / 255.0f};
+    case CL_R: {
+      float value;
+      std::memcpy(&value, p, sizeof value);
+      return {value, 0, 0, 1};
+    }
+    default: { // CL_RGB, CL_UNORM_SHORT_565
+      unsigned packed = p[0] | p[1] << 8;
+      return {(packed >> 11) / 31.0f, (packed >> 5 & 63) / 63.0f, (packed & 31) / 31.0f, 1};
+    }
+    }
+  }
+};
+
+TEST_F(ImageKernelTest, ReadsInLoopsAndLinearFilteringAgreeForEachKindOfFormat) {
+  // A GPU compiles each loop once per choice an image's format makes (a texture or software,
+  // sRGB or not) and filters linearly from texels its texture units fetch: every choice of
+  // each loop must give the specification's values. RGB 5:6:5 has no texture on a GPU.
+  constexpr int kColumns = 9, kRows = 6;
+  Kernel nearest = buildKernel(kColumnSource, "nearestColumns");
+  Kernel linear = buildKernel(kColumnSource, "linearColumns");
+  ASSERT_TRUE(nearest && linear);
+  std::vector<ColumnImage> images;
+  for (cl_image_format format :
+       {cl_image_format{CL_RGBA, CL_UNORM_INT8}, cl_image_format{CL_BGRA, CL_UNORM_INT8},
+        cl_image_format{CL_sRGBA, CL_UNORM_INT8}, cl_image_format{CL_R, CL_FLOAT},
+        cl_image_format{CL_RGB, CL_UNORM_SHORT_565}}) {
+    size_t size = format.image_channel_order == CL_RGB ? 2 : 4;
+    std::vector<cl_uchar> bytes(kColumns * kRows * size);
+    for (size_t i = 0; i < bytes.size(); ++i)
+      bytes[i] = static_cast<cl_uchar>((i * 37 + 11) % 251);
+    if (format.image_channel_order == CL_R)
+      for (size_t i = 0; i < bytes.size(); i += 4) {
+        float value = static_cast<float>(i % 23) * 0.125f - 1.0f;
+        std::memcpy(&bytes[i], &value, sizeof value);
+      }
+    images.push_back({format, std::move(bytes), size});
+  }
+  for (const ColumnImage &source : images) {
+    SCOPED_TRACE(testing::Message() << "order " << std::hex << source.format.image_channel_order);
+    std::vector<cl_uchar> bytes = source.bytes;
+    Mem texels = image(CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, source.format,
+                       describe(CL_MEM_OBJECT_IMAGE2D, kColumns, kRows), bytes.data());
+    ASSERT_TRUE(texels);
+    Mem sums = createBuffer(CL_MEM_WRITE_ONLY, kColumns * sizeof(cl_float4));
+    ASSERT_TRUE(setArgs(nearest, texels, sums));
+    ASSERT_TRUE(run1D(nearest, kColumns));
+    std::vector<cl_float4> got = read<cl_float4>(sums, kColumns);
+    for (int x = 0; x < kColumns; ++x) {
+      std::array<float, 4> expected{};
+      for (int y = 0; y < kRows; ++y) {
+        std::array<float, 4> texel = source.texel(x, y, kColumns, kRows);
+        for (int c = 0; c < 4; ++c)
+          expected[c] += texel[c];
+      }
+      for (int c = 0; c < 4; ++c)
+        ASSERT_NEAR(expected[c], got[x].s[c], 1e-4f) << "nearest, column " << x << " channel " << c;
+    }
+    for (bool normalized : {false, true}) {
+      cl_addressing_mode mode = normalized ? CL_ADDRESS_REPEAT : CL_ADDRESS_CLAMP;
+      SCOPED_TRACE(normalized ? "normalized, repeat" : "unnormalized, clamp");
+      cl_int error = CL_SUCCESS;
+      Handle<cl_sampler> sampler(
+          clCreateSampler(context_, normalized, mode, CL_FILTER_LINEAR, &error));
+      ASSERT_CL_SUCCESS(error);
+      // Normalized: a scale that is not the image's, so the coordinates wrap at other places.
+      float scale = normalized ? 1.0f / 7.0f : 1.0f;
+      ASSERT_TRUE(setArgs(linear, texels, sampler, scale, sums));
+      ASSERT_TRUE(run1D(linear, kColumns));
+      got = read<cl_float4>(sums, kColumns);
+      for (int x = 0; x < kColumns; ++x) {
+        std::array<float, 4> expected{};
+        for (int y = -1; y <= kRows; ++y) {
+          float s = (x - 0.7f) * scale, t = (y + 0.35f) * scale;
+          AxisSample u = referenceAxis(s, kColumns, normalized, mode, true);
+          AxisSample v = referenceAxis(t, kRows, normalized, mode, true);
+          for (int dy = 0; dy < 2; ++dy)
+            for (int dx = 0; dx < 2; ++dx) {
+              float w = (dx ? u.weight : 1 - u.weight) * (dy ? v.weight : 1 - v.weight);
+              std::array<float, 4> texel =
+                  source.texel(dx ? u.i1 : u.i0, dy ? v.i1 : v.i0, kColumns, kRows);
+              for (int c = 0; c < 4; ++c)
+                expected[c] += w * texel[c];
+            }
+        }
+        for (int c = 0; c < 4; ++c)
+          ASSERT_NEAR(expected[c], got[x].s[c], 1e-4f)
+              << "linear, column " << x << " channel " << c;
+      }
+    }
+  }
+}
+
 const char *kBufferImageSource = R"(
   kernel void copyAndMark(read_only image1d_buffer_t in, write_only image2d_t out, int width) {
     int x = get_global_id(0), y = get_global_id(1);

@@ -19,7 +19,7 @@ typedef struct {
   int channelOrder, channelType, elementSize;
   int imageType;
   // A GPU's texture objects for this image, one per sampler (samplerSlot()), 0 where it made
-  // none; null on a device without texture hardware.
+  // none (the table is there on every GPU image); null on a device without texture hardware.
   const global ulong *textures;
 } KilnImage;
 typedef const global KilnImage *Image;
@@ -218,8 +218,11 @@ static bool isSrgb(int order) {
 /// times on the GPU. sRGB images are CLK_UNORM_INT8, so each channel is some n/255 rounded, and
 /// n comes back exactly.
 static float3 srgbToLinear(float3 channels) {
-  int3 bytes = convert_int3_rte(channels * 255.0f);
-  return (float3)(kSrgbToLinear[bytes.x], kSrgbToLinear[bytes.y], kSrgbToLinear[bytes.z]);
+  // The channels lie in [0, 1]: plain casts round them (convert_int3_rte's handling of values
+  // out of range and NaN cost a GPU three times the instructions of the lookups).
+  float3 scaled = channels * 255.0f + 0.5f;
+  return (float3)(kSrgbToLinear[(int)scaled.x], kSrgbToLinear[(int)scaled.y],
+                  kSrgbToLinear[(int)scaled.z]);
 }
 
 /// A colour read as (r, g, b, a) of normalized stored channels, as read_imagef returns it:
@@ -486,9 +489,62 @@ static uint samplerSlot(uint sampler) {
 /// The texture that samples `image` as `sampler` says, or 0 when the device has no texture
 /// for it (the read is then done in software).
 static ulong textureFor(Image image, uint sampler) {
-  if (!__kiln_texture_hardware() || !image->textures)
+  if (!__kiln_texture_hardware())
     return 0;
   return image->textures[samplerSlot(sampler)];
+}
+
+// How the channels a texture returns (in storage order) become (r, g, b, a), as toRgba() says
+// with a switch, but as a table: a read then needs no branch on the channel order, so the reads
+// of a loop stay in one block, whose texture fetches the GPU overlaps, and the table's entry for
+// an image is loaded once before the loop. For each of r, g, b, a (four bits each, r lowest):
+// the stored channel it takes, 4 for zero, 5 for one. Indexed by the order less CLK_R.
+#define KILN_SWIZZLE(r, g, b, a) ((r) | (g) << 4 | (b) << 8 | (a) << 12)
+constant uint kTextureSwizzles[] = {
+    KILN_SWIZZLE(0, 4, 4, 5), // CLK_R
+    KILN_SWIZZLE(4, 4, 4, 0), // CLK_A
+    KILN_SWIZZLE(0, 1, 4, 5), // CLK_RG
+    KILN_SWIZZLE(0, 4, 4, 1), // CLK_RA
+    KILN_SWIZZLE(0, 1, 2, 5), // CLK_RGB
+    KILN_SWIZZLE(0, 1, 2, 3), // CLK_RGBA
+    KILN_SWIZZLE(2, 1, 0, 3), // CLK_BGRA
+    KILN_SWIZZLE(1, 2, 3, 0), // CLK_ARGB
+    KILN_SWIZZLE(0, 0, 0, 0), // CLK_INTENSITY
+    KILN_SWIZZLE(0, 0, 0, 5), // CLK_LUMINANCE
+    KILN_SWIZZLE(0, 4, 4, 5), // CLK_Rx
+    KILN_SWIZZLE(0, 1, 4, 5), // CLK_RGx
+    KILN_SWIZZLE(0, 1, 2, 5), // CLK_RGBx
+    KILN_SWIZZLE(0, 4, 4, 5), // CLK_DEPTH
+    KILN_SWIZZLE(0, 4, 4, 5), // CLK_DEPTH_STENCIL
+    KILN_SWIZZLE(0, 1, 2, 5), // CLK_sRGB
+    KILN_SWIZZLE(0, 1, 2, 5), // CLK_sRGBx
+    KILN_SWIZZLE(0, 1, 2, 3), // CLK_sRGBA
+    KILN_SWIZZLE(2, 1, 0, 3), // CLK_sBGRA
+    KILN_SWIZZLE(3, 2, 1, 0), // CLK_ABGR
+};
+static uint textureSwizzleOf(int order) {
+  return kTextureSwizzles[clamp(order - CLK_R, 0, (int)(sizeof(kTextureSwizzles) / sizeof(uint)) - 1)];
+}
+// Selects by the bits of the code, never by comparisons with each value, which the optimizer
+// would turn back into a switch.
+#define KILN_TEXTURE_RGBA(V, S)                                                                    \
+  static S pickChannel_##V(V c, uint from, S one) {                                                \
+    S low = (from & 1) ? c.y : c.x;                                                                \
+    S high = (from & 1) ? c.w : c.z;                                                               \
+    S stored = (from & 2) ? high : low;                                                            \
+    S fixed = (from & 1) ? one : (S)0;                                                             \
+    return (from & 4) ? fixed : stored;                                                            \
+  }                                                                                                \
+  static V textureRgba_##V(uint swizzle, V c, S one) {                                             \
+    return (V)(pickChannel_##V(c, swizzle, one), pickChannel_##V(c, swizzle >> 4, one),            \
+               pickChannel_##V(c, swizzle >> 8, one), pickChannel_##V(c, swizzle >> 12, one));     \
+  }
+KILN_TEXTURE_RGBA(float4, float)
+KILN_TEXTURE_RGBA(int4, int)
+KILN_TEXTURE_RGBA(uint4, uint)
+
+static bool isArrayShape(int shape) {
+  return shape == KILN_SHAPE_1D_ARRAY || shape == KILN_SHAPE_2D_ARRAY;
 }
 
 /// The element `texture` samples at `coord`, as (r, g, b, a). An array's layer is the
@@ -496,16 +552,100 @@ static ulong textureFor(Image image, uint sampler) {
 /// its bytes and returns them normalized: the table makes them linear (the texture units' own
 /// conversion is not exact).
 #define KILN_TEXTURE_READ(V, SUFFIX, ONE, FINISH)                                                  \
-  static V textureRead_##V(Image image, ulong texture, int dims, int shape, float4 coord) {      \
-    if (image->arraySize != 0)                                                                     \
+  static V textureRead_##V(Image image, int order, uint swizzle, ulong texture, int dims,          \
+                           int shape, float4 coord) {                                              \
+    if (isArrayShape(shape))                                                                       \
       coord[dims] = (float)layerOf(image, dims, coord);                                            \
-    int order = image->channelOrder;                                                               \
-    return FINISH(order, toRgba_##V(order, __kiln_texture_##SUFFIX(texture, shape, coord), ONE));  \
+    V stored = __kiln_texture_##SUFFIX(texture, shape, coord);                                     \
+    return FINISH(order, textureRgba_##V(swizzle, stored, ONE));                                   \
   }
 #define KILN_AS_READ(order, color) (color)
 KILN_TEXTURE_READ(float4, f, 1.0f, linearColor)
 KILN_TEXTURE_READ(int4, i, 1, KILN_AS_READ)
 KILN_TEXTURE_READ(uint4, ui, 1u, KILN_AS_READ)
+
+/// The texture linear filtering fetches its texels through: nearest, unnormalized coordinates,
+/// the border outside the image (CLK_ADDRESS_CLAMP); 0 where the image has none.
+static ulong texelTextureFor(Image image) {
+  return textureFor(image, CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST);
+}
+
+/// The centre of texel (i, j, k) of a linear filter's neighbourhood, in the texture's
+/// unnormalized coordinates, with the array's layer after the spatial coordinates.
+static float4 texelCentre(int i, int j, int k, int dims, int shape, float layer) {
+  float4 centre = (float4)(i + 0.5f, j + 0.5f, k + 0.5f, 0.0f);
+  if (isArrayShape(shape))
+    centre[dims] = layer;
+  return centre;
+}
+
+static float4 linearTexel(float4 texel, bool srgb) {
+  if (srgb)
+    texel.xyz = srgbToLinear(texel.xyz);
+  return texel;
+}
+
+/// Linear filtering with texture hardware: the texel indices and weights are the software's
+/// (the texture units' own filter weighs with 8 fractional bits), and each texel is fetched by
+/// the texture units at its centre, which reads it through their cache, converts its format and
+/// gives the border outside the image. All fetches come first, so that they overlap; the texels
+/// are weighed in storage order (sRGB ones made linear first), in the software's order, and the
+/// sum swizzled once.
+static float4 textureLinear(Image image, int order, uint swizzle, ulong texels, int dims,
+                            int shape, uint sampler, float4 coord) {
+  float layer = isArrayShape(shape) ? (float)layerOf(image, dims, coord) : 0.0f;
+  float a, b = 0.0f, c = 0.0f;
+  int2 i = linearIndices(coord.x, image->width, sampler, &a);
+  int2 j = dims > 1 ? linearIndices(coord.y, image->height, sampler, &b) : (int2)(0);
+  int2 k = dims > 2 ? linearIndices(coord.z, image->depth, sampler, &c) : (int2)(0);
+  bool srgb = isSrgb(order);
+#define KILN_FETCH_AT(x, y, z) __kiln_texture_f(texels, shape, texelCentre(x, y, z, dims, shape, layer))
+  float4 sum = 0.0f;
+  if (dims == 1) {
+    float4 t0 = KILN_FETCH_AT(i.x, 0, 0), t1 = KILN_FETCH_AT(i.y, 0, 0);
+    sum += (1.0f - a) * linearTexel(t0, srgb);
+    sum += a * linearTexel(t1, srgb);
+  } else if (dims == 2) {
+    float4 t00 = KILN_FETCH_AT(i.x, j.x, 0), t10 = KILN_FETCH_AT(i.y, j.x, 0);
+    float4 t01 = KILN_FETCH_AT(i.x, j.y, 0), t11 = KILN_FETCH_AT(i.y, j.y, 0);
+    sum += (1.0f - a) * (1.0f - b) * linearTexel(t00, srgb);
+    sum += a * (1.0f - b) * linearTexel(t10, srgb);
+    sum += (1.0f - a) * b * linearTexel(t01, srgb);
+    sum += a * b * linearTexel(t11, srgb);
+  } else {
+    float4 t000 = KILN_FETCH_AT(i.x, j.x, k.x), t100 = KILN_FETCH_AT(i.y, j.x, k.x);
+    float4 t010 = KILN_FETCH_AT(i.x, j.y, k.x), t110 = KILN_FETCH_AT(i.y, j.y, k.x);
+    float4 t001 = KILN_FETCH_AT(i.x, j.x, k.y), t101 = KILN_FETCH_AT(i.y, j.x, k.y);
+    float4 t011 = KILN_FETCH_AT(i.x, j.y, k.y), t111 = KILN_FETCH_AT(i.y, j.y, k.y);
+    sum += (1.0f - a) * (1.0f - b) * (1.0f - c) * linearTexel(t000, srgb);
+    sum += a * (1.0f - b) * (1.0f - c) * linearTexel(t100, srgb);
+    sum += (1.0f - a) * b * (1.0f - c) * linearTexel(t010, srgb);
+    sum += a * b * (1.0f - c) * linearTexel(t110, srgb);
+    sum += (1.0f - a) * (1.0f - b) * c * linearTexel(t001, srgb);
+    sum += a * (1.0f - b) * c * linearTexel(t101, srgb);
+    sum += (1.0f - a) * b * c * linearTexel(t011, srgb);
+    sum += a * b * c * linearTexel(t111, srgb);
+  }
+#undef KILN_FETCH_AT
+  return textureRgba_float4(swizzle, sum, 1.0f);
+}
+
+/// read_imagef at float coordinates: through the hardware where the image has a texture for the
+/// sampler (nearest filtering) or for fetching texels (linear), else in software. The channel
+/// order and its swizzle are read before the choice, so that a loop's reads of one image find
+/// them before the loop.
+static float4 sampleFloatAt(Image image, int dims, int shape, uint sampler, float4 coord) {
+  int order = image->channelOrder;
+  uint swizzle = textureSwizzleOf(order);
+  if ((sampler & 0x30) == CLK_FILTER_LINEAR) {
+    ulong texels = texelTextureFor(image);
+    return texels ? textureLinear(image, order, swizzle, texels, dims, shape, sampler, coord)
+                  : __kiln_outline_sample_float4(image, dims, sampler, coord);
+  }
+  ulong texture = textureFor(image, sampler);
+  return texture ? textureRead_float4(image, order, swizzle, texture, dims, shape, coord)
+                 : __kiln_outline_sample_float4(image, dims, sampler, coord);
+}
 
 // A sampled read of V: through the hardware when the image has a texture for the sampler, else
 // in software (the function SOFTWARE).
@@ -513,8 +653,10 @@ KILN_TEXTURE_READ(uint4, ui, 1u, KILN_AS_READ)
   Image descriptor = __kiln_image_descriptor(IMAGE);                                               \
   uint bits = __kiln_sampler_bits(SAMPLER);                                                        \
   float4 position = COORD;                                                                         \
+  int order = descriptor->channelOrder;                                                             \
+  uint swizzle = textureSwizzleOf(order);                                                          \
   ulong texture = textureFor(descriptor, bits);                                                    \
-  return texture ? textureRead_##V(descriptor, texture, DIMS, SHAPE, position)                     \
+  return texture ? textureRead_##V(descriptor, order, swizzle, texture, DIMS, SHAPE, position)     \
                  : SOFTWARE(descriptor, DIMS, bits, position);
 
 // ---------------------------------------------------------------------------------------------
@@ -536,7 +678,8 @@ KILN_TEXTURE_READ(uint4, ui, 1u, KILN_AS_READ)
 
 #define KILN_READS(T, DIMS, W, SHAPE)                                                              \
   OVL float4 read_imagef(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {       \
-    KILN_SAMPLED(float4, __kiln_outline_sample_float4, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))         \
+    return sampleFloatAt(__kiln_image_descriptor(image), DIMS, SHAPE, __kiln_sampler_bits(sampler),   \
+                         KILN_WIDENF_##W(coord));                                                  \
   }                                                                                                \
   OVL float4 read_imagef(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {         \
     KILN_SAMPLED(float4, __kiln_outline_nearest_float4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))       \

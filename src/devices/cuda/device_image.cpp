@@ -113,11 +113,12 @@ std::optional<CUDA_ARRAY3D_DESCRIPTOR> arrayShape(const ImageDescription &image)
 }
 
 /// How a CUDA texture samples as the OpenCL sampler in `slot` says; nullopt for the samplers
-/// the software path serves:
+/// it does not serve:
 ///  - linear filtering. The texture units weigh texels with 8 fractional bits, and blend the
 ///    border of CL_ADDRESS_CLAMP and signed normalized texels differently from the specification:
-///    the conformance suite's linear-filter test failed 295 format and mode cases that way, and
-///    the software filter is exact;
+///    the conformance suite's linear-filter test failed 295 format and mode cases that way. The
+///    library weighs the texels itself, exactly, and fetches them through the texture of
+///    unnormalized coordinates and CL_ADDRESS_CLAMP (image.cl, textureLinear);
 ///  - repeat modes without normalized coordinates, which OpenCL leaves undefined.
 std::optional<CUDA_TEXTURE_DESC> samplingOf(unsigned slot, bool integers) {
   SlotSampler sampler = samplerOfSlot(slot);
@@ -165,8 +166,9 @@ std::shared_ptr<DeviceImage> DeviceImage::create(std::shared_ptr<const CudaLibra
   deviceImage->table_ = std::construct_at(reinterpret_cast<DescriptorTable *>(table));
   deviceImage->table_->descriptor = *image.kernelDescriptor();
   deviceImage->createTextures();
-  deviceImage->table_->descriptor.textures =
-      deviceImage->array_ != nullptr ? deviceImage->table_->textures.data() : nullptr;
+  // Never null on the GPU, all zeros without an array: the library then loads a read's texture
+  // without first testing the table, and a loop's reads find theirs before the loop.
+  deviceImage->table_->descriptor.textures = deviceImage->table_->textures.data();
   return deviceImage;
 }
 

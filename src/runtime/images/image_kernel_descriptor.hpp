@@ -19,7 +19,8 @@ struct ImageKernelDescriptor {
   int32_t channelOrder, channelType, elementSize;
   int32_t imageType; // the cl_mem_object_type
   /// A GPU's texture objects for this image, one per sampler (kSamplerSlots, indexed by
-  /// samplerSlot()), 0 where it has none; null on devices that sample in software.
+  /// samplerSlot()), 0 where it has none (never null on a GPU); null on devices that sample in
+  /// software.
   const uint64_t *textures;
 };
 static_assert(sizeof(ImageKernelDescriptor) == 64, "the builtin library's KilnImage layout");
