@@ -12,6 +12,8 @@
 #include "devices/cuda/codegen/address_space_mapping.hpp"
 #include "devices/cuda/launch_abi.hpp"
 
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -265,6 +267,23 @@ void keepLibraryPathsOutOfLine(Module &module) {
 /// How many calls of an out-of-line path are inlined rather than kept as calls.
 constexpr unsigned kInlinedPathCopies = 4;
 
+/// Whether a call of `path` sits in a loop. There it stays a call: the paths are the software
+/// beside a texture read, which a loop of reads should not carry inlined, since the optimizer
+/// then can neither take the choice out of the loop nor unroll it.
+bool isCalledInLoop(const Function &path) {
+  for (const User *user : path.users()) {
+    const auto *call = dyn_cast<CallBase>(user);
+    if (call == nullptr)
+      continue;
+    Function &caller = *const_cast<Function *>(call->getFunction());
+    DominatorTree dominators(caller);
+    LoopInfo loops(dominators);
+    if (loops.getLoopFor(call->getParent()) != nullptr)
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 Expected<Function *> createEntry(Module &module, const compiler::KernelInfo &info, StringRef name,
@@ -315,7 +334,8 @@ Error callKernel(IRBuilder<> &builder, Function &kernel, const compiler::KernelI
 bool inlineRarelyCalledPaths(Module &module) {
   bool marked = false;
   for (Function &function : module)
-    if (isOutOfLinePath(function) && function.getNumUses() <= kInlinedPathCopies) {
+    if (isOutOfLinePath(function) && function.getNumUses() <= kInlinedPathCopies &&
+        !isCalledInLoop(function)) {
       function.removeFnAttr(Attribute::NoInline);
       function.addFnAttr(Attribute::AlwaysInline);
       marked = true;

@@ -7,7 +7,8 @@
 // whose primitives then read CUDA's registers; atomics on private memory become plain accesses;
 // float division and rsqrt use PTX's fast forms where OpenCL's accuracy allows;
 // libdevice provides the math; O3 (or only clean-up for
-// -cl-opt-disable), then small counted loops unrolled; NVPTX's code generator writes PTX.
+// -cl-opt-disable), then small loops of texture reads copied per image format choice and small
+// counted loops unrolled; NVPTX's code generator writes PTX.
 //
 //===----------------------------------------------------------------------===//
 #include "devices/cuda/codegen/ptx_compiler.hpp"
@@ -31,6 +32,7 @@
 #include "devices/cuda/codegen/libdevice_math.hpp"
 #include "devices/cuda/codegen/loop_unrolling.hpp"
 #include "devices/cuda/codegen/private_atomics.hpp"
+#include "devices/cuda/codegen/texture_loop_versioning.hpp"
 #include "devices/cuda/codegen/texture_reads.hpp"
 
 #include "support/settings.hpp"
@@ -182,8 +184,10 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   if (verifyModule(**module, &problemStream))
     return compiler::codegenError("the GPU code generator made invalid IR: " + problems);
   optimize(**module, **machine, optimizeCode);
-  if (optimizeCode)
+  if (optimizeCode) {
+    versionTextureLoops(**module, **machine);
     unrollCountedLoops(**module, **machine);
+  }
   if (settingValue(Setting::PrintIr))
     (*module)->print(errs(), nullptr);
   Expected<std::string> ptx = emitPtx(**module, **machine);
