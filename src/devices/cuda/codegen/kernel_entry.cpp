@@ -18,9 +18,11 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <array>
 #include <cstddef>
+#include <optional>
 
 using namespace llvm;
 
@@ -152,36 +154,6 @@ std::array<Value *, 3> specialRegisters(IRBuilder<> &builder, const Intrinsic::I
   return values;
 }
 
-/// The work-group's local ids (`ofThreads`) or sizes along y and z, from the block's, where the
-/// launch folded both into the block's y axis (LaunchParams::foldedHeight).
-void unfoldDepth(IRBuilder<> &builder, std::array<Value *, 3> &values, Value *launch,
-                 bool ofThreads) {
-  Value *height =
-      launchField(builder, launch, offsetof(LaunchParams, foldedHeight), builder.getInt32Ty());
-  Value *folded = builder.CreateICmpNE(height, builder.getInt32(0));
-  Value *divisor = builder.CreateSelect(folded, height, builder.getInt32(1));
-  Value *depth = builder.CreateUDiv(values[1], divisor);
-  Value *row = ofThreads ? builder.CreateSub(values[1], builder.CreateMul(depth, divisor)) : height;
-  values[2] = builder.CreateSelect(folded, depth, values[2]);
-  values[1] = builder.CreateSelect(folded, row, values[1]);
-}
-
-/// Local id or size `dimension` of the work-item, as a 64-bit value.
-Value *localAxis(IRBuilder<> &builder, const Intrinsic::ID (&registers)[3], Value *dimension,
-                 Value *launch, bool ofThreads) {
-  std::array<Value *, 3> values = specialRegisters(builder, registers);
-  auto *constant = dyn_cast<ConstantInt>(dimension);
-  if (constant == nullptr || constant->getZExtValue() != 0)
-    unfoldDepth(builder, values, launch, ofThreads);
-  return builder.CreateZExt(selectAxis(builder, values, dimension), builder.getInt64Ty());
-}
-
-/// One of CUDA's block index registers for `dimension`, as a 64-bit value.
-Value *blockIndex(IRBuilder<> &builder, const Intrinsic::ID (&registers)[3], Value *dimension) {
-  std::array<Value *, 3> values = specialRegisters(builder, registers);
-  return builder.CreateZExt(selectAxis(builder, values, dimension), builder.getInt64Ty());
-}
-
 constexpr Intrinsic::ID kThreadIndex[3] = {Intrinsic::nvvm_read_ptx_sreg_tid_x,
                                            Intrinsic::nvvm_read_ptx_sreg_tid_y,
                                            Intrinsic::nvvm_read_ptx_sreg_tid_z};
@@ -192,15 +164,88 @@ constexpr Intrinsic::ID kBlockSize[3] = {Intrinsic::nvvm_read_ptx_sreg_ntid_x,
                                          Intrinsic::nvvm_read_ptx_sreg_ntid_y,
                                          Intrinsic::nvvm_read_ptx_sreg_ntid_z};
 
+/// The work-group's local ids and sizes along each axis, computed once at an entry's start.
+struct LocalAxes {
+  std::array<Value *, 3> ids, sizes;
+};
+
+bool usesLocalAxesBeyondX(const Function &entry) {
+  for (const Instruction &instruction : instructions(entry)) {
+    const auto *call = dyn_cast<CallBase>(&instruction);
+    const Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (callee == nullptr ||
+        (callee->getName() != "__kiln_local_id" && callee->getName() != "__kiln_local_size"))
+      continue;
+    const auto *dimension = dyn_cast<ConstantInt>(call->getArgOperand(0));
+    if (dimension == nullptr || !dimension->isZero())
+      return true;
+  }
+  return false;
+}
+
+/// The block's thread ids and sizes, with y and z unfolded where the launch folded both into the
+/// block's y axis (LaunchParams::foldedHeight): local id y is then tid.y % foldedHeight and z is
+/// tid.y / foldedHeight. Only such launches run the division, behind a branch: computed for
+/// every thread, it cost a 2-D kernel such as a 3x3 stencil a third of its instructions.
+LocalAxes unfoldedLocalAxes(Function &entry) {
+  BasicBlock &first = entry.getEntryBlock();
+  BasicBlock::iterator start = first.getFirstInsertionPt();
+  while (isa<AllocaInst>(*start))
+    ++start;
+  IRBuilder<> builder(&first, start);
+  LocalAxes axes{specialRegisters(builder, kThreadIndex), specialRegisters(builder, kBlockSize)};
+  Value *height = launchField(builder, entry.getArg(1), offsetof(LaunchParams, foldedHeight),
+                              builder.getInt32Ty());
+  Value *folded = builder.CreateICmpNE(height, builder.getInt32(0));
+  Instruction *unfold = SplitBlockAndInsertIfThen(folded, &*builder.GetInsertPoint(), false);
+  BasicBlock *unfolding = unfold->getParent();
+  builder.SetInsertPoint(unfold);
+  Value *depth = builder.CreateUDiv(axes.ids[1], height);
+  Value *row = builder.CreateSub(axes.ids[1], builder.CreateMul(depth, height));
+  Value *depthSize = builder.CreateUDiv(axes.sizes[1], height);
+  BasicBlock *rest = unfolding->getSingleSuccessor();
+  builder.SetInsertPoint(rest, rest->begin());
+  auto merge = [&](Value *unfoldedValue, Value *plain) {
+    PHINode *phi = builder.CreatePHI(plain->getType(), 2);
+    phi->addIncoming(unfoldedValue, unfolding);
+    phi->addIncoming(plain, first.getTerminator()->getParent());
+    return phi;
+  };
+  LocalAxes unfolded = axes;
+  unfolded.ids[1] = merge(row, axes.ids[1]);
+  unfolded.ids[2] = merge(depth, axes.ids[2]);
+  unfolded.sizes[1] = merge(height, axes.sizes[1]);
+  unfolded.sizes[2] = merge(depthSize, axes.sizes[2]);
+  return unfolded;
+}
+
+/// Local id (`ofThreads`) or size `dimension` of the work-item, as a 64-bit value.
+Value *localAxis(IRBuilder<> &builder, const LocalAxes *axes, Value *dimension, bool ofThreads) {
+  std::array<Value *, 3> values;
+  auto *constant = dyn_cast<ConstantInt>(dimension);
+  if (constant != nullptr && constant->isZero())
+    values = specialRegisters(builder, ofThreads ? kThreadIndex : kBlockSize);
+  else
+    values = ofThreads ? axes->ids : axes->sizes;
+  return builder.CreateZExt(selectAxis(builder, values, dimension), builder.getInt64Ty());
+}
+
+/// One of CUDA's block index registers for `dimension`, as a 64-bit value.
+Value *blockIndex(IRBuilder<> &builder, const Intrinsic::ID (&registers)[3], Value *dimension) {
+  std::array<Value *, 3> values = specialRegisters(builder, registers);
+  return builder.CreateZExt(selectAxis(builder, values, dimension), builder.getInt64Ty());
+}
+
 /// The value of a primitive's call, computed before `call` (which the caller then removes), or
 /// null when `name` is not a primitive this step lowers.
-Value *primitiveValue(IRBuilder<> &builder, StringRef name, CallBase &call, Value *launch) {
+Value *primitiveValue(IRBuilder<> &builder, StringRef name, CallBase &call, Value *launch,
+                      const LocalAxes *axes) {
   Type *i64 = builder.getInt64Ty();
   auto dimension = [&] { return call.getArgOperand(0); };
   if (name == "__kiln_local_id")
-    return localAxis(builder, kThreadIndex, dimension(), launch, /*ofThreads=*/true);
+    return localAxis(builder, axes, dimension(), /*ofThreads=*/true);
   if (name == "__kiln_local_size")
-    return localAxis(builder, kBlockSize, dimension(), launch, /*ofThreads=*/false);
+    return localAxis(builder, axes, dimension(), /*ofThreads=*/false);
   if (name == "__kiln_group_id")
     return builder.CreateAdd(
         blockIndex(builder, kBlockIndex, dimension()),
@@ -360,6 +405,10 @@ Error lowerWorkItemPrimitives(Module &module) {
   for (Function &function : module) {
     if (function.isDeclaration())
       continue;
+    // Before the walk below: computing them splits the entry's first block.
+    std::optional<LocalAxes> axes;
+    if (isEntry(function) && usesLocalAxesBeyondX(function))
+      axes = unfoldedLocalAxes(function);
     for (Instruction &instruction : make_early_inc_range(instructions(function))) {
       auto *call = dyn_cast<CallBase>(&instruction);
       Function *callee = call ? call->getCalledFunction() : nullptr;
@@ -401,7 +450,8 @@ Error lowerWorkItemPrimitives(Module &module) {
         call->eraseFromParent();
         continue;
       }
-      Value *value = primitiveValue(builder, callee->getName(), *call, function.getArg(1));
+      Value *value = primitiveValue(builder, callee->getName(), *call, function.getArg(1),
+                                    axes ? &*axes : nullptr);
       if (value == nullptr)
         return compiler::codegenError("the GPU device cannot run '" + callee->getName() + "' yet");
       if (!call->getType()->isVoidTy())
