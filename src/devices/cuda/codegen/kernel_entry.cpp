@@ -20,6 +20,7 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -309,6 +310,21 @@ void keepLibraryPathsOutOfLine(Module &module) {
     }
 }
 
+/// The registers of a kernel that may sample images. The builtin library's software paths
+/// beside its texture reads (for the formats and samplers a texture cannot serve) hold far more
+/// values than the reads through textures, and CUDA gives each thread the registers of the
+/// kernel's costliest path, called functions included: a bilinear resize took 148, so that a
+/// fifth of the warps an SM holds could run. At 64, half of them can; ptxas keeps what no longer
+/// fits in local memory, which the software paths' long-lived values are.
+constexpr unsigned kSamplingKernelRegisters = 64;
+
+bool samplesImages(const compiler::KernelInfo &info) {
+  return std::any_of(info.args.begin(), info.args.end(), [](const compiler::KernelArgInfo &arg) {
+    return arg.kind == compiler::ArgKind::Image &&
+           arg.accessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY;
+  });
+}
+
 /// How many calls of an out-of-line path are inlined rather than kept as calls.
 constexpr unsigned kInlinedPathCopies = 4;
 
@@ -352,6 +368,8 @@ Expected<Function *> createEntry(Module &module, const compiler::KernelInfo &inf
   if (!subGroupWidth)
     return subGroupWidth.takeError();
   entry->addFnAttr(kSubGroupWidthAttribute, std::to_string(*subGroupWidth));
+  if (samplesImages(info))
+    entry->addFnAttr("nvvm.maxnreg", std::to_string(kSamplingKernelRegisters));
   size_t requiredThreads =
       info.requiredWorkGroupSize[0] * info.requiredWorkGroupSize[1] * info.requiredWorkGroupSize[2];
   if (requiredThreads != 0) {
