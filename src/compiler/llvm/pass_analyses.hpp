@@ -6,6 +6,8 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 
+#include <utility>
+
 namespace kiln::compiler {
 
 /// The four analysis managers a PassBuilder needs, registered and cross-wired.
@@ -23,5 +25,14 @@ struct PassAnalyses {
     builder.crossRegisterProxies(loops, functions, sccs, modules);
   }
 };
+
+/// Runs `functions` on every function of `module`, with the analyses `builder` registers.
+inline void runOnEveryFunction(llvm::Module &module, llvm::PassBuilder &builder,
+                               llvm::FunctionPassManager functions) {
+  PassAnalyses analyses(builder);
+  llvm::ModulePassManager passes;
+  passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(functions)));
+  passes.run(module, analyses.modules);
+}
 
 } // namespace kiln::compiler

@@ -209,7 +209,7 @@ LocalAxes unfoldedLocalAxes(Function &entry) {
   auto merge = [&](Value *unfoldedValue, Value *plain) {
     PHINode *phi = builder.CreatePHI(plain->getType(), 2);
     phi->addIncoming(unfoldedValue, unfolding);
-    phi->addIncoming(plain, first.getTerminator()->getParent());
+    phi->addIncoming(plain, &first);
     return phi;
   };
   LocalAxes unfolded = axes;

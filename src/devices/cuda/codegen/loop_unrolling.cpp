@@ -69,17 +69,14 @@ public:
 } // namespace
 
 void unrollCountedLoops(Module &module, TargetMachine &machine) {
-  PassBuilder builder(&machine);
-  compiler::PassAnalyses analyses(builder);
   FunctionPassManager functions;
   functions.addPass(MarkCountedLoopsPass());
   functions.addPass(LoopUnrollPass(LoopUnrollOptions(3)));
   functions.addPass(InstCombinePass());
   functions.addPass(EarlyCSEPass());
   functions.addPass(SimplifyCFGPass());
-  ModulePassManager passes;
-  passes.addPass(createModuleToFunctionPassAdaptor(std::move(functions)));
-  passes.run(module, analyses.modules);
+  PassBuilder builder(&machine);
+  compiler::runOnEveryFunction(module, builder, std::move(functions));
 }
 
 } // namespace kiln::cuda

@@ -138,8 +138,6 @@ public:
 } // namespace
 
 void versionTextureLoops(Module &module, TargetMachine &machine) {
-  PassBuilder builder(&machine);
-  compiler::PassAnalyses analyses(builder);
   FunctionPassManager functions;
   for (unsigned Round = 0; Round < Rounds; ++Round) {
     functions.addPass(VersionTextureLoopsPass());
@@ -153,9 +151,8 @@ void versionTextureLoops(Module &module, TargetMachine &machine) {
     functions.addPass(EarlyCSEPass());
     functions.addPass(SimplifyCFGPass());
   }
-  ModulePassManager passes;
-  passes.addPass(createModuleToFunctionPassAdaptor(std::move(functions)));
-  passes.run(module, analyses.modules);
+  PassBuilder builder(&machine);
+  compiler::runOnEveryFunction(module, builder, std::move(functions));
 }
 
 } // namespace kiln::cuda
