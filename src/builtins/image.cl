@@ -634,30 +634,32 @@ static float4 textureLinear(Image image, int order, uint swizzle, ulong texels, 
 /// sampler (nearest filtering) or for fetching texels (linear), else in software. The channel
 /// order and its swizzle are read before the choice, so that a loop's reads of one image find
 /// them before the loop.
-static float4 sampleFloatAt(Image image, int dims, int shape, uint sampler, float4 coord) {
-  int order = image->channelOrder;
-  uint swizzle = textureSwizzleOf(order);
-  if ((sampler & 0x30) == CLK_FILTER_LINEAR) {
-    ulong texels = texelTextureFor(image);
-    return texels ? textureLinear(image, order, swizzle, texels, dims, shape, sampler, coord)
-                  : __kiln_outline_sample_float4(image, dims, sampler, coord);
-  }
-  ulong texture = textureFor(image, sampler);
-  return texture ? textureRead_float4(image, order, swizzle, texture, dims, shape, coord)
-                 : __kiln_outline_sample_float4(image, dims, sampler, coord);
-}
-
-// A sampled read of V: through the hardware when the image has a texture for the sampler, else
-// in software (the function SOFTWARE).
-#define KILN_SAMPLED(V, SOFTWARE, DIMS, SHAPE, IMAGE, SAMPLER, COORD)                              \
-  Image descriptor = __kiln_image_descriptor(IMAGE);                                               \
-  uint bits = __kiln_sampler_bits(SAMPLER);                                                        \
+// A sampled read of V by `image` and the sampler of CLK_* bits `bits`: through the hardware when
+// the image has a texture for the sampler, else in software (the function SOFTWARE). The channel
+// order and its swizzle are read before the choice, so that a loop's reads of one image find
+// them before the loop.
+#define KILN_SAMPLED(V, SOFTWARE, DIMS, SHAPE, IMAGE, BITS, COORD)                                 \
+  Image descriptor = IMAGE;                                                                        \
+  uint bits = BITS;                                                                                \
   float4 position = COORD;                                                                         \
-  int order = descriptor->channelOrder;                                                             \
+  int order = descriptor->channelOrder;                                                            \
   uint swizzle = textureSwizzleOf(order);                                                          \
   ulong texture = textureFor(descriptor, bits);                                                    \
   return texture ? textureRead_##V(descriptor, order, swizzle, texture, DIMS, SHAPE, position)     \
                  : SOFTWARE(descriptor, DIMS, bits, position);
+
+/// read_imagef at float coordinates: linear filtering through the texture that fetches texels
+/// where the image has one, else as any sampled read.
+static float4 sampleFloatAt(Image image, int dims, int shape, uint sampler, float4 coord) {
+  if ((sampler & 0x30) == CLK_FILTER_LINEAR) {
+    int order = image->channelOrder;
+    uint swizzle = textureSwizzleOf(order);
+    ulong texels = texelTextureFor(image);
+    return texels ? textureLinear(image, order, swizzle, texels, dims, shape, sampler, coord)
+                  : __kiln_outline_sample_float4(image, dims, sampler, coord);
+  }
+  KILN_SAMPLED(float4, __kiln_outline_sample_float4, dims, shape, image, sampler, coord)
+}
 
 // ---------------------------------------------------------------------------------------------
 // The builtins, for each image type: T, its spatial dimensions, its int and float coordinates
@@ -682,19 +684,19 @@ static float4 sampleFloatAt(Image image, int dims, int shape, uint sampler, floa
                          KILN_WIDENF_##W(coord));                                                  \
   }                                                                                                \
   OVL float4 read_imagef(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {         \
-    KILN_SAMPLED(float4, __kiln_outline_nearest_float4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))       \
+    KILN_SAMPLED(float4, __kiln_outline_nearest_float4, DIMS, SHAPE, __kiln_image_descriptor(image), __kiln_sampler_bits(sampler), KILN_WIDEN_##W(coord))       \
   }                                                                                                \
   OVL int4 read_imagei(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {         \
-    KILN_SAMPLED(int4, __kiln_outline_nearest_int4, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))          \
+    KILN_SAMPLED(int4, __kiln_outline_nearest_int4, DIMS, SHAPE, __kiln_image_descriptor(image), __kiln_sampler_bits(sampler), KILN_WIDENF_##W(coord))          \
   }                                                                                                \
   OVL int4 read_imagei(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {           \
-    KILN_SAMPLED(int4, __kiln_outline_nearest_int4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))           \
+    KILN_SAMPLED(int4, __kiln_outline_nearest_int4, DIMS, SHAPE, __kiln_image_descriptor(image), __kiln_sampler_bits(sampler), KILN_WIDEN_##W(coord))           \
   }                                                                                                \
   OVL uint4 read_imageui(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {       \
-    KILN_SAMPLED(uint4, __kiln_outline_nearest_uint4, DIMS, SHAPE, image, sampler, KILN_WIDENF_##W(coord))        \
+    KILN_SAMPLED(uint4, __kiln_outline_nearest_uint4, DIMS, SHAPE, __kiln_image_descriptor(image), __kiln_sampler_bits(sampler), KILN_WIDENF_##W(coord))        \
   }                                                                                                \
   OVL uint4 read_imageui(read_only T image, sampler_t sampler, KILN_INT_COORD_##W coord) {         \
-    KILN_SAMPLED(uint4, __kiln_outline_nearest_uint4, DIMS, SHAPE, image, sampler, KILN_WIDEN_##W(coord))         \
+    KILN_SAMPLED(uint4, __kiln_outline_nearest_uint4, DIMS, SHAPE, __kiln_image_descriptor(image), __kiln_sampler_bits(sampler), KILN_WIDEN_##W(coord))         \
   }                                                                                                \
   OVL half4 read_imageh(read_only T image, sampler_t sampler, KILN_FLOAT_COORD_##W coord) {        \
     return convert_half4(read_imagef(image, sampler, coord));                                      \

@@ -23,6 +23,15 @@ void fenceStreamingStores() {
 #endif
 }
 
+/// The estimate of a work-group's time that `code`'s usual work-groups (those of the full size),
+/// else any of its work-groups, keep; null when none does.
+std::atomic<uint32_t> *groupTimeOf(const LaunchCode &code) {
+  for (const WorkGroupCode *each : code.byEdges)
+    if (each != nullptr && each->recentGroupNanoseconds != nullptr)
+      return each->recentGroupNanoseconds;
+  return nullptr;
+}
+
 } // namespace
 
 static_assert(kStorageReadSlackBytes >= kBufferReadSlackBytes,
@@ -93,13 +102,6 @@ void recordGroupTime(std::atomic<uint32_t> &estimate, size_t groups, uint64_t na
 }
 
 } // namespace
-
-std::atomic<uint32_t> *groupTimeOf(const LaunchCode &code) {
-  for (const WorkGroupCode *each : code.byEdges)
-    if (each != nullptr && each->recentGroupNanoseconds != nullptr)
-      return each->recentGroupNanoseconds;
-  return nullptr;
-}
 
 size_t launchChunkSize(const LaunchCode &code, size_t groups, unsigned workers) {
   std::atomic<uint32_t> *estimate = groupTimeOf(code);

@@ -96,13 +96,9 @@ struct PreparedLaunch {
 private:
   bool runGroupsUntimed(size_t begin, size_t end, WorkerScratch &scratch) const;
 
-  /// The code's estimate of a work-group's time (groupTimeOf), found once per launch.
+  /// The code's estimate of a work-group's time, found once per launch.
   std::atomic<uint32_t> *groupTime_ = nullptr;
 };
-
-/// The estimate of a work-group's time that `code`'s usual work-groups (those of the full size),
-/// else any of its work-groups, keep; null when none does.
-std::atomic<uint32_t> *groupTimeOf(const LaunchCode &code);
 
 /// How many of a launch of `groups` work-groups of `code` a worker claims at a time: several
 /// chunks per worker balance uneven work-groups, not so many that claiming costs. A launch whose
