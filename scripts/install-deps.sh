@@ -8,6 +8,8 @@ packages=(
   cmake ninja-build g++ pkg-config
   # compiler: Clang and LLVM 22 as shared libraries, libclc for the NVPTX builtins
   llvm-22-dev libclang-22-dev libclang-cpp22-dev clang-22 libclc-22
+  # the sanitizers' runtimes for Clang, which compiles the test script's sanitizer builds
+  libclang-rt-22-dev
   # OpenCL: Khronos headers, the ICD loader that applications and tests link against, clinfo
   opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
   # SPIR-V input: SPIRV-Tools' validator (linked in) and the Khronos translator (run as a

@@ -17,7 +17,11 @@ KILN_VECTORIZE=0 ctest --test-dir build --output-on-failure -j "$jobs" -E '^Ptx[
 # The sanitizer builds leave the GPU device out: without a GPU its code never runs here (the
 # release build's PTX tests check its code generator).
 # They reuse the release build's builtin library (the same bitcode whatever the build).
-cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# They are compiled by Clang, the release build by the system's GCC: both compilers stay
+# checked, and Clang builds these two in half GCC's time on two cores (about 4 minutes each
+# against 8.5 and 6.5), which kept this script under 30 minutes.
+sanitizer_compilers=(-DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22)
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${sanitizer_compilers[@]}" \
   -DKILN_SANITIZE=address,undefined -DKILN_BUILD_BENCHMARKS=OFF -DKILN_EXCLUDED_DEVICES=cuda \
   -DKILN_BUILTINS_FROM="$PWD/build/src/builtins"
 cmake --build build-sanitize -j "$jobs"
@@ -48,7 +52,8 @@ GTEST_FILTER="-$(IFS=:; echo "${asan_left_out[*]}")" \
 # above.
 # It builds its own compiler library: with the release build's, TSan no longer saw the
 # compiler's own locking and reported a race inside LLVM between two concurrent builds.
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKILN_SANITIZE=thread \
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${sanitizer_compilers[@]}" \
+  -DKILN_SANITIZE=thread \
   -DKILN_BUILD_BENCHMARKS=OFF -DKILN_EXCLUDED_DEVICES=cuda \
   -DKILN_BUILTINS_FROM="$PWD/build/src/builtins"
 cmake --build build-tsan -j "$jobs"
