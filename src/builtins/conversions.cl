@@ -2,8 +2,25 @@
 // every pair of scalar or vector types of the same width, half included (cl_khr_fp16).
 // as_<type> needs no library: Clang implements it (__builtin_astype).
 #include "kiln_internal.h"
+#include "kiln_primitives.h"
 
 #define KILN_TEMPLATE "conversions_gentype.h"
+
+// The name LLVM gives a type in its intrinsics' names: "i32" or "f64" for a scalar (N = 1) of
+// that kind and bits, "v4i32" for a vector.
+#define KILN_STR(x) KILN_STR_I(x)
+#define KILN_STR_I(x) #x
+#define KILN_LLVM_TYPE(N, kind, bits) KILN_CAT(KILN_LLVM_TYPE_, N)(kind, bits)
+#define KILN_LLVM_TYPE_1(kind, bits) #kind KILN_STR(bits)
+#define KILN_LLVM_TYPE_V(N, kind, bits) "v" #N #kind KILN_STR(bits)
+#define KILN_LLVM_TYPE_2(kind, bits) KILN_LLVM_TYPE_V(2, kind, bits)
+#define KILN_LLVM_TYPE_3(kind, bits) KILN_LLVM_TYPE_V(3, kind, bits)
+#define KILN_LLVM_TYPE_4(kind, bits) KILN_LLVM_TYPE_V(4, kind, bits)
+#define KILN_LLVM_TYPE_8(kind, bits) KILN_LLVM_TYPE_V(8, kind, bits)
+#define KILN_LLVM_TYPE_16(kind, bits) KILN_LLVM_TYPE_V(16, kind, bits)
+#define KILN_LLVM_SIGNEDNESS(is_signed) KILN_CAT(KILN_LLVM_SIGNEDNESS_, is_signed)
+#define KILN_LLVM_SIGNEDNESS_0 "u"
+#define KILN_LLVM_SIGNEDNESS_1 "s"
 
 #define KILN_S_FLOAT 0
 #define S char

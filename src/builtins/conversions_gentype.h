@@ -58,7 +58,14 @@ static OVL DT KILN_CAT(kiln_saturate_to_, DT)(T r) {
 #else
 #define KILN_HIGHEST ((T)KILN_D_MAX)
 #endif
+// LLVM's saturating conversion, whose meaning is the software's below, for the devices whose
+// conversion instruction does that itself (__kiln_converts_saturating_natively()).
+DT KILN_CAT(KILN_CAT(__kiln_fpto_sat_, DT), KILN_CAT(_, T))(T)
+    __asm("llvm.fpto" KILN_LLVM_SIGNEDNESS(KILN_D_SIGNED) "i.sat." KILN_LLVM_TYPE(N, i, KILN_D_BITS)
+          "." KILN_LLVM_TYPE(N, f, KILN_S_BITS));
 static OVL DT KILN_CAT(kiln_saturate_to_, DT)(T r) {
+  if (__kiln_converts_saturating_natively())
+    return KILN_CAT(KILN_CAT(__kiln_fpto_sat_, DT), KILN_CAT(_, T))(r);
   T c = r != r ? (T)0 : r;
   c = __builtin_elementwise_max(c, (T)KILN_D_MIN);
   c = __builtin_elementwise_min(c, KILN_HIGHEST);

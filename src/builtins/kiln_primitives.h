@@ -59,6 +59,11 @@ bool __kiln_launches_on_device(void) __attribute__((const));
 // limits (which the arena holds too, in memory the host reads, which may be far from the
 // device), answered with a constant (device_enqueue.cl).
 bool __kiln_enqueue_constants_in_launch(void) __attribute__((const));
+// Whether the device's float-to-integer conversion instruction saturates and converts NaN to 0
+// (the GPU's cvt), answered with a constant: there the library converts with LLVM's saturating
+// conversions, which the code generator lowers to that instruction; elsewhere (the CPU, whose
+// work-item vectorizer widens the library's code) it clamps in software (conversions.cl).
+bool __kiln_converts_saturating_natively(void) __attribute__((const));
 // Called in a loop that goes round again only when another work-item has done something (its
 // compare-exchange lost to another's update, another moved the counter it read): such a loop
 // never waits for another sub-group, though it reads memory others write (the CPU's code

@@ -29,6 +29,12 @@ inline constexpr const char *kLaunchesOnDeviceQuery = "__kiln_launches_on_device
 /// queue and the block kernels' limits from its launch (compiler/device_enqueue_format.hpp).
 inline constexpr const char *kEnqueueConstantsInLaunchQuery = "__kiln_enqueue_constants_in_launch";
 
+/// `__kiln_converts_saturating_natively()`: whether the device's float-to-integer conversion
+/// saturates and converts NaN to 0 itself, so that the library's conversions are LLVM's
+/// saturating ones (src/builtins/conversions.cl).
+inline constexpr const char *kConvertsSaturatingNativelyQuery =
+    "__kiln_converts_saturating_natively";
+
 /// `__kiln_retries_without_waiting()`: marks a loop that never waits for another work-item
 /// (src/builtins/kiln_primitives.h); a code generator that has no use for the mark deletes it.
 inline constexpr const char *kRetriesWithoutWaitingMark = "__kiln_retries_without_waiting";

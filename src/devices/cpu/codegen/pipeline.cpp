@@ -65,12 +65,14 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
   //    so are its one-instruction sub-group reductions (a GPU's), leaving its shuffle trees, and
   //    its pipe reservations per sub-group (pipes.cl; whether each lane reserves the position
   //    its rank names is answered per shape, step 14), and it starts no enqueued kernel itself
-  //    (the records' host code starts them: runtime/scheduling/device_enqueue.hpp).
+  //    (the records' host code starts them: runtime/scheduling/device_enqueue.hpp); it clamps
+  //    its float-to-integer conversions in software, which the vectorizer widens.
   compiler::resolveImageAccessors(module, /*textureHardware=*/false);
   compiler::answerNativeReductionQuery(module, /*available=*/false);
   compiler::answerDeviceQuery(module, compiler::kPipesReservePerSubGroupQuery, false);
   compiler::answerDeviceQuery(module, compiler::kLaunchesOnDeviceQuery, false);
   compiler::answerDeviceQuery(module, compiler::kEnqueueConstantsInLaunchQuery, false);
+  compiler::answerDeviceQuery(module, compiler::kConvertsSaturatingNativelyQuery, false);
   // 3. The module retargeted from SPIR64 to the host: triple and data layout, the C calling
   //    convention, every function but the kernels marked for inlining (a work-group function
   //    needs every barrier in one body); inline assembly refused (it is another device's).

@@ -8,7 +8,8 @@
 // float division and rsqrt use PTX's fast forms where OpenCL's accuracy allows;
 // libdevice provides the math; O3 (or only clean-up for
 // -cl-opt-disable), then small loops of texture reads copied per image format choice and small
-// counted loops unrolled; NVPTX's code generator writes PTX.
+// counted loops unrolled; the library's saturating float-to-integer conversions become PTX's
+// cvt; NVPTX's code generator writes PTX.
 //
 //===----------------------------------------------------------------------===//
 #include "devices/cuda/codegen/ptx_compiler.hpp"
@@ -32,6 +33,7 @@
 #include "devices/cuda/codegen/libdevice_math.hpp"
 #include "devices/cuda/codegen/loop_unrolling.hpp"
 #include "devices/cuda/codegen/private_atomics.hpp"
+#include "devices/cuda/codegen/saturating_conversions.hpp"
 #include "devices/cuda/codegen/texture_loop_versioning.hpp"
 #include "devices/cuda/codegen/texture_reads.hpp"
 
@@ -153,6 +155,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   compiler::answerDeviceQuery(**module, compiler::kPipesReserveByLaneRankQuery, false);
   compiler::answerDeviceQuery(**module, compiler::kLaunchesOnDeviceQuery, launchesOnDevice());
   compiler::answerDeviceQuery(**module, compiler::kEnqueueConstantsInLaunchQuery, true);
+  compiler::answerDeviceQuery(**module, compiler::kConvertsSaturatingNativelyQuery, true);
   compiler::deleteMarks(**module, compiler::kRetriesWithoutWaitingMark); // warps need no yields
   if (Error error = mapAddressSpacesToNvptx(**module))
     return error;
@@ -188,6 +191,7 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
     versionTextureLoops(**module, **machine);
     unrollCountedLoops(**module, **machine);
   }
+  lowerSaturatingConversions(**module);
   if (settingValue(Setting::PrintIr))
     (*module)->print(errs(), nullptr);
   Expected<std::string> ptx = emitPtx(**module, **machine);
