@@ -71,18 +71,28 @@ bool convertsInOneCvt(const IntrinsicInst &call) {
 Value *cvtOf(IntrinsicInst &call) {
   IRBuilder<> builder(&call);
   auto [rounding, source] = roundingBefore(call.getArgOperand(0));
-  Intrinsic::ID cvt = cvtIntrinsic(source->getType()->getScalarType()->isDoubleTy(),
-                                   call.getType()->getScalarSizeInBits() == 64,
-                                   call.getIntrinsicID() == Intrinsic::fptosi_sat, rounding);
+  bool fromDouble = source->getType()->getScalarType()->isDoubleTy();
+  bool toLong = call.getType()->getScalarSizeInBits() == 64;
+  Intrinsic::ID cvt =
+      cvtIntrinsic(fromDouble, toLong, call.getIntrinsicID() == Intrinsic::fptosi_sat, rounding);
   Type *element = call.getType()->getScalarType();
+  // The H200 converts NaN to 0 only from a float to 32 bits: from a double, or to 64 bits, it
+  // gives the bit pattern 100...0, so NaN is selected away there.
+  bool nanNeedsSelect = fromDouble || toLong;
+  auto convert = [&](Value *x) {
+    Value *converted = builder.CreateIntrinsic(element, cvt, {x});
+    if (!nanNeedsSelect)
+      return converted;
+    return builder.CreateSelect(builder.CreateFCmpUNO(x, x), Constant::getNullValue(element),
+                                converted);
+  };
   auto *vector = dyn_cast<FixedVectorType>(call.getType());
   if (vector == nullptr)
-    return builder.CreateIntrinsic(element, cvt, {source});
+    return convert(source);
   Value *result = PoisonValue::get(vector);
   for (unsigned lane = 0; lane < vector->getNumElements(); ++lane)
-    result = builder.CreateInsertElement(
-        result, builder.CreateIntrinsic(element, cvt, {builder.CreateExtractElement(source, lane)}),
-        lane);
+    result = builder.CreateInsertElement(result,
+                                         convert(builder.CreateExtractElement(source, lane)), lane);
   return result;
 }
 
