@@ -2,7 +2,12 @@
 // any OpenCL driver built on it (Kiln's GPU device, NVIDIA's OpenCL). It measures, on the host's
 // CLOCK_MONOTONIC (the clock of OpenCL's profiling times on Linux):
 //   - how long cuLaunchKernel and cuEventRecord take to return;
-//   - how long after the host calls cuLaunchKernel the kernel's first instruction runs.
+//   - how long after the host calls cuLaunchKernel the kernel's first instruction runs;
+//   - how many small kernels (1024 threads adding one to an int each) a second it runs when they
+//     are launched back to back and waited for once, with 8 bytes of parameters and with 176
+//     (an OpenCL driver's launch carries its kernel's arguments and its launch's sizes and
+//     offsets), without and with an event recorded behind each: the floor under an OpenCL
+//     application streaming kernels on one in-order queue.
 // The kernel reads the GPU's %globaltimer; that timer is tied to the host's clock by a two-way
 // exchange through pinned memory (the GPU stamps when it announces itself and when it sees the
 // host's reply; the round trip's middle is the offset, as NTP does).
@@ -15,6 +20,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -39,6 +45,32 @@ const char *kPtx = R"(
   cvta.to.global.u64 %rd2, %rd1;
   st.volatile.global.u64 [%rd2], %rd3;
 DONE:
+  ret;
+}
+.visible .entry bump(.param .u64 data) {
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [data];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r2, [%rd3];
+  add.s32 %r3, %r2, 1;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}
+.visible .entry bumpWide(.param .align 8 .b8 block[176]) {
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [block];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r2, [%rd3];
+  add.s32 %r3, %r2, 1;
+  st.global.u32 [%rd3], %r3;
   ret;
 }
 .visible .entry ping(.param .u64 flag, .param .u64 out) {
@@ -125,6 +157,22 @@ double clockOffset(const kiln::cuda::CudaLibrary &cuda, CUfunction ping, CUstrea
   return offset;
 }
 
+/// Kernels a second that `function` runs when `launches` of it go back to back on `stream` (its
+/// one parameter at `parameter`), each followed by an event when `withEvents`, then one wait.
+double backToBackRate(const kiln::cuda::CudaLibrary &cuda, CUfunction function, void *parameter,
+                      CUstream stream, CUevent event, bool withEvents, int launches) {
+  void *arguments[] = {parameter};
+  long long start = hostNanoseconds();
+  for (int i = 0; i < launches; ++i) {
+    check(cuda.launchKernel(function, 1, 1, 1, 1024, 1, 1, 0, stream, arguments, nullptr),
+          "cuLaunchKernel");
+    if (withEvents)
+      check(cuda.eventRecord(event, stream), "cuEventRecord");
+  }
+  check(cuda.streamSynchronize(stream), "cuStreamSynchronize");
+  return launches / (double(hostNanoseconds() - start) / 1e9);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -146,6 +194,9 @@ int main(int argc, char **argv) {
   check(cuda.moduleLoadDataEx(&module, kPtx, 0, nullptr, nullptr), "cuModuleLoadDataEx");
   check(cuda.moduleGetFunction(&stamp, module, "stamp"), "cuModuleGetFunction");
   check(cuda.moduleGetFunction(&ping, module, "ping"), "cuModuleGetFunction");
+  CUfunction bump = nullptr, bumpWide = nullptr;
+  check(cuda.moduleGetFunction(&bump, module, "bump"), "cuModuleGetFunction");
+  check(cuda.moduleGetFunction(&bumpWide, module, "bumpWide"), "cuModuleGetFunction");
   CUstream stream = nullptr;
   check(cuda.streamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   void *pinned = nullptr;
@@ -191,6 +242,21 @@ int main(int argc, char **argv) {
     std::printf("; the kernel starts %.2f us after the first call (median; 10%% %.2f, 90%% %.2f)\n",
                 percentile(toStart, 0.5) / 1e3, percentile(toStart, 0.1) / 1e3,
                 percentile(toStart, 0.9) / 1e3);
+  }
+
+  CUdeviceptr counters = 0;
+  check(cuda.memAllocManaged(&counters, 1024 * sizeof(int), CU_MEM_ATTACH_GLOBAL),
+        "cuMemAllocManaged");
+  unsigned char wideBlock[176] = {};
+  std::memcpy(wideBlock, &counters, sizeof counters);
+  constexpr int kBackToBack = 20000;
+  for (bool withEvents : {false, true}) {
+    backToBackRate(cuda, bump, &counters, stream, event, withEvents, 1000); // warm-up
+    double narrow = backToBackRate(cuda, bump, &counters, stream, event, withEvents, kBackToBack);
+    double wide = backToBackRate(cuda, bumpWide, wideBlock, stream, event, withEvents, kBackToBack);
+    std::printf("%d kernels back to back%s: %.1f k/s with 8 bytes of parameters, %.1f k/s with "
+                "176\n",
+                kBackToBack, withEvents ? ", an event behind each" : "", narrow / 1e3, wide / 1e3);
   }
   return 0;
 }
