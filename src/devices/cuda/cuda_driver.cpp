@@ -37,7 +37,8 @@ CudaDriver::CudaDriver(CodeGeneratorHandle<PtxCompiler> ptxCompiler,
     if (cuda_->streamCreate(&lane->stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
       lane->stream = nullptr;
     lane->commands = std::make_unique<CommandThread>(
-        [this, &lane = *lane](std::vector<CommandThread::Item> &batch) { finish(lane, batch); });
+        [this, &lane = *lane](std::vector<CommandThread::Item> &batch) { finish(lane, batch); },
+        &hostWaits_);
     lanes_.push_back(std::move(lane));
   }
 }

@@ -22,6 +22,7 @@
 #include "runtime/objects/compiler_loader.hpp"
 #include "runtime/scheduling/command.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -58,6 +59,11 @@ public:
   bool keepsSubmissionOrder() const override { return true; }
   std::chrono::microseconds hostWaitPollTime() const override {
     return std::chrono::milliseconds(20);
+  }
+  /// Counts the host's waits: the stream threads complete what they hold at once when one began
+  /// since their last batch (CommandThread).
+  void runReadyWorkWhileWaiting(const Event &) override {
+    hostWaits_.fetch_add(1, std::memory_order_release);
   }
 
   /// Each command goes to the stream its queue's order asks for (StreamAssignment). Commands
@@ -195,6 +201,8 @@ private:
   DeviceFill fills_{*cuda_, context_};
   // Last, so destroyed first: each lane's thread stops before what it uses goes.
   std::vector<std::unique_ptr<Lane>> lanes_;
+  /// Host threads that began waiting for this GPU's commands, ever.
+  std::atomic<uint64_t> hostWaits_{0};
 };
 
 } // namespace kiln::cuda
