@@ -21,12 +21,31 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace {
 
-// Two kernels: `stamp` writes the time its first thread starts; `ping` announces itself with a
-// time, waits for the host's flag, and stamps when it sees it.
+// The body of `bump` and `bumpWide`: each thread adds one to the int at its index of the array
+// its parameter block starts with.
+const char *kBumpBody = R"({
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [arguments];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r2, [%rd3];
+  add.s32 %r3, %r2, 1;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}
+)";
+
+// `stamp` writes the time its first thread starts; `ping` announces itself with a time, waits
+// for the host's flag, and stamps when it sees it. ptxSource() adds `bump` and `bumpWide` (176
+// bytes of parameters), which add one to each int of an array.
 const char *kPtx = R"(
 .version 7.0
 .target sm_50
@@ -45,32 +64,6 @@ const char *kPtx = R"(
   cvta.to.global.u64 %rd2, %rd1;
   st.volatile.global.u64 [%rd2], %rd3;
 DONE:
-  ret;
-}
-.visible .entry bump(.param .u64 data) {
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [data];
-  cvta.to.global.u64 %rd1, %rd1;
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  ld.global.u32 %r2, [%rd3];
-  add.s32 %r3, %r2, 1;
-  st.global.u32 [%rd3], %r3;
-  ret;
-}
-.visible .entry bumpWide(.param .align 8 .b8 block[176]) {
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [block];
-  cvta.to.global.u64 %rd1, %rd1;
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  ld.global.u32 %r2, [%rd3];
-  add.s32 %r3, %r2, 1;
-  st.global.u32 [%rd3], %r3;
   ret;
 }
 .visible .entry ping(.param .u64 flag, .param .u64 out) {
@@ -95,6 +88,11 @@ WAIT:
   ret;
 }
 )";
+
+std::string ptxSource() {
+  return std::string(kPtx) + ".visible .entry bump(.param .u64 arguments) " + kBumpBody +
+         ".visible .entry bumpWide(.param .align 8 .b8 arguments[176]) " + kBumpBody;
+}
 
 void check(CUresult result, const char *what) {
   if (result != CUDA_SUCCESS) {
@@ -191,7 +189,8 @@ int main(int argc, char **argv) {
   check(cuda.ctxPushCurrent(context), "cuCtxPushCurrent");
   CUmodule module = nullptr;
   CUfunction stamp = nullptr, ping = nullptr;
-  check(cuda.moduleLoadDataEx(&module, kPtx, 0, nullptr, nullptr), "cuModuleLoadDataEx");
+  std::string ptx = ptxSource();
+  check(cuda.moduleLoadDataEx(&module, ptx.c_str(), 0, nullptr, nullptr), "cuModuleLoadDataEx");
   check(cuda.moduleGetFunction(&stamp, module, "stamp"), "cuModuleGetFunction");
   check(cuda.moduleGetFunction(&ping, module, "ping"), "cuModuleGetFunction");
   CUfunction bump = nullptr, bumpWide = nullptr;
