@@ -1,14 +1,12 @@
 // Image reads in loops on the GPU: the loop is copied per choice the image's format makes (a
 // texture or the software path, sRGB or not), so the copy that reads through textures is one
 // block the unrolling turns into four fetches in a row (no label or branch, whose names hold a
-// '$', between them); and linear filtering fetches its four texels through a texture, one after
-// the other, before weighing them.
+// '$', between them). (Linear filtering, which also fetches four texels in a row: image_linear.cl.)
 // PTX optimized contains: tex\.2d\.v4\.f32\.f32[^$]+tex\.2d\.v4\.f32\.f32[^$]+tex\.2d\.v4\.f32\.f32[^$]+tex\.2d\.v4\.f32\.f32
 // PTX optimized contains: tex\.2d\.v4\.u32\.f32[^$]+tex\.2d\.v4\.u32\.f32[^$]+tex\.2d\.v4\.u32\.f32[^$]+tex\.2d\.v4\.u32\.f32
 // PTX contains: call\.uni \(retval0\), __kiln_outline_nearest_float4
 const sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |
                           CLK_FILTER_NEAREST;
-const sampler_t bilinear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
 
 kernel void columnSums(read_only image2d_t image, global float *sums) {
   int x = get_global_id(0);
@@ -26,9 +24,4 @@ kernel void columnBits(read_only image2d_t image, global uint *bits) {
   for (int y = 0; y < get_image_height(image); ++y)
     all |= read_imageui(image, nearest, (int2)(x, y)).x;
   bits[x] = all;
-}
-
-kernel void resize(read_only image2d_t image, global float4 *out, int width) {
-  int x = get_global_id(0), y = get_global_id(1);
-  out[y * width + x] = read_imagef(image, bilinear, (float2)((x + 0.5f) / width, 0.25f * y));
 }
