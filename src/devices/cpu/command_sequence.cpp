@@ -69,7 +69,7 @@ void CommandSequence::runSteps(unsigned worker) {
     }
     const PreparedLaunch &launch = *step.launch;
     size_t groups = launch.groupCount();
-    size_t chunk = launchChunkSize(launch.code, groups, pool_.workerCount());
+    size_t chunk = launch.chunkSize(pool_.workerCount());
     if (groups > chunk) {
       pool_.submit(std::make_shared<LaunchJob>(shared_from_this(), launch, chunk));
       return;

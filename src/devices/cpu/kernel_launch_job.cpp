@@ -103,13 +103,25 @@ void recordGroupTime(std::atomic<uint32_t> &estimate, size_t groups, uint64_t na
 
 } // namespace
 
-size_t launchChunkSize(const LaunchCode &code, size_t groups, unsigned workers) {
-  std::atomic<uint32_t> *estimate = groupTimeOf(code);
+namespace {
+
+/// launchChunkSize with the code's estimate of a work-group's time (null: none) found already.
+size_t chunkSizeFor(const std::atomic<uint32_t> *estimate, size_t groups, unsigned workers) {
   uint64_t nanoseconds =
       estimate == nullptr ? 0 : uint64_t{estimate->load(std::memory_order_relaxed)} * groups;
   if (nanoseconds != 0 && nanoseconds < kOneWorkerNanoseconds)
     return groups;
   return std::max<size_t>(1, groups / (size_t{workers} * 4));
+}
+
+} // namespace
+
+size_t launchChunkSize(const LaunchCode &code, size_t groups, unsigned workers) {
+  return chunkSizeFor(groupTimeOf(code), groups, workers);
+}
+
+size_t PreparedLaunch::chunkSize(unsigned workers) const {
+  return chunkSizeFor(groupTime_, groupCount(), workers);
 }
 
 bool PreparedLaunch::runGroups(size_t begin, size_t end, WorkerScratch &scratch) const {

@@ -89,6 +89,9 @@ struct PreparedLaunch {
     return params.numGroups[0] * params.numGroups[1] * params.numGroups[2];
   }
 
+  /// launchChunkSize of this launch, with the estimate found when it was prepared.
+  size_t chunkSize(unsigned workers) const;
+
   /// Runs work-groups [begin, end) (linear indices) with `scratch`; false when its memory
   /// cannot grow to what they need. Updates the code's estimate of a work-group's time.
   bool runGroups(size_t begin, size_t end, WorkerScratch &scratch) const;
