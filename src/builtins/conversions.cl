@@ -21,6 +21,11 @@
 #define KILN_LLVM_SIGNEDNESS(is_signed) KILN_CAT(KILN_LLVM_SIGNEDNESS_, is_signed)
 #define KILN_LLVM_SIGNEDNESS_0 "u"
 #define KILN_LLVM_SIGNEDNESS_1 "s"
+// The name of LLVM's saturating conversion of N floats of `source_bits` to integers of
+// `bits`, signed or not.
+#define KILN_LLVM_FPTO_SAT(is_signed, N, bits, source_bits)                                        \
+  "llvm.fpto" KILN_LLVM_SIGNEDNESS(is_signed) "i.sat." KILN_LLVM_TYPE(N, i, bits) "."              \
+      KILN_LLVM_TYPE(N, f, source_bits)
 
 #define KILN_S_FLOAT 0
 #define S char

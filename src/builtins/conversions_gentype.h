@@ -60,12 +60,11 @@ static OVL DT KILN_CAT(kiln_saturate_to_, DT)(T r) {
 #endif
 // LLVM's saturating conversion, whose meaning is the software's below, for the devices whose
 // conversion instruction does that itself (__kiln_converts_saturating_natively()).
-DT KILN_CAT(KILN_CAT(__kiln_fpto_sat_, DT), KILN_CAT(_, T))(T)
-    __asm("llvm.fpto" KILN_LLVM_SIGNEDNESS(KILN_D_SIGNED) "i.sat." KILN_LLVM_TYPE(N, i, KILN_D_BITS)
-          "." KILN_LLVM_TYPE(N, f, KILN_S_BITS));
+#define KILN_FPTO_SAT KILN_CAT(KILN_CAT(__kiln_fpto_sat_, DT), KILN_CAT(_, T))
+DT KILN_FPTO_SAT(T) __asm(KILN_LLVM_FPTO_SAT(KILN_D_SIGNED, N, KILN_D_BITS, KILN_S_BITS));
 static OVL DT KILN_CAT(kiln_saturate_to_, DT)(T r) {
   if (__kiln_converts_saturating_natively())
-    return KILN_CAT(KILN_CAT(__kiln_fpto_sat_, DT), KILN_CAT(_, T))(r);
+    return KILN_FPTO_SAT(r);
   T c = r != r ? (T)0 : r;
   c = __builtin_elementwise_max(c, (T)KILN_D_MIN);
   c = __builtin_elementwise_min(c, KILN_HIGHEST);
@@ -75,6 +74,7 @@ static OVL DT KILN_CAT(kiln_saturate_to_, DT)(T r) {
 #endif
   return d;
 }
+#undef KILN_FPTO_SAT
 #undef KILN_LIMIT
 #undef KILN_HIGHEST
 #endif
