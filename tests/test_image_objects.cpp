@@ -1066,6 +1066,138 @@ TEST_F(ImageKernelTest, SampledReadsSeeEveryKindOfWriteBeforeThem) {
   }
 }
 
+// One kernel object run on images of one format after another, and then on the first again:
+// the CPU device compiles a kernel's code per format of its images, so each launch must find
+// the code of its own images' formats. The last kernel takes more images than that code is
+// specialized on.
+const char *kFormatsSource = R"(
+  kernel void convert(read_only image2d_t from, write_only image2d_t to) {
+    int2 at = (int2)(get_global_id(0), get_global_id(1));
+    write_imagef(to, at, read_imagef(from, at));
+  }
+  kernel void sum_of_six(read_only image2d_t a, read_only image2d_t b, read_only image2d_t c,
+                         read_only image2d_t d, read_only image2d_t e, read_only image2d_t f,
+                         global float4 *out) {
+    int2 at = (int2)(get_global_id(0), get_global_id(1));
+    out[at.y * get_image_width(a) + at.x] = read_imagef(a, at) + 10.0f * read_imagef(b, at) +
+        100.0f * read_imagef(c, at) + 1000.0f * read_imagef(d, at) +
+        10000.0f * read_imagef(e, at) + 100000.0f * read_imagef(f, at);
+  }
+)";
+
+/// An image of one of a few formats whose stored channels follow a pattern, and the
+/// (r, g, b, a) read_imagef gives for each texel.
+struct PatternImage {
+  cl_image_format format;
+  std::vector<unsigned char> bytes;
+  std::vector<std::array<float, 4>> colors;
+};
+
+PatternImage patternImage(cl_image_format format, size_t width, size_t height, int seed) {
+  PatternImage made{format, {}, {}};
+  int channels = format.image_channel_order == CL_R    ? 1
+                 : format.image_channel_order == CL_RG ? 2
+                                                       : 4;
+  for (size_t i = 0; i < width * height; ++i) {
+    std::array<float, 4> stored{0, 0, 0, 1};
+    for (int c = 0; c < channels; ++c) {
+      int raw = static_cast<int>((i * 37 + c * 91 + seed * 13) % 256);
+      switch (format.image_channel_data_type) {
+      case CL_UNORM_INT8:
+        made.bytes.push_back(static_cast<unsigned char>(raw));
+        stored[c] = raw / 255.0f;
+        break;
+      case CL_SNORM_INT8:
+        made.bytes.push_back(static_cast<unsigned char>(raw));
+        stored[c] = std::max(static_cast<signed char>(raw) / 127.0f, -1.0f);
+        break;
+      case CL_UNORM_INT16: {
+        auto value = static_cast<uint16_t>(raw * 257 + c);
+        made.bytes.push_back(static_cast<unsigned char>(value & 0xFF));
+        made.bytes.push_back(static_cast<unsigned char>(value >> 8));
+        stored[c] = value / 65535.0f;
+        break;
+      }
+      default: { // CL_FLOAT
+        float value = raw / 8.0f - 3.0f;
+        unsigned char word[4];
+        std::memcpy(word, &value, 4);
+        made.bytes.insert(made.bytes.end(), word, word + 4);
+        stored[c] = value;
+        break;
+      }
+      }
+    }
+    if (format.image_channel_order == CL_BGRA)
+      std::swap(stored[0], stored[2]);
+    made.colors.push_back(stored);
+  }
+  return made;
+}
+
+TEST_F(ImageKernelTest, OneKernelReadsImagesOfEachFormatInTurn) {
+  const size_t width = 37, height = 3; // rows of partial SIMD groups
+  Kernel kernel = buildKernel(kFormatsSource, "convert");
+  ASSERT_TRUE(kernel);
+  Mem floats =
+      image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_FLOAT}, describe(CL_MEM_OBJECT_IMAGE2D, width, height));
+  const cl_image_format formats[] = {{CL_RGBA, CL_UNORM_INT8}, {CL_BGRA, CL_UNORM_INT8},
+                                     {CL_R, CL_UNORM_INT16},   {CL_RG, CL_SNORM_INT8},
+                                     {CL_RGBA, CL_FLOAT},      {CL_RGBA, CL_UNORM_INT8}};
+  int seed = 0;
+  for (const cl_image_format &format : formats) {
+    SCOPED_TRACE(testing::Message() << "order " << std::hex << format.image_channel_order
+                                    << " type " << format.image_channel_data_type);
+    PatternImage pattern = patternImage(format, width, height, ++seed);
+    Mem source = image(CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, format,
+                       describe(CL_MEM_OBJECT_IMAGE2D, width, height), pattern.bytes.data());
+    ASSERT_TRUE(source && floats);
+    ASSERT_TRUE(setArgs(kernel, source, floats));
+    size_t global[] = {width, height};
+    ASSERT_TRUE(run(kernel, 2, global));
+    std::vector<cl_float4> read(width * height);
+    const size_t zero[] = {0, 0, 0}, whole[] = {width, height, 1};
+    ASSERT_CL_SUCCESS(clEnqueueReadImage(queue_, floats, CL_TRUE, zero, whole, 0, 0, read.data(), 0,
+                                         nullptr, nullptr));
+    for (size_t i = 0; i < read.size(); ++i)
+      for (int c = 0; c < 4; ++c)
+        ASSERT_FLOAT_EQ(pattern.colors[i][c], read[i].s[c]) << "texel " << i << " channel " << c;
+  }
+}
+
+TEST_F(ImageKernelTest, AKernelOfMoreImagesThanItsCodeKnowsTheFormatsOfReadsThemAll) {
+  const size_t width = 19, height = 2;
+  Kernel kernel = buildKernel(kFormatsSource, "sum_of_six");
+  ASSERT_TRUE(kernel);
+  const cl_image_format formats[] = {{CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_UNORM_INT16},
+                                     {CL_BGRA, CL_UNORM_INT8}, {CL_RG, CL_SNORM_INT8},
+                                     {CL_RGBA, CL_FLOAT},      {CL_R, CL_UNORM_INT16}};
+  std::vector<PatternImage> patterns;
+  std::vector<Mem> images;
+  for (const cl_image_format &format : formats) {
+    patterns.push_back(patternImage(format, width, height, static_cast<int>(patterns.size())));
+    images.push_back(image(CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, format,
+                           describe(CL_MEM_OBJECT_IMAGE2D, width, height),
+                           patterns.back().bytes.data()));
+    ASSERT_TRUE(images.back());
+  }
+  Mem out = createBuffer(CL_MEM_WRITE_ONLY, width * height * sizeof(cl_float4));
+  ASSERT_TRUE(
+      setArgs(kernel, images[0], images[1], images[2], images[3], images[4], images[5], out));
+  size_t global[] = {width, height};
+  ASSERT_TRUE(run(kernel, 2, global));
+  std::vector<cl_float4> sums = read<cl_float4>(out, width * height);
+  for (size_t i = 0; i < sums.size(); ++i)
+    for (int c = 0; c < 4; ++c) {
+      float expected = 0, scale = 1;
+      for (const PatternImage &pattern : patterns) {
+        expected += scale * pattern.colors[i][c];
+        scale *= 10;
+      }
+      EXPECT_NEAR(expected, sums[i].s[c], 0.2f) << "texel " << i << " channel " << c;
+    }
+}
+
 TEST_F(ImageKernelTest, ImageAndSamplerArgumentsAreChecked) {
   Kernel kernel = buildKernel(kSamplingSource, "sample");
   ASSERT_TRUE(kernel);

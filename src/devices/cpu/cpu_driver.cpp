@@ -8,6 +8,7 @@
 #include "devices/cpu/kernel_jit.hpp"
 #include "devices/cpu/kernel_launch_job.hpp"
 #include "devices/cpu/launch_buffers.hpp"
+#include "devices/cpu/launch_image_formats.hpp"
 #include "devices/cpu/memory_command_jobs.hpp"
 #include "devices/cpu/prepared_program_serialization.hpp"
 #include "devices/cpu/thread_pool.hpp"
@@ -176,6 +177,7 @@ private:
     LaunchBuffers buffers = launchBuffersOf(launch);
     common.streamingStores = shouldStreamStores(host_, buffers);
     common.buffersHaveReadSlack = buffers.haveReadSlack;
+    common.imageFormats = launchImageFormatsOf(launch);
     if (code.find(static_cast<const CpuKernel &>(*launch.deviceKernel), launch.range, common,
                   error))
       return true;

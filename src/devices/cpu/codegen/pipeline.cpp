@@ -23,6 +23,7 @@
 #include "devices/cpu/codegen/preparation/module_preparation.hpp"
 #include "devices/cpu/codegen/vectorizer/vectorizer_settings.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
+#include "devices/cpu/codegen/work_group/image_format_constants.hpp"
 #include "devices/cpu/codegen/work_group/spin_loop_yields.hpp"
 #include "devices/cpu/codegen/work_group/sub_group_emulation.hpp"
 
@@ -179,6 +180,9 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     //     sub-group width.
     substituteShapeConstants(*result.module, *function, shape);
     substituteSubGroupWidth(*function, subGroupWidth);
+    //     The formats of the launch's images, so that each image access folds to its format's
+    //     path (work_group/image_format_constants.hpp).
+    substituteImageFormats(*function, shape.imageFormats);
     foldShapeConstants(*function);
     //     The lanes of a SIMD group that read or write a pipe together each reserve the
     //     position their rank names (pipes.cl): lanes in step that each reserved at the counter

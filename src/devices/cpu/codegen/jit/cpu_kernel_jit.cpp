@@ -111,6 +111,11 @@ std::string shapeTag(const WorkGroupShape &shape) {
   tag += shape.zeroOffset ? ".z" : ".o";
   tag += shape.streamingStores ? ".s" : ".c";
   tag += shape.buffersHaveReadSlack ? ".r" : ".b";
+  // The image formats, where any is specialized: order, type and element size of each.
+  if (shape.imageFormats != decltype(shape.imageFormats){})
+    for (const ImageFormat &format : shape.imageFormats)
+      tag += ".i" + utohexstr(format.channelOrder, /*LowerCase=*/true) + "_" +
+             utohexstr(format.channelType, true) + "_" + std::to_string(format.elementSize);
   return tag;
 }
 

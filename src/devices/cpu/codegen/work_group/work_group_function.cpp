@@ -12,6 +12,7 @@
 #include "devices/cpu/codegen/preparation/local_atomics.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 #include "devices/cpu/codegen/work_group/barrier_regions.hpp"
+#include "devices/cpu/codegen/work_group/image_format_constants.hpp"
 #include "devices/cpu/codegen/work_group/spin_loop_yields.hpp"
 #include "devices/cpu/work_group_abi.hpp"
 
@@ -98,6 +99,7 @@ constexpr Align kArgumentReadAlignment = Align::Constant<1>();
 Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &kernel,
                                                 const compiler::KernelInfo &info, Value *block,
                                                 Value *localMemory) {
+  unsigned images = 0;
   auto read = [&](const compiler::KernelArgInfo &arg, Argument &parameter,
                   Value *slot) -> Expected<Value *> {
     Type *type = parameter.getType();
@@ -110,7 +112,12 @@ Expected<SmallVector<Value *, 8>> readArguments(IRBuilder<> &builder, Function &
       value = load;
       break;
     }
-    case compiler::ArgKind::Image:   // the address of its descriptor
+    case compiler::ArgKind::Image: { // the address of its descriptor
+      auto *load = builder.CreateAlignedLoad(builder.getPtrTy(), slot, kArgumentReadAlignment);
+      markImageArgument(*load, images++);
+      value = load;
+      break;
+    }
     case compiler::ArgKind::Pipe:    // the address of its storage
     case compiler::ArgKind::Sampler: // its CLK_* bits (image_accessors.hpp)
     case compiler::ArgKind::Queue:   // its handle (runtime/objects/device_queues.hpp)
