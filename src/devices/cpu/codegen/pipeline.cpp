@@ -16,6 +16,7 @@
 #include "devices/cpu/codegen/optimization/data_bounded_loops.hpp"
 #include "devices/cpu/codegen/optimization/lane_division.hpp"
 #include "devices/cpu/codegen/optimization/pass_pipelines.hpp"
+#include "devices/cpu/codegen/optimization/reciprocal_division.hpp"
 #include "devices/cpu/codegen/optimization/uniform_division.hpp"
 #include "devices/cpu/codegen/preparation/address_space_queries.hpp"
 #include "devices/cpu/codegen/preparation/division_guard.hpp"
@@ -318,7 +319,12 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
   if (prepared.optimize && shape.streamingStores && machine.getTargetTriple().isX86() &&
       mayStreamStores(function))
     built->streamingStores = addStreamingStores(function);
-  // 29. Then ORC's code generator, at the JIT's first lookup of `symbol`.
+  // 29. Float divisions of small integers by constants (normalized image channels) as the
+  //     reciprocal's product and a correction, exact for each dividend they can have
+  //     (optimization/reciprocal_division.hpp); where the host fuses multiply-adds.
+  if (prepared.optimize && machine.getMCSubtargetInfo()->checkFeatures("+fma"))
+    built->reciprocalDivisions = divideSmallIntegersByReciprocal(function);
+  // 30. Then ORC's code generator, at the JIT's first lookup of `symbol`.
   return built;
 }
 

@@ -47,6 +47,8 @@ struct ShapeCompilation {
   unsigned streamingStores = 0;
   unsigned indirectPrefetches = 0;
   unsigned stridedPrefetches = 0;
+  /// Float divisions made a reciprocal's product and a correction (reciprocal_division.hpp).
+  unsigned reciprocalDivisions = 0;
   /// Loops that may wait for another sub-group and yield each round (spin_loop_yields.hpp).
   unsigned waitingLoops = 0;
 };

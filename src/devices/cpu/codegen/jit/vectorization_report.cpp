@@ -36,6 +36,9 @@ void reportVectorization(const std::string &kernel, const WorkGroupShape &shape,
     report << "; " << indirectPrefetches << " indexed loads prefetched ahead";
   if (stridedPrefetches != 0)
     report << "; " << stridedPrefetches << " strided loads prefetched ahead";
+  if (compiled.reciprocalDivisions != 0)
+    report << "; " << compiled.reciprocalDivisions
+           << " divisions by constants as exact products of reciprocals";
   if (compiled.waitingLoops != 0)
     report << "; " << compiled.waitingLoops << (compiled.waitingLoops == 1 ? " loop" : " loops")
            << " may wait for another sub-group (each round lets the others run)";
