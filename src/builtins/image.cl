@@ -526,7 +526,11 @@ static uint textureSwizzleOf(int order) {
   return kTextureSwizzles[clamp(order - CLK_R, 0, (int)(sizeof(kTextureSwizzles) / sizeof(uint)) - 1)];
 }
 // Selects by the bits of the code, never by comparisons with each value, which the optimizer
-// would turn back into a switch.
+// would turn back into a switch. RGBA (and sRGBA), the usual orders, take the stored channels as
+// they are: the image's order is the same for every work-item, so that test costs a GPU one
+// uniform branch, which a loop's versioning (texture_loop_versioning.cpp) takes out of the loop,
+// where the selects cost ten instructions a read. (Tested on the order itself, not on its
+// table entry, so that the loop's copy for RGBA knows the order, and its sRGB test folds.)
 #define KILN_TEXTURE_RGBA(V, S)                                                                    \
   static S pickChannel_##V(V c, uint from, S one) {                                                \
     S low = (from & 1) ? c.y : c.x;                                                                \
@@ -535,7 +539,9 @@ static uint textureSwizzleOf(int order) {
     S fixed = (from & 1) ? one : (S)0;                                                             \
     return (from & 4) ? fixed : stored;                                                            \
   }                                                                                                \
-  static V textureRgba_##V(uint swizzle, V c, S one) {                                             \
+  static V textureRgba_##V(int order, uint swizzle, V c, S one) {                                  \
+    if (order == CLK_RGBA || order == CLK_sRGBA)                                                   \
+      return c;                                                                                    \
     return (V)(pickChannel_##V(c, swizzle, one), pickChannel_##V(c, swizzle >> 4, one),            \
                pickChannel_##V(c, swizzle >> 8, one), pickChannel_##V(c, swizzle >> 12, one));     \
   }
@@ -557,7 +563,7 @@ static bool isArrayShape(int shape) {
     if (isArrayShape(shape))                                                                       \
       coord[dims] = (float)layerOf(image, dims, coord);                                            \
     V stored = __kiln_texture_##SUFFIX(texture, shape, coord);                                     \
-    return FINISH(order, textureRgba_##V(swizzle, stored, ONE));                                   \
+    return FINISH(order, textureRgba_##V(order, swizzle, stored, ONE));                            \
   }
 #define KILN_AS_READ(order, color) (color)
 KILN_TEXTURE_READ(float4, f, 1.0f, linearColor)
@@ -627,7 +633,7 @@ static float4 textureLinear(Image image, int order, uint swizzle, ulong texels, 
     sum += a * b * c * linearTexel(t111, srgb);
   }
 #undef KILN_FETCH_AT
-  return textureRgba_float4(swizzle, sum, 1.0f);
+  return textureRgba_float4(order, swizzle, sum, 1.0f);
 }
 
 /// read_imagef at float coordinates: through the hardware where the image has a texture for the
