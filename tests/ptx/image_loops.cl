@@ -2,7 +2,12 @@
 // texture or the software path, sRGB or not), so the copy that reads through textures is one
 // block the unrolling turns into four fetches in a row (no label or branch, whose names hold a
 // '$', between them). (Linear filtering, which also fetches four texels in a row: image_linear.cl.)
+// The library tests for RGBA (and sRGBA), whose channels a read takes as they are; the loop's copy
+// for RGBA (texture_loop_versioning.cpp versions a switch on the channel order, one case a
+// copy, and folds the order's other tests in it) has no selects to swizzle the channels: its
+// fourth fetch in a row is followed by the sum's first add.
 // PTX optimized contains: tex\.2d\.v4\.f32\.f32[^$]+tex\.2d\.v4\.f32\.f32[^$]+tex\.2d\.v4\.f32\.f32[^$]+tex\.2d\.v4\.f32\.f32
+// PTX optimized contains: tex\.2d\.v4\.f32\.f32[^$]+tex\.2d\.v4\.f32\.f32[^$]+tex\.2d\.v4\.f32\.f32[^$]+tex\.2d\.v4\.f32\.f32 [^;]+;[^a-z]+add\.rn\.f32
 // PTX optimized contains: tex\.2d\.v4\.u32\.f32[^$]+tex\.2d\.v4\.u32\.f32[^$]+tex\.2d\.v4\.u32\.f32[^$]+tex\.2d\.v4\.u32\.f32
 // PTX contains: call\.uni \(retval0\), __kiln_outline_nearest_float4
 const sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |
