@@ -171,6 +171,9 @@ template <size_t Bytes> struct Packet {
 
 std::string roundTripSource(const std::string &type) {
   return "typedef struct { int key; char tag; float value[3]; } Record;\n"
+         "typedef struct { uchar red, green, blue; } Rgb;\n"
+         "typedef struct { short x, y, z; } ShortTriple;\n"
+         "typedef struct { long x, y, z; } LongTriple;\n"
          "kernel void writer(write_only pipe " +
          type + " p, global const " + type +
          " *in, global int *status) {\n"
@@ -232,6 +235,10 @@ protected:
     roundTrips<64>("ulong8");
     roundTrips<128>("ulong16");
     roundTrips<20>("Record");
+    // Sizes that are not a multiple of their alignment's power of two, or of 16 bytes.
+    roundTrips<3>("Rgb");
+    roundTrips<6>("ShortTriple");
+    roundTrips<24>("LongTriple");
   }
 };
 

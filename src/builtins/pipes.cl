@@ -188,9 +188,26 @@ static void commit(Pipe storage, ulong bits, bool written) {
   }
 }
 
-static void copyBytes(generic uchar *to, const generic uchar *from, uint size) {
-  for (uint i = 0; i < size; ++i)
-    to[i] = from[i];
+// Copies a packet in the widest units of 16, 8, 4, 2 or 1 bytes its size and alignment allow.
+// Both are constants where the call is inlined, so one loop of whole units remains, which the CPU
+// device's vectorizer turns into one access of the lanes' packets instead of a gather and a
+// scatter per byte. A slot is aligned as its packet is: slots start at a 128-byte boundary and
+// follow each other by the packet's size.
+#define KILN_COPY_IN_UNITS(Unit)                                                                   \
+  for (uint i = 0; i < size / sizeof(Unit); ++i)                                                   \
+  ((generic Unit *)to)[i] = ((const generic Unit *)from)[i]
+
+static void copyPacket(generic void *to, const generic void *from, uint size, uint align) {
+  if (align >= 16 && size % 16 == 0)
+    KILN_COPY_IN_UNITS(uint4);
+  else if (align >= 8 && size % 8 == 0)
+    KILN_COPY_IN_UNITS(ulong);
+  else if (align >= 4 && size % 4 == 0)
+    KILN_COPY_IN_UNITS(uint);
+  else if (align >= 2 && size % 2 == 0)
+    KILN_COPY_IN_UNITS(ushort);
+  else
+    KILN_COPY_IN_UNITS(uchar);
 }
 
 static ulong reserveRead(Pipe storage, uint count) {
@@ -219,7 +236,7 @@ int __read_pipe_2(read_only pipe uchar p, generic void *data, uint size, uint al
   ulong bits = reserveOne(storage, &storage->readReserve, KILN_SLOT_WRITTEN);
   if (bits == 0)
     return -1;
-  copyBytes((generic uchar *)data, packetOf(storage, firstPosition(bits)), size);
+  copyPacket(data, packetOf(storage, firstPosition(bits)), size, align);
   commit(storage, bits, false);
   return 0;
 }
@@ -229,7 +246,7 @@ int __write_pipe_2(write_only pipe uchar p, const generic void *data, uint size,
   ulong bits = reserveOne(storage, &storage->writeReserve, KILN_SLOT_FREE);
   if (bits == 0)
     return -1;
-  copyBytes(packetOf(storage, firstPosition(bits)), (const generic uchar *)data, size);
+  copyPacket(packetOf(storage, firstPosition(bits)), data, size, align);
   commit(storage, bits, true);
   return 0;
 }
@@ -250,7 +267,7 @@ int __read_pipe_4(read_only pipe uchar p, reserve_id_t id, uint index, generic v
   global uchar *packet = reservedPacket(storage, __kiln_reserve_id_bits(id), index);
   if (packet == 0)
     return -1;
-  copyBytes((generic uchar *)data, packet, size);
+  copyPacket(data, packet, size, align);
   return 0;
 }
 
@@ -260,7 +277,7 @@ int __write_pipe_4(write_only pipe uchar p, reserve_id_t id, uint index, const g
   global uchar *packet = reservedPacket(storage, __kiln_reserve_id_bits(id), index);
   if (packet == 0)
     return -1;
-  copyBytes(packet, (const generic uchar *)data, size);
+  copyPacket(packet, data, size, align);
   return 0;
 }
 
