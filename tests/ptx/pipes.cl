@@ -1,9 +1,11 @@
 // Pipes (builtins/pipes.cl): a reservation is a compare-exchange of the pipe's counter at system
-// scope (a pipe may be shared with the CPU device), after acquiring loads of the slots'
-// sequences; a commit is a releasing store of each sequence. The lanes of a warp that read or
-// write together take one reservation: a ballot names them, and the leader's result reaches
-// them through a shuffle among exactly those lanes.
-// PTX contains: ld\.acquire\.sys\.global\.b32
+// scope (a pipe may be shared with the CPU device), after relaxed loads of the slots' sequences
+// (ld.volatile is relaxed at system scope) and one acquiring fence; a commit is a releasing
+// store of each sequence. The lanes of a warp that read or write together take one
+// reservation: a ballot names them, and the leader's result reaches them through a shuffle
+// among exactly those lanes.
+// PTX contains: ld\.volatile\.global\.b32
+// PTX contains: fence\.acq_rel\.sys
 // PTX contains: atom\.relaxed\.sys\.cas\.b32
 // PTX contains: st\.release\.sys\.global\.b32
 // PTX contains: bar\.sync
