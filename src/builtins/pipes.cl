@@ -64,18 +64,18 @@ static global uchar *packetOf(Pipe storage, uint position) {
          (size_t)(position % storage->capacity) * storage->packetSize;
 }
 
+// Whether the slot of `position` is in `state` for that position, read with `order`.
+static bool slotInState(Pipe storage, uint position, uint state, memory_order order) {
+  uint sequence = atomic_load_explicit(sequenceOf(storage, position), order, KILN_PIPE_SCOPE);
+  return sequence == 2 * position + state;
+}
+
 // How many of the `count` slots from `position` are in `state` for their positions, counted from
 // the first until one is not. The sequences are read 32 at a time with relaxed loads that do not
 // wait for each other, then one fence acquires: a reader then sees the writer's packet, and a
 // writer overwrites a packet only after its reader is done with it. Acquiring loads would each
 // wait for the one before, which on a GPU, where the pipe's memory is at system scope, makes a
 // sub-group's reservation of 32 slots take 32 round trips.
-static bool slotReady(Pipe storage, uint position, uint state) {
-  uint sequence =
-      atomic_load_explicit(sequenceOf(storage, position), memory_order_acquire, KILN_PIPE_SCOPE);
-  return sequence == 2 * position + state;
-}
-
 static uint readySlots(Pipe storage, uint position, uint count, uint state) {
   uint ready = 0;
   while (ready < count) {
@@ -83,9 +83,7 @@ static uint readySlots(Pipe storage, uint position, uint count, uint state) {
     uint firstUnready = batch;
     for (uint i = 0; i < batch; ++i) {
       uint at = advance(storage, position, ready + i);
-      uint sequence =
-          atomic_load_explicit(sequenceOf(storage, at), memory_order_relaxed, KILN_PIPE_SCOPE);
-      if (sequence != 2 * at + state)
+      if (!slotInState(storage, at, state, memory_order_relaxed))
         firstUnready = min(firstUnready, i);
     }
     ready += firstUnready;
@@ -170,7 +168,7 @@ static ulong reserveOneByLaneRank(Pipe storage, global atomic_uint *counter, uin
     uint rank = (uint)popcount(lanes & ((1ul << lane) - 1));
     uint position = atomic_load_explicit(counter, memory_order_relaxed, KILN_PIPE_SCOPE);
     uint mine = advance(storage, position, rank);
-    bool ready = slotReady(storage, mine, state);
+    bool ready = slotInState(storage, mine, state, memory_order_acquire);
     ulong waiting = lanes & ~__kiln_sub_group_ballot(ready);
     if ((waiting >> first) & 1) {
       if (atomic_load_explicit(counter, memory_order_relaxed, KILN_PIPE_SCOPE) == position)
