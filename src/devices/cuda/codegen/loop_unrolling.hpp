@@ -6,7 +6,8 @@
 // four (with a remainder loop where the trip count is known only at run time), so that ptxas
 // can overlap the iterations' dependent chains and a loop's own branch costs less per
 // iteration, as NVIDIA's own OpenCL compiler does. Loops the source gave unroll pragmas keep
-// them.
+// them; loops the pipeline already unrolled, and loops whose exit depends on what they compute
+// (which have no trip count to unroll by), are left as they are.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -15,6 +16,9 @@
 #include "llvm/Target/TargetMachine.h"
 
 namespace kiln::cuda {
+
+/// Runs before the optimization pipeline: loops the pipeline unrolls are not unrolled again.
+void markPipelineUnrolls(llvm::Module &module, llvm::TargetMachine &machine);
 
 /// Runs after the optimization pipeline, with its clean-up.
 void unrollCountedLoops(llvm::Module &module, llvm::TargetMachine &machine);

@@ -186,6 +186,8 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   raw_string_ostream problemStream(problems);
   if (verifyModule(**module, &problemStream))
     return compiler::codegenError("the GPU code generator made invalid IR: " + problems);
+  if (optimizeCode)
+    markPipelineUnrolls(**module, **machine);
   optimize(**module, **machine, optimizeCode);
   if (optimizeCode) {
     versionTextureLoops(**module, **machine);
