@@ -78,8 +78,11 @@ cl_int CudaDriver::start(KernelLaunch &launch, uint64_t printfBuffer, uint64_t e
         reinterpret_cast<const compiler::DeviceEnqueueArena *>(enqueueArena)->defaultQueue;
   // A CUDA launch has one block shape: one launch per kind of work-group.
   for (const WorkGroupKind &kind : workGroupKinds(launch.range)) {
-    for (int axis = 0; axis < 3; ++axis)
+    for (int axis = 0; axis < 3; ++axis) {
       params.firstGroup[axis] = kind.firstGroup[axis];
+      params.firstItem[axis] =
+          kind.firstGroup[axis] * params.enqueuedLocalSize[axis] + params.globalOffset[axis];
+    }
     std::array<uint64_t, 3> blockShape = kind.localSize;
     params.foldedHeight = 0;
     if (blockShape[2] > properties_.maxBlockDepth) {

@@ -37,8 +37,13 @@ struct LaunchParams {
   /// get_default_queue() of a launch that enqueues (what its arena says, but read here without
   /// crossing the bus), or 0.
   uint64_t defaultQueue;
+  /// The global id of the work-item at local id 0 of block 0: firstGroup × enqueuedLocalSize +
+  /// globalOffset. A global id is then this plus blockIdx × enqueuedLocalSize (at most 1024, a
+  /// 32-bit product widened in one instruction) plus the local id, where the three 64-bit
+  /// fields cost a multiplication of 64-bit values and two more additions per axis.
+  uint64_t firstItem[3];
 };
-static_assert(sizeof(LaunchParams) == 152);
+static_assert(sizeof(LaunchParams) == 176);
 
 /// Bytes the entry's argument-block parameter has at least, also for a kernel without
 /// arguments (the runtime then passes zeros).

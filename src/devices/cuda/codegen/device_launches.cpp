@@ -185,6 +185,7 @@ void writeChildLaunchParams(IRBuilder<> &builder, Value *request, Value *launch)
     storeField(builder, launch, offsetof(LaunchParams, numGroups) + 8 * axis,
                builder.CreateUDiv(size, local));
     storeField(builder, launch, offsetof(LaunchParams, firstGroup) + 8 * axis, builder.getInt64(0));
+    storeField(builder, launch, offsetof(LaunchParams, firstItem) + 8 * axis, offset);
   }
   storeField(builder, launch, offsetof(LaunchParams, printfBuffer), builder.getInt64(0));
   storeField(builder, launch, offsetof(LaunchParams, deviceEnqueueArena),

@@ -292,6 +292,70 @@ Value *primitiveValue(IRBuilder<> &builder, StringRef name, CallBase &call, Valu
   return nullptr;
 }
 
+/// The call of primitive `name` that `value` is, or null.
+CallBase *primitiveCall(Value *value, StringRef name) {
+  auto *call = dyn_cast<CallBase>(value);
+  Function *callee = call ? call->getCalledFunction() : nullptr;
+  return callee != nullptr && callee->getName() == name ? call : nullptr;
+}
+
+/// The other operand of the two-operand `instruction` of `opcode` that has a call of primitive
+/// `name` with the dimension `dimension` as one operand, or null.
+Value *besidePrimitive(Value *value, Instruction::BinaryOps opcode, StringRef name,
+                       Value *dimension) {
+  auto *instruction = dyn_cast<BinaryOperator>(value);
+  if (instruction == nullptr || instruction->getOpcode() != opcode)
+    return nullptr;
+  for (unsigned side = 0; side < 2; ++side) {
+    CallBase *call = primitiveCall(instruction->getOperand(side), name);
+    if (call != nullptr && call->getArgOperand(0) == dimension)
+      return instruction->getOperand(1 - side);
+  }
+  return nullptr;
+}
+
+/// Rewrites each global id the library computes, group id × enqueued local size + local id +
+/// global offset along one dimension, as LaunchParams::firstItem + blockIdx × enqueued size +
+/// local id, with the product of two 32-bit values: a kernel that truncates its ids to int (most
+/// do) then computes them in 32 bits, as NVIDIA's compiler does, instead of multiplying 64-bit
+/// values. The primitives' calls stay for the walk below, which lowers them; unused, they go.
+void fuseGlobalIds(Function &entry, const LocalAxes *axes) {
+  SmallVector<std::pair<BinaryOperator *, Value *>, 8> globalIds;
+  for (Instruction &instruction : instructions(entry)) {
+    CallBase *offset = primitiveCall(&instruction, "__kiln_global_offset");
+    if (offset == nullptr)
+      continue;
+    Value *dimension = offset->getArgOperand(0);
+    for (User *user : offset->users()) {
+      Value *item = besidePrimitive(user, Instruction::Add, "__kiln_global_offset", dimension);
+      Value *product =
+          item ? besidePrimitive(item, Instruction::Add, "__kiln_local_id", dimension) : nullptr;
+      Value *group = product ? besidePrimitive(product, Instruction::Mul,
+                                               "__kiln_enqueued_local_size", dimension)
+                             : nullptr;
+      CallBase *groupCall = group ? primitiveCall(group, "__kiln_group_id") : nullptr;
+      if (groupCall != nullptr && groupCall->getArgOperand(0) == dimension)
+        globalIds.emplace_back(cast<BinaryOperator>(user), dimension);
+    }
+  }
+  Value *launch = entry.getArg(1);
+  for (auto [globalId, dimension] : globalIds) {
+    IRBuilder<> builder(globalId);
+    Type *i64 = builder.getInt64Ty();
+    Value *block = blockIndex(builder, kBlockIndex, dimension);
+    Value *size =
+        builder.CreateZExt(launchField(builder, launch, offsetof(LaunchParams, enqueuedLocalSize),
+                                       builder.getInt32Ty(), dimension),
+                           i64);
+    Value *local = localAxis(builder, axes, dimension, /*ofThreads=*/true);
+    Value *withinLaunch =
+        builder.CreateAdd(builder.CreateMul(block, size, "", true, true), local, "", true, true);
+    Value *first = launchField(builder, launch, offsetof(LaunchParams, firstItem), i64, dimension);
+    globalId->replaceAllUsesWith(builder.CreateAdd(first, withinLaunch));
+    globalId->eraseFromParent();
+  }
+}
+
 bool isEntry(const Function &function) {
   return function.getCallingConv() == CallingConv::PTX_Kernel;
 }
@@ -427,6 +491,8 @@ Error lowerWorkItemPrimitives(Module &module) {
     std::optional<LocalAxes> axes;
     if (isEntry(function) && usesLocalAxesBeyondX(function))
       axes = unfoldedLocalAxes(function);
+    if (isEntry(function))
+      fuseGlobalIds(function, axes ? &*axes : nullptr);
     for (Instruction &instruction : make_early_inc_range(instructions(function))) {
       auto *call = dyn_cast<CallBase>(&instruction);
       Function *callee = call ? call->getCalledFunction() : nullptr;
