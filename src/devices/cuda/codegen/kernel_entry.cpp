@@ -292,26 +292,38 @@ Value *primitiveValue(IRBuilder<> &builder, StringRef name, CallBase &call, Valu
   return nullptr;
 }
 
-/// The call of primitive `name` that `value` is, or null.
-CallBase *primitiveCall(Value *value, StringRef name) {
-  auto *call = dyn_cast<CallBase>(value);
-  Function *callee = call ? call->getCalledFunction() : nullptr;
-  return callee != nullptr && callee->getName() == name ? call : nullptr;
+/// Whether `value` is a call of primitive `name` for `dimension`.
+bool isPrimitiveCall(const Value *value, StringRef name, const Value *dimension) {
+  const auto *call = dyn_cast<CallBase>(value);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  return callee != nullptr && callee->getName() == name && call->getArgOperand(0) == dimension;
 }
 
-/// The other operand of the two-operand `instruction` of `opcode` that has a call of primitive
-/// `name` with the dimension `dimension` as one operand, or null.
-Value *besidePrimitive(Value *value, Instruction::BinaryOps opcode, StringRef name,
-                       Value *dimension) {
-  auto *instruction = dyn_cast<BinaryOperator>(value);
+/// The other operand of `value` where it is an `opcode` one of whose operands is a call of
+/// primitive `name` for `dimension`, else null.
+const Value *besidePrimitive(const Value *value, Instruction::BinaryOps opcode, StringRef name,
+                             const Value *dimension) {
+  const auto *instruction = dyn_cast<BinaryOperator>(value);
   if (instruction == nullptr || instruction->getOpcode() != opcode)
     return nullptr;
-  for (unsigned side = 0; side < 2; ++side) {
-    CallBase *call = primitiveCall(instruction->getOperand(side), name);
-    if (call != nullptr && call->getArgOperand(0) == dimension)
+  for (unsigned side = 0; side < 2; ++side)
+    if (isPrimitiveCall(instruction->getOperand(side), name, dimension))
       return instruction->getOperand(1 - side);
-  }
   return nullptr;
+}
+
+/// Whether `sum` is the library's global id along `dimension`: group id × enqueued local size +
+/// local id + global offset (builtins/workitem.cl), each pair of operands in either order.
+bool isGlobalIdSum(const Value *sum, const Value *dimension) {
+  const Value *item = besidePrimitive(sum, Instruction::Add, "__kiln_global_offset", dimension);
+  if (item == nullptr)
+    return false;
+  const Value *product = besidePrimitive(item, Instruction::Add, "__kiln_local_id", dimension);
+  if (product == nullptr)
+    return false;
+  const Value *group =
+      besidePrimitive(product, Instruction::Mul, "__kiln_enqueued_local_size", dimension);
+  return group != nullptr && isPrimitiveCall(group, "__kiln_group_id", dimension);
 }
 
 /// Rewrites each global id the library computes, group id × enqueued local size + local id +
@@ -320,23 +332,18 @@ Value *besidePrimitive(Value *value, Instruction::BinaryOps opcode, StringRef na
 /// do) then computes them in 32 bits, as NVIDIA's compiler does, instead of multiplying 64-bit
 /// values. The primitives' calls stay for the walk below, which lowers them; unused, they go.
 void fuseGlobalIds(Function &entry, const LocalAxes *axes) {
+  Function *offsets = entry.getParent()->getFunction("__kiln_global_offset");
+  if (offsets == nullptr)
+    return;
   SmallVector<std::pair<BinaryOperator *, Value *>, 8> globalIds;
-  for (Instruction &instruction : instructions(entry)) {
-    CallBase *offset = primitiveCall(&instruction, "__kiln_global_offset");
-    if (offset == nullptr)
+  for (User *user : offsets->users()) {
+    auto *offset = dyn_cast<CallBase>(user);
+    if (offset == nullptr || offset->getFunction() != &entry)
       continue;
     Value *dimension = offset->getArgOperand(0);
-    for (User *user : offset->users()) {
-      Value *item = besidePrimitive(user, Instruction::Add, "__kiln_global_offset", dimension);
-      Value *product =
-          item ? besidePrimitive(item, Instruction::Add, "__kiln_local_id", dimension) : nullptr;
-      Value *group = product ? besidePrimitive(product, Instruction::Mul,
-                                               "__kiln_enqueued_local_size", dimension)
-                             : nullptr;
-      CallBase *groupCall = group ? primitiveCall(group, "__kiln_group_id") : nullptr;
-      if (groupCall != nullptr && groupCall->getArgOperand(0) == dimension)
-        globalIds.emplace_back(cast<BinaryOperator>(user), dimension);
-    }
+    for (User *sum : offset->users())
+      if (isGlobalIdSum(sum, dimension))
+        globalIds.emplace_back(cast<BinaryOperator>(sum), dimension);
   }
   Value *launch = entry.getArg(1);
   for (auto [globalId, dimension] : globalIds) {

@@ -118,11 +118,8 @@ public:
 
 } // namespace
 
-void markPipelineUnrolls(Module &module, TargetMachine &machine) {
-  FunctionPassManager functions;
-  functions.addPass(MarkPipelineUnrollsPass());
-  PassBuilder builder(&machine);
-  compiler::runOnEveryFunction(module, builder, std::move(functions));
+void markPipelineUnrolls(FunctionPassManager &passes) {
+  passes.addPass(MarkPipelineUnrollsPass());
 }
 
 void unrollCountedLoops(Module &module, TargetMachine &machine) {

@@ -13,12 +13,14 @@
 #pragma once
 
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
 #include "llvm/Target/TargetMachine.h"
 
 namespace kiln::cuda {
 
-/// Runs before the optimization pipeline: loops the pipeline unrolls are not unrolled again.
-void markPipelineUnrolls(llvm::Module &module, llvm::TargetMachine &machine);
+/// Adds to the passes at the optimization pipeline's start a step that marks every loop so that
+/// what the pipeline's own unrolling leaves of it is not unrolled again.
+void markPipelineUnrolls(llvm::FunctionPassManager &passes);
 
 /// Runs after the optimization pipeline, with its clean-up.
 void unrollCountedLoops(llvm::Module &module, llvm::TargetMachine &machine);

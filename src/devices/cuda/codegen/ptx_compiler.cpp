@@ -115,6 +115,7 @@ void optimize(Module &module, TargetMachine &machine, bool optimize) {
     functions.addPass(SROAPass(SROAOptions::ModifyCFG));
     functions.addPass(EarlyCSEPass());
     functions.addPass(SimplifyCFGPass(SimplifyCFGOptions().bonusInstThreshold(3)));
+    markPipelineUnrolls(functions);
     passes.addPass(createModuleToFunctionPassAdaptor(std::move(functions)));
   });
   compiler::PassAnalyses analyses(builder);
@@ -186,8 +187,6 @@ Expected<std::string> compileModule(const compiler::Bitcode &bitcode,
   raw_string_ostream problemStream(problems);
   if (verifyModule(**module, &problemStream))
     return compiler::codegenError("the GPU code generator made invalid IR: " + problems);
-  if (optimizeCode)
-    markPipelineUnrolls(**module, **machine);
   optimize(**module, **machine, optimizeCode);
   if (optimizeCode) {
     versionTextureLoops(**module, **machine);
