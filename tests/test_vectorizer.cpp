@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <sstream>
@@ -551,6 +552,74 @@ TEST_F(VectorizerTest, GridStrideLoopsRunInSimdGroupsAtLeastAsWideAsOtherLoops) 
       expected += in[i];
     ASSERT_EQ(expected, sums[item]) << item;
   }
+}
+
+TEST_F(VectorizerTest, SubGroupReductionsRunAsWideAsTheSameSumInLocalMemory) {
+  // The width of a kernel's sub-groups is chosen before it knows its width: the library's
+  // reduction then holds a branch for every width. The values that width leaves are what count
+  // (pipeline.cpp), so the sub-group sum runs as wide as the sum through local memory.
+  const char *source = R"(
+    kernel void inLocalMemory(global const float *in, global float *out, uint n) {
+      local float sums[256];
+      uint id = get_local_id(0);
+      float sum = 0.0f;
+      for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+        sum += in[i];
+      sums[id] = sum;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (uint step = 128; step > 0; step /= 2) {
+        if (id < step)
+          sums[id] += sums[id + step];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (id == 0)
+        out[get_group_id(0)] = sums[0];
+    }
+    kernel void inSubGroups(global const float *in, global float *out, uint n) {
+      local float sums[256];
+      float sum = 0.0f;
+      for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+        sum += in[i];
+      sum = sub_group_reduce_add(sum);
+      if (get_sub_group_local_id() == 0)
+        sums[get_sub_group_id()] = sum;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (get_local_id(0) == 0) {
+        float total = 0.0f;
+        for (uint s = 0; s < get_num_sub_groups(); ++s)
+          total += sums[s];
+        out[get_group_id(0)] = total;
+      }
+    })";
+  if (deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0)
+    GTEST_SKIP() << "the device has no sub-groups";
+  ScopedEnvironment on("KILN_VECTORIZE", std::nullopt);
+  ScopedEnvironment automatic("KILN_SIMD_WIDTH", std::nullopt);
+  const size_t local = 256, groups = 8, global = local * groups;
+  const cl_uint n = global * 16 + 77;
+  std::vector<cl_float> in(n);
+  for (cl_uint i = 0; i < n; ++i)
+    in[i] = static_cast<cl_float>(i % 13);
+  std::vector<double> expected(groups, 0.0);
+  for (cl_uint i = 0; i < n; ++i)
+    expected[(i % global) / local] += in[i];
+  Mem input = bufferWith(in);
+  std::map<std::string, size_t> widths;
+  for (const char *name : {"inLocalMemory", "inSubGroups"}) {
+    Kernel kernel = buildKernel(source, name, "-cl-std=CL3.0");
+    ASSERT_TRUE(kernel) << name;
+    EXPECT_CL_SUCCESS(
+        clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                sizeof local, &local, sizeof widths[name], &widths[name], nullptr));
+    Mem output = createBuffer(CL_MEM_WRITE_ONLY, groups * sizeof(cl_float));
+    ASSERT_TRUE(setArgs(kernel, input, output, n));
+    ASSERT_TRUE(run(kernel, 1, &global, &local));
+    std::vector<cl_float> sums = read<cl_float>(output, groups);
+    for (size_t group = 0; group < groups; ++group)
+      EXPECT_NEAR(expected[group], sums[group], 1e-4 * expected[group]) << name << " " << group;
+  }
+  if (isKilnCpuDevice())
+    EXPECT_GE(widths["inSubGroups"], widths["inLocalMemory"]);
 }
 
 TEST_F(VectorizerTest, ComputeLoopsOnFloat4TakeTheLanesTheirRegistersHold) {

@@ -1,6 +1,8 @@
 //===- register_pressure.cpp - How many lanes a kernel's registers hold ---===//
 #include "devices/cpu/codegen/vectorizer/register_pressure.hpp"
 
+#include "compiler/llvm/sub_group_primitives.hpp"
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DataLayout.h"
@@ -34,7 +36,8 @@ public:
 private:
   /// What a value costs in 32-bit lanes when it is varying; 0 when it takes no vector register.
   unsigned weight(const Value *value) const {
-    if (!isa<Instruction>(value) || !shapes_.shape(value).isVarying() || foldsIntoFma(value))
+    if (!isa<Instruction>(value) || !shapes_.shape(value).isVarying() || foldsIntoFma(value) ||
+        isLaneConstant(value))
       return 0;
     Type *type = value->getType();
     if (type->isVoidTy() || type->isIntegerTy(1) || !type->isSized())
@@ -49,6 +52,25 @@ private:
     if (!match(value, m_FNeg(m_Value())))
       return false;
     return all_of(value->users(), isMultiplyAdd);
+  }
+
+  /// Whether `value` is computed from constants and the lanes' sub-group ids alone (a butterfly's
+  /// partner lanes, `lane ^ 4`): once the width is known these are constant vectors, which
+  /// instructions read from memory, not registers held across the code.
+  bool isLaneConstant(const Value *value) const {
+    if (isa<Constant>(value))
+      return true;
+    auto known = laneConstant_.find(value);
+    if (known != laneConstant_.end())
+      return known->second;
+    bool result = false;
+    if (const auto *call = dyn_cast<CallBase>(value))
+      result = compiler::subGroupPrimitive(*call) == compiler::SubGroupPrimitive::LocalId;
+    else if (isa<BinaryOperator, CastInst, CmpInst>(value))
+      result = all_of(cast<Instruction>(value)->operands(),
+                      [&](const Use &operand) { return isLaneConstant(operand.get()); });
+    laneConstant_[value] = result;
+    return result;
   }
 
   /// Values used by `block`'s phis along the edge from `predecessor`.
@@ -112,6 +134,7 @@ private:
   const ShapeAnalysis &shapes_;
   const DataLayout &layout_;
   DenseMap<const BasicBlock *, LiveSet> liveIn_;
+  mutable DenseMap<const Value *, bool> laneConstant_;
 };
 
 } // namespace
