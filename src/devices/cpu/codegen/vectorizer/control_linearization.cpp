@@ -745,13 +745,17 @@ private:
         accumulator->addIncoming(value, last);
         carried.push_back(value);
       }
-      // After the loop: the exit's lanes and values, or none when the guard skipped it.
+      // After the loop: the exit's lanes and values, or none when the guard skipped it. Through
+      // a loop's only exit leave all the lanes that entered: its mask is the loop's entry mask,
+      // which the optimizer can often prove full, where it could not the exits' union.
       IRBuilder<> after(done);
-      EdgeRecord out{nullptr, {}};
-      PHINode *finalMask = after.CreatePHI(builder.getInt1Ty(), 2, "exited.final");
-      finalMask->addIncoming(builder.getFalse(), guard);
-      finalMask->addIncoming(exited, last);
-      out.mask = finalMask;
+      EdgeRecord out{entryMask, {}};
+      if (states.size() > 1) {
+        PHINode *finalMask = after.CreatePHI(builder.getInt1Ty(), 2, "exited.final");
+        finalMask->addIncoming(builder.getFalse(), guard);
+        finalMask->addIncoming(exited, last);
+        out.mask = finalMask;
+      }
       for (unsigned index = 0; index < state.values.size(); ++index) {
         PHINode *phi = state.values[index].first;
         PHINode *final = after.CreatePHI(phi->getType(), 2, phi->getName() + ".final");
