@@ -701,15 +701,21 @@ private:
     IRBuilder<> phis(header, header->begin());
     PHINode *live = phis.CreatePHI(builder.getInt1Ty(), 2, "live");
     live->addIncoming(entryMask, guard);
+    // Through a loop's only exit leave all the lanes that entered, so after it the lanes are the
+    // loop's entry mask (which the optimizer can often prove full, where it could not the union
+    // of the lanes that left): only a loop with several exits keeps a mask per exit.
     struct ExitState {
       BasicBlock *exit;
-      PHINode *mask;
+      PHINode *mask;                                          // null for a loop's only exit
       SmallVector<std::pair<PHINode *, PHINode *>, 4> values; // exit's phi, accumulator
     };
     SmallVector<ExitState, 4> states;
     for (BasicBlock *exit : exits) {
-      ExitState state{exit, phis.CreatePHI(builder.getInt1Ty(), 2, "exited"), {}};
-      state.mask->addIncoming(builder.getFalse(), guard);
+      ExitState state{exit, nullptr, {}};
+      if (exits.size() > 1) {
+        state.mask = phis.CreatePHI(builder.getInt1Ty(), 2, "exited");
+        state.mask->addIncoming(builder.getFalse(), guard);
+      }
       for (PHINode &phi : exit->phis()) {
         PHINode *accumulator = phis.CreatePHI(phi.getType(), 2, phi.getName() + ".out");
         accumulator->addIncoming(Constant::getNullValue(phi.getType()), guard);
@@ -733,10 +739,6 @@ private:
     for (ExitState &state : states) {
       SmallVector<EdgeRecord, 4> leaving = std::move(incoming_[state.exit]);
       incoming_.erase(state.exit);
-      Value *exited = state.mask;
-      for (const EdgeRecord &record : leaving)
-        exited = orMask(builder, exited, record.mask);
-      state.mask->addIncoming(exited, last);
       SmallVector<Value *, 4> carried;
       for (auto &[phi, accumulator] : state.values) {
         Value *value = accumulator;
@@ -745,12 +747,14 @@ private:
         accumulator->addIncoming(value, last);
         carried.push_back(value);
       }
-      // After the loop: the exit's lanes and values, or none when the guard skipped it. Through
-      // a loop's only exit leave all the lanes that entered: its mask is the loop's entry mask,
-      // which the optimizer can often prove full, where it could not the exits' union.
+      // After the loop: the exit's lanes and values, or none when the guard skipped it.
       IRBuilder<> after(done);
       EdgeRecord out{entryMask, {}};
-      if (states.size() > 1) {
+      if (state.mask != nullptr) {
+        Value *exited = state.mask;
+        for (const EdgeRecord &record : leaving)
+          exited = orMask(builder, exited, record.mask);
+        state.mask->addIncoming(exited, last);
         PHINode *finalMask = after.CreatePHI(builder.getInt1Ty(), 2, "exited.final");
         finalMask->addIncoming(builder.getFalse(), guard);
         finalMask->addIncoming(exited, last);
