@@ -133,7 +133,7 @@ TEST_F(VectorizerTest, EverySimdWidthGivesTheSameResults) {
   std::vector<cl_int> expected(in.size());
   std::transform(in.begin(), in.end(), expected.begin(), divergentReference);
   ScopedEnvironment on("KILN_VECTORIZE", std::nullopt); // also when CI turns it off
-  for (const char *width : {"2", "4", "8", "16", "32", "64"}) {
+  for (const char *width : {"2", "4", "8", "16", "32", "64", "128"}) {
     ScopedEnvironment simd("KILN_SIMD_WIDTH", width);
     Kernel kernel = buildKernel(kDivergentSource, "one");
     ASSERT_TRUE(kernel);
@@ -554,72 +554,130 @@ TEST_F(VectorizerTest, GridStrideLoopsRunInSimdGroupsAtLeastAsWideAsOtherLoops) 
   }
 }
 
+// Grid-stride sums of a float array, one per work-group of at most 256, through local memory
+// and through sub-group reductions.
+const char *kGridStrideSums = R"(
+  kernel void inLocalMemory(global const float *in, global float *out, uint n) {
+    local float sums[256];
+    uint id = get_local_id(0);
+    float sum = 0.0f;
+    for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+      sum += in[i];
+    sums[id] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint step = 128; step > 0; step /= 2) {
+      if (id < step && id + step < get_local_size(0))
+        sums[id] += sums[id + step];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (id == 0)
+      out[get_group_id(0)] = sums[0];
+  }
+  kernel void inSubGroups(global const float *in, global float *out, uint n) {
+    local float sums[256];
+    float sum = 0.0f;
+    for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+      sum += in[i];
+    sum = sub_group_reduce_add(sum);
+    if (get_sub_group_local_id() == 0)
+      sums[get_sub_group_id()] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+      float total = 0.0f;
+      for (uint s = 0; s < get_num_sub_groups(); ++s)
+        total += sums[s];
+      out[get_group_id(0)] = total;
+    }
+  })";
+
+struct GridStrideSums {
+  static constexpr size_t kLocal = 256, kGroups = 8, kGlobal = kLocal * kGroups;
+  static constexpr cl_uint kCount = kGlobal * 16 + 77;
+  std::vector<cl_float> in = std::vector<cl_float>(kCount);
+  std::vector<double> expected = std::vector<double>(kGroups, 0.0);
+  GridStrideSums() {
+    for (cl_uint i = 0; i < kCount; ++i)
+      in[i] = static_cast<cl_float>(i % 13);
+    for (cl_uint i = 0; i < kCount; ++i)
+      expected[(i % kGlobal) / kLocal] += in[i];
+  }
+};
+
 TEST_F(VectorizerTest, SubGroupReductionsRunAsWideAsTheSameSumInLocalMemory) {
   // The width of a kernel's sub-groups is chosen before it knows its width: the library's
   // reduction then holds a branch for every width. The values that width leaves are what count
   // (pipeline.cpp), so the sub-group sum runs as wide as the sum through local memory.
-  const char *source = R"(
-    kernel void inLocalMemory(global const float *in, global float *out, uint n) {
-      local float sums[256];
-      uint id = get_local_id(0);
-      float sum = 0.0f;
-      for (uint i = get_global_id(0); i < n; i += get_global_size(0))
-        sum += in[i];
-      sums[id] = sum;
-      barrier(CLK_LOCAL_MEM_FENCE);
-      for (uint step = 128; step > 0; step /= 2) {
-        if (id < step)
-          sums[id] += sums[id + step];
-        barrier(CLK_LOCAL_MEM_FENCE);
-      }
-      if (id == 0)
-        out[get_group_id(0)] = sums[0];
-    }
-    kernel void inSubGroups(global const float *in, global float *out, uint n) {
-      local float sums[256];
-      float sum = 0.0f;
-      for (uint i = get_global_id(0); i < n; i += get_global_size(0))
-        sum += in[i];
-      sum = sub_group_reduce_add(sum);
-      if (get_sub_group_local_id() == 0)
-        sums[get_sub_group_id()] = sum;
-      barrier(CLK_LOCAL_MEM_FENCE);
-      if (get_local_id(0) == 0) {
-        float total = 0.0f;
-        for (uint s = 0; s < get_num_sub_groups(); ++s)
-          total += sums[s];
-        out[get_group_id(0)] = total;
-      }
-    })";
   if (deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0)
     GTEST_SKIP() << "the device has no sub-groups";
   ScopedEnvironment on("KILN_VECTORIZE", std::nullopt);
   ScopedEnvironment automatic("KILN_SIMD_WIDTH", std::nullopt);
-  const size_t local = 256, groups = 8, global = local * groups;
-  const cl_uint n = global * 16 + 77;
-  std::vector<cl_float> in(n);
-  for (cl_uint i = 0; i < n; ++i)
-    in[i] = static_cast<cl_float>(i % 13);
-  std::vector<double> expected(groups, 0.0);
-  for (cl_uint i = 0; i < n; ++i)
-    expected[(i % global) / local] += in[i];
-  Mem input = bufferWith(in);
+  GridStrideSums sums;
+  const size_t local = sums.kLocal, global = sums.kGlobal, groups = sums.kGroups;
+  Mem input = bufferWith(sums.in);
   std::map<std::string, size_t> widths;
   for (const char *name : {"inLocalMemory", "inSubGroups"}) {
-    Kernel kernel = buildKernel(source, name, "-cl-std=CL3.0");
+    Kernel kernel = buildKernel(kGridStrideSums, name, "-cl-std=CL3.0");
     ASSERT_TRUE(kernel) << name;
     EXPECT_CL_SUCCESS(
         clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
                                 sizeof local, &local, sizeof widths[name], &widths[name], nullptr));
     Mem output = createBuffer(CL_MEM_WRITE_ONLY, groups * sizeof(cl_float));
-    ASSERT_TRUE(setArgs(kernel, input, output, n));
+    ASSERT_TRUE(setArgs(kernel, input, output, sums.kCount));
     ASSERT_TRUE(run(kernel, 1, &global, &local));
-    std::vector<cl_float> sums = read<cl_float>(output, groups);
+    std::vector<cl_float> results = read<cl_float>(output, groups);
     for (size_t group = 0; group < groups; ++group)
-      EXPECT_NEAR(expected[group], sums[group], 1e-4 * expected[group]) << name << " " << group;
+      EXPECT_NEAR(sums.expected[group], results[group], 1e-4 * sums.expected[group])
+          << name << " " << group;
   }
   if (isKilnCpuDevice())
     EXPECT_GE(widths["inSubGroups"], widths["inLocalMemory"]);
+}
+
+TEST_F(VectorizerTest, SimdGroupsWiderThanSubGroupsHoldSeveral) {
+  // Loops that read across pages take SIMD groups of 128 lanes with AVX-512; sub-groups stay at
+  // most 64 wide (CL_DEVICE_SUB_GROUP_SIZES_INTEL), so such a group holds two. Forced here, so
+  // that every target runs it.
+  if (deviceInfo<cl_uint>(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0)
+    GTEST_SKIP() << "the device has no sub-groups";
+  ScopedEnvironment on("KILN_VECTORIZE", std::nullopt);
+  ScopedEnvironment wide("KILN_SIMD_WIDTH", "128");
+  GridStrideSums sums;
+  const size_t local = sums.kLocal, global = sums.kGlobal, groups = sums.kGroups;
+  Mem input = bufferWith(sums.in);
+  for (const char *name : {"inLocalMemory", "inSubGroups"}) {
+    Kernel kernel = buildKernel(kGridStrideSums, name, "-cl-std=CL3.0");
+    ASSERT_TRUE(kernel) << name;
+    size_t width = subGroupWidth(kernel, device_, local), multiple = 0;
+    ASSERT_CL_SUCCESS(clGetKernelWorkGroupInfo(kernel, device_,
+                                               CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                               sizeof multiple, &multiple, nullptr));
+    if (isKilnCpuDevice()) {
+      EXPECT_EQ(64u, width) << name << ": sub-groups at most 64 wide";
+      // The sub-group sum runs its sub-groups in the lanes: one a SIMD group.
+      EXPECT_EQ(std::string(name) == "inLocalMemory" ? 128u : 64u, multiple) << name;
+    }
+    Mem output = createBuffer(CL_MEM_WRITE_ONLY, groups * sizeof(cl_float));
+    ASSERT_TRUE(setArgs(kernel, input, output, sums.kCount));
+    ASSERT_TRUE(run(kernel, 1, &global, &local));
+    std::vector<cl_float> results = read<cl_float>(output, groups);
+    for (size_t group = 0; group < groups; ++group)
+      EXPECT_NEAR(sums.expected[group], results[group], 1e-4 * sums.expected[group])
+          << name << " " << group;
+    // The same kernel in work-groups narrower than a SIMD group, and one not a multiple of it.
+    for (size_t narrow : {64u, 192u}) {
+      size_t narrowGlobal = narrow * groups;
+      Mem partial = createBuffer(CL_MEM_WRITE_ONLY, groups * sizeof(cl_float));
+      ASSERT_TRUE(setArgs(kernel, input, partial, sums.kCount));
+      ASSERT_TRUE(run(kernel, 1, &narrowGlobal, &narrow));
+      std::vector<double> expected(groups, 0.0);
+      for (cl_uint i = 0; i < sums.kCount; ++i)
+        expected[(i % narrowGlobal) / narrow] += sums.in[i];
+      std::vector<cl_float> partialResults = read<cl_float>(partial, groups);
+      for (size_t group = 0; group < groups; ++group)
+        EXPECT_NEAR(expected[group], partialResults[group], 1e-4 * expected[group])
+            << name << " in work-groups of " << narrow << ", group " << group;
+    }
+  }
 }
 
 TEST_F(VectorizerTest, ComputeLoopsOnFloat4TakeTheLanesTheirRegistersHold) {

@@ -22,12 +22,14 @@ constexpr std::array kSettings = {
                 "default: on",
                 true},
     SettingInfo{Setting::SimdWidth, "KILN_SIMD_WIDTH",
-                "work-items per SIMD group of the vectorizer, for every kernel: 2, 4, 8, 16, 32 "
-                "or 64; default: chosen per kernel and local size, the 32-bit lanes of the CPU's "
-                "preferred vectors (16 with AVX-512) times 2 or 4 when the kernel's values leave "
-                "room in the vector registers (up to 64 lanes, as many as the registers hold, for "
-                "kernels whose loops only compute, such as clpeak's), then the widest of those "
-                "that divides the local size along dimension 0, or at most the local size",
+                "work-items per SIMD group of the vectorizer, for every kernel: 2, 4, 8, 16, 32, "
+                "64 or 128 (sub-groups at most 64); default: chosen per kernel and local size, "
+                "the 32-bit lanes of the CPU's preferred vectors (16 with AVX-512) times 2 or 4 "
+                "when the kernel's values leave room in the vector registers (up to 64 lanes, as "
+                "many as the registers hold, for kernels whose loops only compute, such as "
+                "clpeak's, and for loops that read with a stride known at run time, 128 of them "
+                "with AVX-512), then the widest of those that divides the local size along "
+                "dimension 0, or at most the local size",
                 true},
     SettingInfo{Setting::VectorizeReport, "KILN_VECTORIZE_REPORT",
                 "when set at build, print for each work-group function the CPU device compiles "

@@ -53,7 +53,10 @@ Expected<unsigned> chooseSubGroupWidth(const compiler::KernelInfo &kernel,
   }
   if (requestedSimdWidth == 1)
     return 1u;
-  return requestedSimdWidth != 0 ? requestedSimdWidth : vectorizerChoice();
+  // SIMD groups may be wider than the widest sub-group (a kernel that reads across pages, on
+  // AVX-512): each then holds several whole sub-groups.
+  unsigned width = requestedSimdWidth != 0 ? requestedSimdWidth : vectorizerChoice();
+  return std::min(width, kSubGroupSizes.back());
 }
 
 /// The widest sub-group `function`'s values leave room for in the vector registers. The
@@ -63,7 +66,8 @@ Expected<unsigned> chooseSubGroupWidth(const compiler::KernelInfo &kernel,
 /// same sum through local memory got 32 (at 32 lanes it ran 1.5x as fast). Each wider width is
 /// tried on a copy specialized to it, as its work-group functions will be compiled.
 unsigned widestAffordedSubGroupWidth(Function &function, TargetMachine &machine) {
-  unsigned unspecialized = widestAffordedSimdWidth(function, machine);
+  unsigned unspecialized =
+      std::min(widestAffordedSimdWidth(function, machine), kSubGroupSizes.back());
   if (!compiler::crossesSubGroupLanes(function))
     return unspecialized;
   for (auto width = kSubGroupSizes.rbegin(); width != kSubGroupSizes.rend(); ++width) {
@@ -150,7 +154,6 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
       multiple = preferredSimdWidth(*function, machine);
     else if (multiple == 1) // LLVM's loop vectorizer runs the work-item loops in these lanes
       multiple = optimize ? vectorRegisterLanes(*function, machine) : 1;
-    prepared.preferredMultiples.push_back(multiple);
     //     And its sub-group width: the one it requires, else the widest SIMD group its values
     //     leave room for (one work-item when the vectorizer is off).
     Expected<unsigned> subGroupWidth =
@@ -159,6 +162,10 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
     if (!subGroupWidth)
       return subGroupWidth.takeError();
     prepared.subGroupWidths.push_back(*subGroupWidth);
+    //     A kernel whose sub-groups exchange values runs one sub-group a SIMD group (step 15).
+    if (*subGroupWidth > 1 && compiler::crossesSubGroupLanes(*function))
+      multiple = *subGroupWidth;
+    prepared.preferredMultiples.push_back(multiple);
   }
   // 12. Only the work-group functions and the program's variables are kept.
   keepOnlyWorkGroupFunctions(module, functions);
@@ -167,14 +174,14 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
 
 namespace {
 
-/// Whether the target has AVX-512's permutes, compresses and expands of 32-bit lanes
-/// (windowed_gather_fast_path.hpp).
 /// Whether the work-groups' rows along dimension 0 are whole sub-groups, so that each SIMD
 /// group of `width` lanes is one sub-group (the last of a one-dimensional group may be partial).
 bool rowsSplitIntoSubGroups(const WorkGroupShape &shape, unsigned width) {
   return shape.localSize[1] * shape.localSize[2] == 1 || shape.localSize[0] % width == 0;
 }
 
+/// Whether the target has AVX-512's permutes, compresses and expands of 32-bit lanes
+/// (windowed_gather_fast_path.hpp).
 bool hasAvx512(TargetMachine &machine) {
   return machine.getTargetTriple().isX86() &&
          machine.getMCSubtargetInfo()->checkFeatures("+avx512f");

@@ -12,9 +12,9 @@
 namespace kiln::cpu {
 
 /// The work-item vectorizer's switches, read from the environment at each build:
-/// KILN_VECTORIZE=0 keeps every kernel scalar, KILN_SIMD_WIDTH=N (2 to 64, a power of two)
-/// chooses the lanes of every SIMD group, KILN_VECTORIZE_REPORT prints what happened to each
-/// kernel.
+/// KILN_VECTORIZE=0 keeps every kernel scalar, KILN_SIMD_WIDTH=N (2 to 128, a power of two)
+/// chooses the lanes of every SIMD group (sub-groups stay at most 64 wide), KILN_VECTORIZE_REPORT
+/// prints what happened to each kernel.
 struct VectorizerSettings {
   bool enabled = true;
   unsigned width = 0; // 0: the target's choice
@@ -26,7 +26,7 @@ struct VectorizerSettings {
     if (std::optional<std::string_view> width = settingValue(Setting::SimdWidth)) {
       unsigned value =
           static_cast<unsigned>(std::strtoul(std::string(*width).c_str(), nullptr, 10));
-      if (value >= 2 && value <= 64 && llvm::isPowerOf2_32(value))
+      if (value >= 2 && value <= 128 && llvm::isPowerOf2_32(value))
         settings.width = value;
     }
     settings.report = settingValue(Setting::VectorizeReport).has_value();

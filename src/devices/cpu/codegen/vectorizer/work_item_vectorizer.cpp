@@ -22,6 +22,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -237,7 +238,8 @@ bool computesOnFullVectors(Function &function, TargetMachine &machine) {
 /// The most work-items run interleaved (see interleaveWorkItems).
 constexpr unsigned kMostInterleavedWorkItems = 8;
 
-/// The most lanes the automatic width takes (KILN_SIMD_WIDTH may force as many).
+/// The most lanes the automatic width takes (KILN_SIMD_WIDTH may force as many), but for some
+/// loops that read across pages (widestPageReadingGroup).
 constexpr unsigned kWidestSimdGroup = 64;
 
 /// For a kernel whose time goes to chains of dependent arithmetic, how many values the same in
@@ -279,23 +281,58 @@ std::optional<unsigned> broadcastsOfArithmeticLoops(const LoopInfo &loops,
   return static_cast<unsigned>(broadcasts.size());
 }
 
-/// Whether a loop of the kernel reads with a stride known only at run time, as a grid-stride
-/// loop does: each SIMD group reads its own lanes' few lines of a page, then jumps to the next
-/// page. The wider the group, the longer the run of each page it reads at once; memory serves
-/// long runs much faster than short ones when many cores read at the same time. On the 16-core
-/// Xeon of the GPU machine the suite's histogram ran 1.2-1.4x and its reduction up to 1.3x as
-/// fast at 64 lanes as at 32 (alternating runs); a C loop reading that way reached 32-65 GB/s
-/// at 128 bytes a page and 52-84 at 256, against 108-140 reading each thread's block in order
+/// Whether `loop` reads with a stride known only at run time, as a grid-stride loop does: each
+/// SIMD group reads its own lanes' few lines of a page, then jumps to the next page. The wider
+/// the group, the longer the run of each page it reads at once; memory serves long runs much
+/// faster than short ones when many cores read at the same time. On the 16-core Xeon of the GPU
+/// machine the suite's histogram ran 1.2-1.4x and its reduction up to 1.3x as fast at 64 lanes
+/// as at 32 (alternating runs); a C loop reading that way reached 32-65 GB/s at 128 bytes a page
+/// and 52-84 at 256, against 108-140 reading each thread's block in order
 /// (bench/results/cpu-16core-pocl5.txt).
-bool readsAcrossPages(const LoopInfo &loops) {
+bool readsAcrossPages(const Loop &loop) {
   auto isLaunchConstant = [](const CallInst &call) {
     const Function *callee = call.getCalledFunction();
     return callee != nullptr && vectorizer::isUniformPrimitive(*callee);
   };
-  for (Loop *loop : loops.getLoopsInPreorder())
-    if (loop->isInnermost() && readsWithRunTimeStride(*loop, isLaunchConstant))
-      return true;
+  return loop.isInnermost() && readsWithRunTimeStride(loop, isLaunchConstant);
+}
+
+/// Whether `loop` accesses memory lane by lane: at addresses with no stride between the lanes
+/// (a histogram's increments of the bins its bytes name).
+bool accessesLaneByLane(const Loop &loop, const vectorizer::ShapeAnalysis &shapes) {
+  for (BasicBlock *block : loop.blocks())
+    for (Instruction &instruction : *block) {
+      const Value *address = getLoadStorePointerOperand(&instruction);
+      if (const auto *atomic = dyn_cast<AtomicRMWInst>(&instruction))
+        address = atomic->getPointerOperand();
+      else if (const auto *exchange = dyn_cast<AtomicCmpXchgInst>(&instruction))
+        address = exchange->getPointerOperand();
+      if (address != nullptr && !shapes.shape(address).isStrided())
+        return true;
+    }
   return false;
+}
+
+/// The most lanes for a kernel whose loops read across pages, or nothing when none does.
+/// Twice kWidestSimdGroup where the target has mask registers (AVX-512), whose lane masks stay
+/// whole in them where AVX2 splits a mask past 32 lanes into pieces, and the loops work on whole
+/// vectors: on the 16-core Xeon the suite's reduction read 98 GB/s at 128 lanes against 49-77
+/// at 64, while its histogram, whose increments go lane by lane, ran no faster
+/// (bench/results/h200-and-16core-widths.txt, section 8).
+std::optional<unsigned> widestPageReadingGroup(const LoopInfo &loops,
+                                               const vectorizer::ShapeAnalysis &shapes,
+                                               TargetMachine &machine) {
+  bool reads = false, laneByLane = false;
+  for (Loop *loop : loops.getLoopsInPreorder())
+    if (readsAcrossPages(*loop)) {
+      reads = true;
+      laneByLane = laneByLane || accessesLaneByLane(*loop, shapes);
+    }
+  if (!reads)
+    return std::nullopt;
+  bool maskRegisters =
+      machine.getTargetTriple().isX86() && machine.getMCSubtargetInfo()->checkFeatures("+avx512f");
+  return maskRegisters && !laneByLane ? kWidestSimdGroup * 2 : kWidestSimdGroup;
 }
 
 /// The automatic width (see vectorizeWorkItems) for work-groups `localSizeX` work-items wide.
@@ -311,13 +348,19 @@ unsigned affordedWidth(Function &function, const vectorizer::ShapeAnalysis &shap
   std::optional<unsigned> broadcasts = broadcastsOfArithmeticLoops(loops, shapes);
   unsigned budget =
       std::max(4u, broadcasts ? registers - std::min(registers, *broadcasts) : registers * 3 / 4);
-  unsigned limit = broadcasts || readsAcrossPages(loops) ? kWidestSimdGroup : base * 4;
+  std::optional<unsigned> pageReading = widestPageReadingGroup(loops, shapes, machine);
+  unsigned limit = broadcasts ? kWidestSimdGroup : pageReading.value_or(base * 4);
   // Each varying 32-bit value takes a register per `registerLanes` lanes, at least one. Loops
   // that only compute are counted in the registers the vectors really take; other kernels in
   // the preferred ones, which keeps them narrower where the estimate misses values: on a Xeon
   // tuned for 256-bit vectors, counting 512-bit registers for every kernel made the suite's
   // work-group prefix scan 31% and its bitonic sort 11% slower (and its tree search 65% faster).
-  unsigned registerLanes = broadcasts ? occupiedRegisterLanes(function, machine) : base;
+  // Loops that read across pages in whole vectors up to 128 lanes wide are counted in the
+  // registers they take too: on the 16-core Xeon the suite's reduction got 64 lanes counted in
+  // 256-bit registers, and ran 1.4-1.7x as fast at 128.
+  bool wideVectorReads = pageReading && *pageReading > kWidestSimdGroup;
+  unsigned registerLanes =
+      broadcasts || wideVectorReads ? occupiedRegisterLanes(function, machine) : base;
   auto registersAt = [&](unsigned width) { return pressure * std::max(1u, width / registerLanes); };
   unsigned widest = base;
   while (widest * 2 <= limit && registersAt(widest * 2) <= budget)
