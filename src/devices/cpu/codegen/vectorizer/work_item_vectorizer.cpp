@@ -316,9 +316,9 @@ bool accessesLaneByLane(const Loop &loop, const vectorizer::ShapeAnalysis &shape
 /// The most lanes for a kernel whose loops read across pages, or nothing when none does.
 /// Twice kWidestSimdGroup where the target has mask registers (AVX-512), whose lane masks stay
 /// whole in them where AVX2 splits a mask past 32 lanes into pieces, and the loops work on whole
-/// vectors: on the 16-core Xeon the suite's reduction read 98 GB/s at 128 lanes against 49-77
-/// at 64, while its histogram, whose increments go lane by lane, ran no faster
-/// (bench/results/h200-and-16core-widths.txt, section 8).
+/// vectors: on the 16-core Xeon the suite's reduction ran 1.25x as fast at 128 lanes as at 64
+/// (bench/results/cpu-16core-128-lanes.txt), while its histogram, whose increments go lane by
+/// lane, ran no faster (h200-and-16core-widths.txt, section 8).
 std::optional<unsigned> widestPageReadingGroup(const LoopInfo &loops,
                                                const vectorizer::ShapeAnalysis &shapes,
                                                TargetMachine &machine) {
@@ -356,8 +356,8 @@ unsigned affordedWidth(Function &function, const vectorizer::ShapeAnalysis &shap
   // tuned for 256-bit vectors, counting 512-bit registers for every kernel made the suite's
   // work-group prefix scan 31% and its bitonic sort 11% slower (and its tree search 65% faster).
   // Loops that read across pages in whole vectors up to 128 lanes wide are counted in the
-  // registers they take too: on the 16-core Xeon the suite's reduction got 64 lanes counted in
-  // 256-bit registers, and ran 1.4-1.7x as fast at 128.
+  // registers they take too: counted in 256-bit registers, the suite's reduction got 64 lanes
+  // on the 16-core Xeon, where it runs 1.25x as fast at 128.
   bool wideVectorReads = pageReading && *pageReading > kWidestSimdGroup;
   unsigned registerLanes =
       broadcasts || wideVectorReads ? occupiedRegisterLanes(function, machine) : base;
