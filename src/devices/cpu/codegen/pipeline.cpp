@@ -180,13 +180,6 @@ bool rowsSplitIntoSubGroups(const WorkGroupShape &shape, unsigned width) {
   return shape.localSize[1] * shape.localSize[2] == 1 || shape.localSize[0] % width == 0;
 }
 
-/// Whether the target has AVX-512's permutes, compresses and expands of 32-bit lanes
-/// (windowed_gather_fast_path.hpp).
-bool hasAvx512(TargetMachine &machine) {
-  return machine.getTargetTriple().isX86() &&
-         machine.getMCSubtargetInfo()->checkFeatures("+avx512f");
-}
-
 } // namespace
 
 Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,

@@ -330,9 +330,7 @@ std::optional<unsigned> widestPageReadingGroup(const LoopInfo &loops,
     }
   if (!reads)
     return std::nullopt;
-  bool maskRegisters =
-      machine.getTargetTriple().isX86() && machine.getMCSubtargetInfo()->checkFeatures("+avx512f");
-  return maskRegisters && !laneByLane ? kWidestSimdGroup * 2 : kWidestSimdGroup;
+  return hasAvx512(machine) && !laneByLane ? kWidestSimdGroup * 2 : kWidestSimdGroup;
 }
 
 /// The automatic width (see vectorizeWorkItems) for work-groups `localSizeX` work-items wide.
@@ -507,6 +505,11 @@ unsigned vectorRegisterBits(const Function &function, TargetMachine &machine) {
 
 unsigned vectorRegisterLanes(const Function &function, TargetMachine &machine) {
   return std::max(1u, vectorRegisterBits(function, machine) / 32);
+}
+
+bool hasAvx512(TargetMachine &machine) {
+  return machine.getTargetTriple().isX86() &&
+         machine.getMCSubtargetInfo()->checkFeatures("+avx512f");
 }
 
 WorkItemVectorization vectorizeWorkItems(Function &function, unsigned width, TargetMachine &machine,

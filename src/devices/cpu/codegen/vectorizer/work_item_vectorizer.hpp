@@ -60,6 +60,10 @@ unsigned vectorRegisterBits(const llvm::Function &function, llvm::TargetMachine 
 /// The 32-bit lanes of those vectors (at least 1).
 unsigned vectorRegisterLanes(const llvm::Function &function, llvm::TargetMachine &machine);
 
+/// Whether the target is x86 with AVX-512: mask registers, and permutes, compresses and expands
+/// of 32-bit lanes.
+bool hasAvx512(llvm::TargetMachine &machine);
+
 /// The SIMD width the automatic choice starts from: a local size along dimension 0 that is a
 /// multiple of it leaves no lane idle (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE).
 unsigned preferredSimdWidth(llvm::Function &function, llvm::TargetMachine &machine);
