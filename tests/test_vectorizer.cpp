@@ -38,6 +38,10 @@ protected:
     EXPECT_TRUE(run1D(kernel, global, local));
     return read<cl_int>(output, in.size());
   }
+
+  /// Runs a kernel of kGridStrideSums over kGridStrideGroups work-groups of `local` and checks
+  /// each group's sum against the host's; `what` names the kernel in failures.
+  void expectGridStrideSums(cl_kernel kernel, size_t local, const std::string &what);
 };
 
 std::vector<cl_int> sample(size_t count, uint64_t seed, int range = 1000) {
@@ -590,18 +594,26 @@ const char *kGridStrideSums = R"(
     }
   })";
 
-struct GridStrideSums {
-  static constexpr size_t kLocal = 256, kGroups = 8, kGlobal = kLocal * kGroups;
-  static constexpr cl_uint kCount = kGlobal * 16 + 77;
-  std::vector<cl_float> in = std::vector<cl_float>(kCount);
-  std::vector<double> expected = std::vector<double>(kGroups, 0.0);
-  GridStrideSums() {
-    for (cl_uint i = 0; i < kCount; ++i)
-      in[i] = static_cast<cl_float>(i % 13);
-    for (cl_uint i = 0; i < kCount; ++i)
-      expected[(i % kGlobal) / kLocal] += in[i];
+constexpr size_t kGridStrideGroups = 8;
+
+void VectorizerTest::expectGridStrideSums(cl_kernel kernel, size_t local, const std::string &what) {
+  const size_t global = local * kGridStrideGroups;
+  const cl_uint count = 256 * kGridStrideGroups * 16 + 77;
+  std::vector<cl_float> in(count);
+  std::vector<double> expected(kGridStrideGroups, 0.0);
+  for (cl_uint i = 0; i < count; ++i) {
+    in[i] = static_cast<cl_float>(i % 13);
+    expected[(i % global) / local] += in[i];
   }
-};
+  Mem input = bufferWith(in);
+  Mem output = createBuffer(CL_MEM_WRITE_ONLY, kGridStrideGroups * sizeof(cl_float));
+  ASSERT_TRUE(setArgs(kernel, input, output, count));
+  ASSERT_TRUE(run(kernel, 1, &global, &local));
+  std::vector<cl_float> sums = read<cl_float>(output, kGridStrideGroups);
+  for (size_t group = 0; group < kGridStrideGroups; ++group)
+    EXPECT_NEAR(expected[group], sums[group], 1e-4 * expected[group])
+        << what << " in work-groups of " << local << ", group " << group;
+}
 
 TEST_F(VectorizerTest, SubGroupReductionsRunAsWideAsTheSameSumInLocalMemory) {
   // The width of a kernel's sub-groups is chosen before it knows its width: the library's
@@ -611,9 +623,7 @@ TEST_F(VectorizerTest, SubGroupReductionsRunAsWideAsTheSameSumInLocalMemory) {
     GTEST_SKIP() << "the device has no sub-groups";
   ScopedEnvironment on("KILN_VECTORIZE", std::nullopt);
   ScopedEnvironment automatic("KILN_SIMD_WIDTH", std::nullopt);
-  GridStrideSums sums;
-  const size_t local = sums.kLocal, global = sums.kGlobal, groups = sums.kGroups;
-  Mem input = bufferWith(sums.in);
+  const size_t local = 256;
   std::map<std::string, size_t> widths;
   for (const char *name : {"inLocalMemory", "inSubGroups"}) {
     Kernel kernel = buildKernel(kGridStrideSums, name, "-cl-std=CL3.0");
@@ -621,13 +631,7 @@ TEST_F(VectorizerTest, SubGroupReductionsRunAsWideAsTheSameSumInLocalMemory) {
     EXPECT_CL_SUCCESS(
         clGetKernelSubGroupInfo(kernel, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
                                 sizeof local, &local, sizeof widths[name], &widths[name], nullptr));
-    Mem output = createBuffer(CL_MEM_WRITE_ONLY, groups * sizeof(cl_float));
-    ASSERT_TRUE(setArgs(kernel, input, output, sums.kCount));
-    ASSERT_TRUE(run(kernel, 1, &global, &local));
-    std::vector<cl_float> results = read<cl_float>(output, groups);
-    for (size_t group = 0; group < groups; ++group)
-      EXPECT_NEAR(sums.expected[group], results[group], 1e-4 * sums.expected[group])
-          << name << " " << group;
+    expectGridStrideSums(kernel, local, name);
   }
   if (isKilnCpuDevice())
     EXPECT_GE(widths["inSubGroups"], widths["inLocalMemory"]);
@@ -641,9 +645,7 @@ TEST_F(VectorizerTest, SimdGroupsWiderThanSubGroupsHoldSeveral) {
     GTEST_SKIP() << "the device has no sub-groups";
   ScopedEnvironment on("KILN_VECTORIZE", std::nullopt);
   ScopedEnvironment wide("KILN_SIMD_WIDTH", "128");
-  GridStrideSums sums;
-  const size_t local = sums.kLocal, global = sums.kGlobal, groups = sums.kGroups;
-  Mem input = bufferWith(sums.in);
+  const size_t local = 256;
   for (const char *name : {"inLocalMemory", "inSubGroups"}) {
     Kernel kernel = buildKernel(kGridStrideSums, name, "-cl-std=CL3.0");
     ASSERT_TRUE(kernel) << name;
@@ -656,27 +658,9 @@ TEST_F(VectorizerTest, SimdGroupsWiderThanSubGroupsHoldSeveral) {
       // The sub-group sum runs its sub-groups in the lanes: one a SIMD group.
       EXPECT_EQ(std::string(name) == "inLocalMemory" ? 128u : 64u, multiple) << name;
     }
-    Mem output = createBuffer(CL_MEM_WRITE_ONLY, groups * sizeof(cl_float));
-    ASSERT_TRUE(setArgs(kernel, input, output, sums.kCount));
-    ASSERT_TRUE(run(kernel, 1, &global, &local));
-    std::vector<cl_float> results = read<cl_float>(output, groups);
-    for (size_t group = 0; group < groups; ++group)
-      EXPECT_NEAR(sums.expected[group], results[group], 1e-4 * sums.expected[group])
-          << name << " " << group;
-    // The same kernel in work-groups narrower than a SIMD group, and one not a multiple of it.
-    for (size_t narrow : {64u, 192u}) {
-      size_t narrowGlobal = narrow * groups;
-      Mem partial = createBuffer(CL_MEM_WRITE_ONLY, groups * sizeof(cl_float));
-      ASSERT_TRUE(setArgs(kernel, input, partial, sums.kCount));
-      ASSERT_TRUE(run(kernel, 1, &narrowGlobal, &narrow));
-      std::vector<double> expected(groups, 0.0);
-      for (cl_uint i = 0; i < sums.kCount; ++i)
-        expected[(i % narrowGlobal) / narrow] += sums.in[i];
-      std::vector<cl_float> partialResults = read<cl_float>(partial, groups);
-      for (size_t group = 0; group < groups; ++group)
-        EXPECT_NEAR(expected[group], partialResults[group], 1e-4 * expected[group])
-            << name << " in work-groups of " << narrow << ", group " << group;
-    }
+    // Also in work-groups narrower than a SIMD group, and not a multiple of it.
+    for (size_t groupSize : {local, size_t{64}, size_t{192}})
+      expectGridStrideSums(kernel, groupSize, name);
   }
 }
 

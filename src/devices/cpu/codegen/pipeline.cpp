@@ -64,11 +64,13 @@ Expected<unsigned> chooseSubGroupWidth(const compiler::KernelInfo &kernel,
 /// estimate of the function as it is counts the values of every width's branch: the suite's
 /// sub-group reduction counted 6 live values where 3 are, and got 16 lanes on AVX2 where the
 /// same sum through local memory got 32 (at 32 lanes it ran 1.5x as fast). Each wider width is
-/// tried on a copy specialized to it, as its work-group functions will be compiled.
-unsigned widestAffordedSubGroupWidth(Function &function, TargetMachine &machine) {
-  unsigned unspecialized =
-      std::min(widestAffordedSimdWidth(function, machine), kSubGroupSizes.back());
-  if (!compiler::crossesSubGroupLanes(function))
+/// tried on a copy specialized to it, as its work-group functions will be compiled; only for
+/// a kernel whose sub-groups exchange values (`crossesLanes`), the others' widths take no
+/// exchanges. (A width past the widest sub-group is cut to it by chooseSubGroupWidth.)
+unsigned widestAffordedSubGroupWidth(Function &function, TargetMachine &machine,
+                                     bool crossesLanes) {
+  unsigned unspecialized = widestAffordedSimdWidth(function, machine);
+  if (!crossesLanes)
     return unspecialized;
   for (auto width = kSubGroupSizes.rbegin(); width != kSubGroupSizes.rend(); ++width) {
     if (*width <= unspecialized)
@@ -156,14 +158,16 @@ Error prepareProgram(Module &module, const compiler::ProgramInfo &info, TargetMa
       multiple = optimize ? vectorRegisterLanes(*function, machine) : 1;
     //     And its sub-group width: the one it requires, else the widest SIMD group its values
     //     leave room for (one work-item when the vectorizer is off).
+    bool crossesLanes = compiler::crossesSubGroupLanes(*function);
     Expected<unsigned> subGroupWidth =
-        chooseSubGroupWidth(kernel, prepared.requestedSimdWidth,
-                            [&] { return widestAffordedSubGroupWidth(*function, machine); });
+        chooseSubGroupWidth(kernel, prepared.requestedSimdWidth, [&] {
+          return widestAffordedSubGroupWidth(*function, machine, crossesLanes);
+        });
     if (!subGroupWidth)
       return subGroupWidth.takeError();
     prepared.subGroupWidths.push_back(*subGroupWidth);
     //     A kernel whose sub-groups exchange values runs one sub-group a SIMD group (step 15).
-    if (*subGroupWidth > 1 && compiler::crossesSubGroupLanes(*function))
+    if (*subGroupWidth > 1 && crossesLanes)
       multiple = *subGroupWidth;
     prepared.preferredMultiples.push_back(multiple);
   }
