@@ -60,6 +60,7 @@ bool resolveAll(void *library, CudaLibrary &cuda) {
 /// The functions Kiln does without on older drivers.
 void resolveOptional(void *library, CudaLibrary &cuda) {
   resolve(library, "cuMemPrefetchAsync_v2", cuda.memPrefetchAsync);
+  resolve(library, "cuStreamWriteValue32_v2", cuda.streamWriteValue32);
   CudaLibrary::Graphs graphs{};
   if (resolve(library, "cuStreamDestroy_v2", graphs.streamDestroy) &&
       resolve(library, "cuStreamBeginCapture_v2", graphs.streamBeginCapture) &&

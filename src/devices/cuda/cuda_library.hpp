@@ -70,6 +70,10 @@ struct CudaLibrary {
   CUresult (*memPrefetchAsync)(CUdeviceptr pointer, size_t size, CUmemLocation location,
                                unsigned int flags, CUstream stream) = nullptr;
 
+  /// Optional (CUDA 11.7 and later): a stream writes a word to memory.
+  CUresult (*streamWriteValue32)(CUstream stream, CUdeviceptr address, cuuint32_t value,
+                                 unsigned int flags) = nullptr;
+
   /// Optional, all or none (CUDA 11.4 and later): stream capture into a CUDA graph, and the
   /// graph's launches, for command buffers.
   struct Graphs {
