@@ -875,6 +875,60 @@ TEST_F(VectorizerTest, LocalCountersIncrementedByEveryLaneOrSome) {
     }
 }
 
+TEST_F(VectorizerTest, CountersIndexedByLoadedBytesCountWhatEachWorkItemRead) {
+  // Per-lane increments whose addresses come from a loaded byte. Each lane may load its byte
+  // again at the increment, but only where that reads what the work-item read: not after the
+  // work-item overwrote it ("cleared"), nor where the increments write the loaded buffer's
+  // address space ("global"); always from constant memory ("constant"). Divergent increments
+  // ("odd") run under partial lane masks.
+  const char *source = R"(
+    #define COUNT(kernelName, Space, body)                                                    \
+      kernel void kernelName(Space uchar *data, int n, global int *bins, global uchar *zeros) { \
+        local int counts[256];                                                               \
+        for (int b = get_local_id(0); b < 256; b += get_local_size(0))                       \
+          counts[b] = 0;                                                                     \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                        \
+        for (int i = get_global_id(0); i < n; i += get_global_size(0)) {                     \
+          body                                                                               \
+        }                                                                                    \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                        \
+        for (int b = get_local_id(0); b < 256; b += get_local_size(0))                       \
+          atomic_add(&bins[b], counts[b]);                                                   \
+      }
+    COUNT(plain, global const, atomic_inc(&counts[data[i]]);)
+    COUNT(constant_data, constant, atomic_inc(&counts[data[i]]);)
+    COUNT(odd, global const, uchar v = data[i]; if (v & 1) atomic_inc(&counts[v]);)
+    COUNT(cleared, global, uchar v = data[i]; data[i] = 0; atomic_inc(&counts[v]);)
+    COUNT(global_bins, global const, atomic_inc(&bins[data[i]]); zeros[i] = 0;)
+  )";
+  Random random(11);
+  const size_t n = 5000;
+  std::vector<cl_uchar> bytes(n);
+  for (cl_uchar &byte : bytes)
+    byte = static_cast<cl_uchar>(random.next() % 256);
+  for (const char *name : {"plain", "constant_data", "odd", "cleared", "global_bins"}) {
+    Kernel kernel = buildKernel(source, name);
+    ASSERT_TRUE(kernel) << name;
+    bool odd = std::string(name) == "odd";
+    std::vector<cl_int> expected(256, 0);
+    for (cl_uchar byte : bytes)
+      if (!odd || (byte & 1))
+        ++expected[byte];
+    for (size_t local : {64u, 256u}) {
+      Mem data = bufferWith(bytes);
+      Mem bins = bufferWith(std::vector<cl_int>(256, 0));
+      Mem zeros = bufferWith(std::vector<cl_uchar>(n, 1));
+      ASSERT_TRUE(setArgs(kernel, data, static_cast<cl_int>(n), bins, zeros));
+      ASSERT_TRUE(run1D(kernel, local * 4, local));
+      std::vector<cl_int> counted = read<cl_int>(bins, 256);
+      EXPECT_TRUE(equalArrays(expected, counted)) << name << ", work-groups of " << local;
+      if (std::string(name) == "cleared")
+        EXPECT_TRUE(equalArrays(std::vector<cl_uchar>(n, 0), read<cl_uchar>(data, n)))
+            << "cleared, work-groups of " << local;
+    }
+  }
+}
+
 TEST_F(VectorizerTest, KernelsOnWholeVectorRegistersRunWorkItemsInterleaved) {
   // float16 and int16 arithmetic (and float8 and int8 with 256-bit vectors) fills the vector
   // registers: such kernels stay scalar and their work-item loop runs several work-items

@@ -6,6 +6,7 @@
 #include "compiler/llvm/codegen_error.hpp"
 #include "devices/cpu/codegen/ir_utilities/fast_path_branch.hpp"
 #include "devices/cpu/codegen/vectorizer/interleaved_access.hpp"
+#include "devices/cpu/codegen/vectorizer/lane_recomputation.hpp"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/VectorUtils.h"
@@ -15,6 +16,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 
@@ -39,6 +41,7 @@ public:
         if (control_.fullBlocks.contains(block))
           full_.insert(&instruction);
       }
+    recomputation_.emplace(work, [this](const Value *value) { return shapeOf(value); });
     for (Instruction *instruction : work) {
       user_ = instruction;
       if (Error error = widen(*instruction))
@@ -639,19 +642,22 @@ private:
       laneMasks = nullptr;
     // The operands' vectors, before any block is split: each lane's copy extracts from them,
     // or reads its address from a stack slot (spillAddresses). Strided operands need neither:
-    // each lane's value is the scalar one (lane 0's) plus a constant.
+    // each lane's value is the scalar one (lane 0's) plus a constant. Nor do operands each copy
+    // recomputes from scalar code (lane_recomputation.hpp).
     LaneOperands operands;
     for (Use &operand : instruction.operands()) {
       Value *value = operand.get();
       Shape shape = shapeOf(value);
       bool scalar = shape.isUniform() || isa<Function>(value) || isa<BasicBlock>(value);
       bool stepped = !scalar && shape.isStrided() && isSteppable(value->getType());
+      bool recomputed = !scalar && !stepped && recomputation_->recomputable(value, instruction);
+      bool fromVector = !scalar && !stepped && !recomputed;
       operands.strides.push_back(stepped ? shape.stride() : 0);
-      operands.vectors.push_back(scalar || stepped ? nullptr : vectorOf(value));
+      operands.recomputed.push_back(recomputed);
+      operands.vectors.push_back(fromVector ? vectorOf(value) : nullptr);
       operands.addressSlots.push_back(
-          scalar || stepped
-              ? nullptr
-              : spillAddresses(operands.vectors.back(), operand.getOperandNo(), instruction));
+          fromVector ? spillAddresses(operands.vectors.back(), operand.getOperandNo(), instruction)
+                     : nullptr);
     }
     Value *result = nullptr;
     if (laneMasks && isMemoryAccess(instruction))
@@ -665,28 +671,15 @@ private:
   }
 
   /// What perLane's copies of an instruction take in place of its operands: a vector to
-  /// extract each lane's value from, a stack slot with each lane's address, or the stride that
-  /// steps the operand itself from lane to lane (null and 0 for operands that are the same in
-  /// every lane).
+  /// extract each lane's value from, a stack slot with each lane's address, the stride that
+  /// steps the operand itself from lane to lane, or whether each copy recomputes it (null, 0
+  /// and false for operands that are the same in every lane).
   struct LaneOperands {
     SmallVector<Value *, 8> vectors;
     SmallVector<AllocaInst *, 8> addressSlots;
     SmallVector<int64_t, 8> strides;
+    SmallVector<bool, 8> recomputed;
   };
-
-  /// Whether a strided value of `type` has lane l's value computed from lane 0's (see
-  /// laneValue): integers and pointers.
-  static bool isSteppable(Type *type) { return type->isIntegerTy() || type->isPointerTy(); }
-
-  /// Lane `lane`'s value of `value`, whose lanes step by `stride`.
-  Value *laneValue(IRBuilder<> &builder, Value *value, int64_t stride, unsigned lane) {
-    int64_t step = stride * int64_t(lane);
-    if (step == 0)
-      return value;
-    if (value->getType()->isPointerTy())
-      return builder.CreateGEP(builder.getInt8Ty(), value, builder.getInt64(step));
-    return builder.CreateAdd(value, ConstantInt::get(value->getType(), step, /*IsSigned=*/true));
-  }
 
   /// An access to memory, whose per-lane copy is one or two machine instructions: the test and
   /// branch on its lane's mask bit would cost as much again.
@@ -742,7 +735,10 @@ private:
           copy->setOperand(index, extractLane(laneBuilder, vector, lane));
         else if (int64_t stride = operands.strides[index])
           copy->setOperand(index,
-                           laneValue(laneBuilder, instruction.getOperand(index), stride, lane));
+                           stepLane(laneBuilder, instruction.getOperand(index), stride, lane));
+        else if (operands.recomputed[index])
+          copy->setOperand(
+              index, recomputation_->recompute(laneBuilder, instruction.getOperand(index), lane));
       if (result == nullptr)
         continue;
       Value *laneValue = copy;
@@ -849,6 +845,7 @@ private:
   DenseMap<Instruction *, Value *> laneMask_;
   DenseMap<std::pair<Type *, unsigned>, AllocaInst *> addressSlots_; // see spillAddresses
   DenseSet<const Instruction *> full_;
+  std::optional<LaneRecomputation> recomputation_; // of the code before widening
   std::vector<std::pair<PHINode *, PHINode *>> phis_;
   std::vector<Instruction *> replaced_;
 };
