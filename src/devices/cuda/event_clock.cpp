@@ -98,15 +98,23 @@ bool EventClock::renewAnchor() {
   // sighting errs late by how long the host took to see the stamp, never early: device times
   // never come before the host's own submit time. The quickest of a few samples errs least.
   cl_ulong quickest = ~cl_ulong{0};
-  for (CUevent sample : samples_) {
-    std::optional<Sighting> sighting =
-        word_ != nullptr ? sightThroughWord(sample) : sightBySynchronizing(sample);
-    if (sighting && sighting->wait < quickest) {
-      quickest = sighting->wait;
-      anchor_ = sample;
-      anchorHostTime_ = sighting->hostTime;
+  auto sample = [&](bool throughWord) {
+    for (CUevent event : samples_) {
+      // (A write that fails takes the word away for good, in sightThroughWord.)
+      std::optional<Sighting> sighting =
+          throughWord && word_ != nullptr ? sightThroughWord(event) : sightBySynchronizing(event);
+      if (sighting && sighting->wait < quickest) {
+        quickest = sighting->wait;
+        anchor_ = event;
+        anchorHostTime_ = sighting->hostTime;
+      }
     }
-  }
+  };
+  if (word_ != nullptr)
+    sample(true);
+  // Without a word, or when none was seen in time (a GPU too busy to write it soon).
+  if (anchor_ == nullptr)
+    sample(false);
   return anchor_ != nullptr;
 }
 
