@@ -46,12 +46,15 @@ bool EventClock::prepare() {
       return true;
     word_ = static_cast<std::uint32_t *>(word);
     *word_ = wordWrites_;
-    if (cuda_.memHostGetDevicePointer(&wordOnDevice_, word, 0) != CUDA_SUCCESS) {
-      cuda_.memFreeHost(word);
-      word_ = nullptr;
-    }
+    if (cuda_.memHostGetDevicePointer(&wordOnDevice_, word, 0) != CUDA_SUCCESS)
+      dropWord();
   }
   return true;
+}
+
+void EventClock::dropWord() {
+  cuda_.memFreeHost(word_);
+  word_ = nullptr;
 }
 
 std::optional<EventClock::Sighting> EventClock::sightThroughWord(CUevent sample) {
@@ -63,8 +66,7 @@ std::optional<EventClock::Sighting> EventClock::sightThroughWord(CUevent sample)
     return std::nullopt;
   if (cuda_.streamWriteValue32(stream_, wordOnDevice_, value, CU_STREAM_WRITE_VALUE_DEFAULT) !=
       CUDA_SUCCESS) {
-    cuda_.memFreeHost(word_);
-    word_ = nullptr; // this driver cannot write host memory from a stream: synchronize instead
+    dropWord(); // this driver cannot write host memory from a stream: synchronize instead
     return sightBySynchronizing(sample);
   }
   wordWrites_ = value;

@@ -36,6 +36,8 @@ private:
 
   bool renewAnchor();
   bool prepare();
+  /// Frees the word for good: samples are then synchronized.
+  void dropWord();
   std::optional<Sighting> sightThroughWord(CUevent sample);
   std::optional<Sighting> sightBySynchronizing(CUevent sample);
 

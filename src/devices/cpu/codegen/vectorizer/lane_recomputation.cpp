@@ -3,26 +3,16 @@
 #include "compiler/llvm/spir_address_spaces.hpp"
 #include "devices/cpu/codegen/preparation/address_space_queries.hpp"
 
+#include "llvm/Analysis/MemoryLocation.h"
+
 using namespace llvm;
 
 namespace kiln::cpu::vectorizer {
 namespace {
 
-/// The pointer `instruction` writes through, when it writes through one pointer operand.
-const Value *writtenPointer(const Instruction &instruction) {
-  if (auto *store = dyn_cast<StoreInst>(&instruction))
-    return store->getPointerOperand();
-  if (auto *update = dyn_cast<AtomicRMWInst>(&instruction))
-    return update->getPointerOperand();
-  if (auto *exchange = dyn_cast<AtomicCmpXchgInst>(&instruction))
-    return exchange->getPointerOperand();
-  return nullptr;
-}
-
+/// A space no object of another named space overlaps: global, constant or local.
 bool isNamedObjectSpace(unsigned space) {
-  return space == compiler::spir::kGlobalAddressSpace ||
-         space == compiler::spir::kConstantAddressSpace ||
-         space == compiler::spir::kLocalAddressSpace;
+  return compiler::spir::isBufferAddressSpace(space) || space == compiler::spir::kLocalAddressSpace;
 }
 
 } // namespace
@@ -100,10 +90,11 @@ bool LaneRecomputation::repeatable(const LoadInst &load, const Instruction &user
   if (!user.mayWriteToMemory())
     return true;
   // ... and the copies write memory the load cannot read.
-  const Value *written = writtenPointer(user);
-  if (written == nullptr)
+  // (A volatile or ordered load counts as writing; it is left to extract its operands.)
+  std::optional<MemoryLocation> written = MemoryLocation::getOrNone(&user);
+  if (!written || isa<LoadInst>(user))
     return false;
-  std::optional<unsigned> writtenSpace = namedAddressSpaceOf(const_cast<Value *>(written));
+  std::optional<unsigned> writtenSpace = namedAddressSpaceOf(const_cast<Value *>(written->Ptr));
   return writtenSpace && isNamedObjectSpace(*writtenSpace) && isNamedObjectSpace(read) &&
          *writtenSpace != read;
 }

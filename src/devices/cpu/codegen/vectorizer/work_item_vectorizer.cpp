@@ -14,6 +14,7 @@
 #include "devices/cpu/codegen/vectorizer/vector_shape.hpp"
 
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
@@ -301,15 +302,10 @@ bool readsAcrossPages(const Loop &loop) {
 /// (a histogram's increments of the bins its bytes name).
 bool accessesLaneByLane(const Loop &loop, const vectorizer::ShapeAnalysis &shapes) {
   for (BasicBlock *block : loop.blocks())
-    for (Instruction &instruction : *block) {
-      const Value *address = getLoadStorePointerOperand(&instruction);
-      if (const auto *atomic = dyn_cast<AtomicRMWInst>(&instruction))
-        address = atomic->getPointerOperand();
-      else if (const auto *exchange = dyn_cast<AtomicCmpXchgInst>(&instruction))
-        address = exchange->getPointerOperand();
-      if (address != nullptr && !shapes.shape(address).isStrided())
+    for (Instruction &instruction : *block)
+      if (std::optional<MemoryLocation> accessed = MemoryLocation::getOrNone(&instruction);
+          accessed && !shapes.shape(accessed->Ptr).isStrided())
         return true;
-    }
   return false;
 }
 
