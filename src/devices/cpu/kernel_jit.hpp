@@ -53,6 +53,9 @@ struct WorkGroupCode {
   /// Bytes of storage the function needs in WorkGroupParams::privateMemory per SIMD group
   /// (simdWidth work-items of dimension 0, the rest of a row included).
   uint64_t privateBytesPerSimdGroup = 0;
+  /// Neighbouring work-groups a worker should run in step, each taking its turn
+  /// (codegen/work_group/grid_stride_turns.hpp): 1 for code without turns.
+  uint32_t groupsInStep = 1;
   /// Bytes of stack the function uses (its frame: spills and what else did not fit in
   /// registers).
   uint64_t stackBytes = 0;

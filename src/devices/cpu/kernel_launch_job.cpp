@@ -10,6 +10,7 @@
 #include <immintrin.h>
 #endif
 #include <algorithm>
+#include <bit>
 #include <chrono>
 
 namespace kiln::cpu {
@@ -21,6 +22,11 @@ void fenceStreamingStores() {
 #if defined(__x86_64__) || defined(__i386__)
   _mm_sfence();
 #endif
+}
+
+/// `bytes` rounded up to the alignment of work-group memory.
+size_t alignUp(size_t bytes) {
+  return (bytes + kLocalMemoryAlignment - 1) / kLocalMemoryAlignment * kLocalMemoryAlignment;
 }
 
 /// The estimate of a work-group's time that `code`'s usual work-groups (those of the full size),
@@ -52,6 +58,7 @@ bool LaunchCode::find(const CpuKernel &kernel, const NDRange &range, const WorkG
     if (code == nullptr)
       return false;
     byEdges[kind.edges] = code;
+    groupsInStep = std::max(groupsInStep, code->groupsInStep);
     uint64_t simdGroupsAlongX = (shape.localSize[0] + code->simdWidth - 1) / code->simdWidth;
     privateMemorySize =
         std::max(privateMemorySize, simdGroupsAlongX * shape.localSize[1] * shape.localSize[2] *
@@ -106,22 +113,26 @@ void recordGroupTime(std::atomic<uint32_t> &estimate, size_t groups, uint64_t na
 namespace {
 
 /// launchChunkSize with the code's estimate of a work-group's time (null: none) found already.
-size_t chunkSizeFor(const std::atomic<uint32_t> *estimate, size_t groups, unsigned workers) {
+size_t chunkSizeFor(const std::atomic<uint32_t> *estimate, uint32_t groupsInStep, size_t groups,
+                    unsigned workers) {
   uint64_t nanoseconds =
       estimate == nullptr ? 0 : uint64_t{estimate->load(std::memory_order_relaxed)} * groups;
   if (nanoseconds != 0 && nanoseconds < kOneWorkerNanoseconds)
     return groups;
-  return std::max<size_t>(1, groups / (size_t{workers} * 4));
+  size_t chunk = std::max<size_t>(1, groups / (size_t{workers} * 4));
+  size_t inStep = std::bit_floor(
+      std::min<size_t>(groupsInStep, std::max<size_t>(1, groups / std::max(workers, 1u))));
+  return (chunk + inStep - 1) / inStep * inStep;
 }
 
 } // namespace
 
 size_t launchChunkSize(const LaunchCode &code, size_t groups, unsigned workers) {
-  return chunkSizeFor(groupTimeOf(code), groups, workers);
+  return chunkSizeFor(groupTimeOf(code), code.groupsInStep, groups, workers);
 }
 
 size_t PreparedLaunch::chunkSize(unsigned workers) const {
-  return chunkSizeFor(groupTime_, groupCount(), workers);
+  return chunkSizeFor(groupTime_, code.groupsInStep, groupCount(), workers);
 }
 
 bool PreparedLaunch::runGroups(size_t begin, size_t end, WorkerScratch &scratch) const {
@@ -145,34 +156,79 @@ bool PreparedLaunch::runGroups(size_t begin, size_t end, WorkerScratch &scratch)
 }
 
 bool PreparedLaunch::runGroupsUntimed(size_t begin, size_t end, WorkerScratch &scratch) const {
-  if (!WorkerScratch::reserve(scratch.localMemory, scratch.localCapacity,
-                              std::max<size_t>(localMemoryReserved, 1)) ||
+  // Work-groups that take turns run in step, up to groupsInStep at once, each with its own local
+  // and private memory; the others one after another in the first of those.
+  size_t inStep = std::min<size_t>(code.groupsInStep, end - begin);
+  size_t localStride = alignUp(std::max<size_t>(localMemoryReserved, 1));
+  size_t privateStride = alignUp(std::max<size_t>(params.privateMemorySize, 1));
+  if (!WorkerScratch::reserve(scratch.localMemory, scratch.localCapacity, localStride * inStep) ||
       !WorkerScratch::reserve(scratch.privateMemory, scratch.privateCapacity,
-                              std::max<size_t>(params.privateMemorySize, 1)))
+                              privateStride * inStep))
     return false;
   const ThreadStack &stack = scratch.stack.current();
-  WorkGroupParams group{};
-  group.localMemory = scratch.localMemory.get();
-  group.privateMemory = scratch.privateMemory.get();
-  group.stackBase = stack.base;
-  group.stackSize = stack.size;
-  for (size_t linear = begin; linear < end; ++linear) {
-    size_t rest = linear;
-    unsigned edges = 0;
-    for (int dim = 0; dim < 3; ++dim) {
-      group.groupId[dim] = rest % params.numGroups[dim];
-      rest /= params.numGroups[dim];
-      uint64_t first = group.groupId[dim] * params.enqueuedLocalSize[dim];
-      group.localSize[dim] =
-          std::min(params.enqueuedLocalSize[dim], params.globalSize[dim] - first);
-      if (group.localSize[dim] != params.enqueuedLocalSize[dim])
-        edges |= 1u << dim;
+  struct GroupInStep {
+    WorkGroupParams group{};
+    const WorkGroupCode *code = nullptr;
+    uint32_t turn = 0;
+  };
+  std::array<GroupInStep, kMaxGroupsInStep> groups;
+  for (size_t linear = begin; linear < end;) {
+    // Start up to inStep work-groups; one that finishes at once leaves its memory to the next.
+    size_t waiting = 0;
+    for (; waiting < inStep && linear < end; ++linear) {
+      GroupInStep &each = groups[waiting];
+      each.group.localMemory = scratch.localMemory.get() + waiting * localStride;
+      each.group.privateMemory = scratch.privateMemory.get() + waiting * privateStride;
+      each.group.stackBase = stack.base;
+      each.group.stackSize = stack.size;
+      each.group.turn = &each.turn;
+      each.turn = 0;
+      each.code = code.byEdges[describeGroup(linear, each.group)];
+      each.code->function(&params, &each.group);
+      if (each.turn != 0)
+        ++waiting;
     }
-    code.byEdges[edges]->function(&params, &group);
+    // Then their turns, one round after another, until every one has finished.
+    while (waiting != 0) {
+      size_t still = 0;
+      for (size_t index = 0; index < waiting; ++index) {
+        GroupInStep &each = groups[index];
+        each.code->function(&params, &each.group);
+        if (each.turn != 0)
+          ++still;
+      }
+      if (still == waiting)
+        continue;
+      // Finished ones leave; the rest keep their order (and their memory).
+      size_t kept = 0;
+      for (size_t index = 0; index < waiting; ++index)
+        if (groups[index].turn != 0) {
+          if (kept != index) {
+            groups[kept] = groups[index];
+            groups[kept].group.turn = &groups[kept].turn;
+          }
+          ++kept;
+        }
+      waiting = kept;
+    }
   }
   if (code.streamingStores)
     fenceStreamingStores();
   return true;
+}
+
+unsigned PreparedLaunch::describeGroup(size_t linear, WorkGroupParams &group) const {
+  size_t rest = linear;
+  unsigned edges = 0;
+  for (int dim = 0; dim < 3; ++dim) {
+    group.groupId[dim] = rest % params.numGroups[dim];
+    rest /= params.numGroups[dim];
+    uint64_t first = group.groupId[dim] * params.enqueuedLocalSize[dim];
+    group.localSize[dim] = std::min(params.enqueuedLocalSize[dim], params.globalSize[dim] - first);
+    if (group.localSize[dim] != params.enqueuedLocalSize[dim])
+      edges |= 1u << dim;
+  }
+  return edges;
 }
 
 KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,

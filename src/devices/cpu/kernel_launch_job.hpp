@@ -26,7 +26,8 @@
 
 namespace kiln::cpu {
 
-/// Memory a worker reuses from one work-group to the next.
+/// Memory a worker reuses from one work-group to the next: for work-groups run in step, one
+/// stretch of each kind per group.
 struct WorkerScratch {
   AlignedStorage localMemory;
   size_t localCapacity = 0;
@@ -55,6 +56,9 @@ struct LaunchCode {
   uint64_t privateMemorySize = 0;
   /// They may use non-temporal stores (streaming_stores.hpp): the workers must fence them.
   bool streamingStores = false;
+  /// Neighbouring work-groups a worker runs in step, each taking its turn (WorkGroupParams::turn):
+  /// the most any of them asks for.
+  uint32_t groupsInStep = 1;
 
   /// Finds (or compiles) the functions the launch of `range` needs, of the shapes `common` says
   /// everything of but the sizes and offset. False, with `error` set, when one cannot be
@@ -98,16 +102,19 @@ struct PreparedLaunch {
 
 private:
   bool runGroupsUntimed(size_t begin, size_t end, WorkerScratch &scratch) const;
+  /// Sets `group`'s id and size for work-group `linear`; returns its index in LaunchCode::byEdges.
+  unsigned describeGroup(size_t linear, WorkGroupParams &group) const;
 
   /// The code's estimate of a work-group's time, found once per launch.
   std::atomic<uint32_t> *groupTime_ = nullptr;
 };
 
 /// How many of a launch of `groups` work-groups of `code` a worker claims at a time: several
-/// chunks per worker balance uneven work-groups, not so many that claiming costs. A launch whose
-/// work-groups together took less than kOneWorkerNanoseconds, by the estimate earlier launches
-/// of that code left, runs whole on one worker (the waiting thread, or the one that polls):
-/// waking and coordinating others costs more than the work.
+/// chunks per worker balance uneven work-groups, not so many that claiming costs; a multiple of
+/// the work-groups the code runs in step, as many of those as leave every worker some. A launch
+/// whose work-groups together took less than kOneWorkerNanoseconds, by the estimate earlier
+/// launches of that code left, runs whole on one worker (the waiting thread, or the one that
+/// polls): waking and coordinating others costs more than the work.
 size_t launchChunkSize(const LaunchCode &code, size_t groups, unsigned workers);
 inline constexpr uint64_t kOneWorkerNanoseconds = 10000;
 

@@ -50,10 +50,18 @@ struct WorkGroupParams {
   /// when the kernel has no barrier: stackSize bytes from stackBase (its lowest address).
   const std::byte *stackBase;
   uint64_t stackSize;
+  /// Where a work-group that takes turns with others (codegen/work_group/grid_stride_turns.hpp)
+  /// keeps the region it goes on from: 0 on its first call, left non-zero by a call that returns
+  /// at a turn, before the group has finished; the next call goes on from there.
+  uint32_t *turn;
 };
 
-/// Runs every work-item of one work-group.
+/// Runs every work-item of one work-group, or, for a work-group that takes turns, its work-items
+/// up to their next turn (WorkGroupParams::turn).
 using WorkGroupFunction = void (*)(const LaunchParams *launch, const WorkGroupParams *group);
+
+/// The most work-groups that take turns a worker runs in step (WorkGroupParams::turn).
+inline constexpr unsigned kMaxGroupsInStep = 16;
 
 /// Alignment the runtime guarantees for localMemory, privateMemory and each __local argument.
 inline constexpr size_t kLocalMemoryAlignment = 128;

@@ -24,6 +24,7 @@
 #include "devices/cpu/codegen/preparation/module_preparation.hpp"
 #include "devices/cpu/codegen/vectorizer/vectorizer_settings.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
+#include "devices/cpu/codegen/work_group/grid_stride_turns.hpp"
 #include "devices/cpu/codegen/work_group/image_format_constants.hpp"
 #include "devices/cpu/codegen/work_group/spin_loop_yields.hpp"
 #include "devices/cpu/codegen/work_group/sub_group_emulation.hpp"
@@ -282,6 +283,14 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
     //     Found while atomics are still atomic.
     if (waitsForSubGroups)
       result.waitingLoops = insertSpinLoopYields(*function);
+    //     Grid-stride loops take turns, so that a worker's SIMD groups and neighbouring
+    //     work-groups read each stretch of their pages together
+    //     (work_group/grid_stride_turns.hpp).
+    GridStrideTurns turns = insertGridStrideTurns(
+        *function, shape.localSize[0] * shape.localSize[1] * shape.localSize[2],
+        specialized.simdWidth);
+    result.turnLoops = turns.loops;
+    specialized.groupsInStep = std::max(turns.groupsInStep, 1u);
     // 18. Local atomics as plain accesses (see step 10).
     makeLocalAtomicsPlain(*function);
     // 19. Loops over the work-items, split at barriers; values live across a barrier kept per

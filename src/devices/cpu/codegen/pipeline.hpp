@@ -51,6 +51,9 @@ struct ShapeCompilation {
   unsigned reciprocalDivisions = 0;
   /// Loops that may wait for another sub-group and yield each round (spin_loop_yields.hpp).
   unsigned waitingLoops = 0;
+  /// Grid-stride loops that take turns, and the work-groups they run in step with
+  /// (grid_stride_turns.hpp; SpecializedWorkGroup::groupsInStep).
+  unsigned turnLoops = 0;
 };
 
 /// At a launch's first use of `shape`: the prepared work-group function of `kernel` specialized

@@ -231,8 +231,8 @@ private:
                                                    const std::string &key) {
     if (Error error = jit_->addObjectFile(MemoryBuffer::getMemBufferCopy(cached.object, key)))
       return error;
-    Expected<WorkGroupCode> code =
-        linkedWorkGroupCode(cached.symbol, cached.simdWidth, cached.privateBytesPerSimdGroup);
+    Expected<WorkGroupCode> code = linkedWorkGroupCode(
+        cached.symbol, cached.simdWidth, cached.privateBytesPerSimdGroup, cached.groupsInStep);
     if (code)
       code->stackBytes = stackBytesOf(cached.object);
     return code;
@@ -240,7 +240,8 @@ private:
 
   /// The work-group function `symbol` of this program's JIT, compiled on first lookup.
   Expected<WorkGroupCode> linkedWorkGroupCode(const std::string &symbol, uint32_t simdWidth,
-                                              uint64_t privateBytesPerSimdGroup) {
+                                              uint64_t privateBytesPerSimdGroup,
+                                              uint32_t groupsInStep) {
     Expected<orc::ExecutorAddr> address = jit_->lookup(symbol);
     if (!address)
       return address.takeError();
@@ -248,6 +249,7 @@ private:
     code.function = address->toPtr<WorkGroupFunction>();
     code.simdWidth = simdWidth;
     code.privateBytesPerSimdGroup = privateBytesPerSimdGroup;
+    code.groupsInStep = groupsInStep;
     return code;
   }
 
@@ -271,7 +273,8 @@ private:
             jit_->addIRModule(orc::ThreadSafeModule(std::move(module), std::move(context))))
       return error;
     Expected<WorkGroupCode> code =
-        linkedWorkGroupCode(symbol, specialized->simdWidth, specialized->privateBytesPerSimdGroup);
+        linkedWorkGroupCode(symbol, specialized->simdWidth, specialized->privateBytesPerSimdGroup,
+                            specialized->groupsInStep);
     if (!code)
       return code;
     // After code generation, the last step that diagnoses: code it reported an error in is
@@ -281,7 +284,7 @@ private:
     if (std::optional<std::string> object = capture_.take(key)) {
       code->stackBytes = stackBytesOf(*object);
       cache_->insert(key, CachedSpecialization{std::move(*object), symbol, code->simdWidth,
-                                               code->privateBytesPerSimdGroup});
+                                               code->privateBytesPerSimdGroup, code->groupsInStep});
     }
     return code;
   }

@@ -29,6 +29,7 @@ struct CachedSpecialization {
   std::string symbol;
   uint32_t simdWidth = 1;
   uint64_t privateBytesPerSimdGroup = 0;
+  uint32_t groupsInStep = 1;
 };
 
 /// Specializations by key, the least recently used dropped beyond a byte budget. Thread-safe.

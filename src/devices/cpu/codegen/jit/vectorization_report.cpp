@@ -42,6 +42,12 @@ void reportVectorization(const std::string &kernel, const WorkGroupShape &shape,
   if (compiled.waitingLoops != 0)
     report << "; " << compiled.waitingLoops << (compiled.waitingLoops == 1 ? " loop" : " loops")
            << " may wait for another sub-group (each round lets the others run)";
+  if (compiled.turnLoops != 0)
+    report << "; " << compiled.turnLoops
+           << (compiled.turnLoops == 1 ? " grid-stride loop takes" : " grid-stride loops take")
+           << " turns with " << compiled.specialized.groupsInStep
+           << (compiled.specialized.groupsInStep == 1 ? " work-group" : " work-groups")
+           << " in step";
   report << "\n";
   errs() << line;
 }

@@ -4,7 +4,8 @@
 // lines, then jumps by the whole launch's width: tens of KiB, a new page every iteration. The
 // hardware prefetchers learn strides within a page only, so every iteration waits on memory.
 // The same holds for a walk down a matrix's column whose width is a kernel argument. This step
-// prefetches, a fixed number of iterations ahead, the lines such a load will read.
+// prefetches, a fixed number of iterations ahead (one turn in a loop that takes turns, see
+// work_group/grid_stride_turns.hpp), the lines such a load will read.
 //
 // It takes loads whose address is computed from the loop's counter alone, where the counter
 // advances by a loop-invariant amount that is not a constant. (Constant steps are left to the
@@ -33,6 +34,11 @@ unsigned addStridedPrefetches(llvm::Function &function);
 /// the loop's invariant code has left it: `isLaunchConstant` tells the calls that return the same
 /// value wherever a work-item makes them (get_global_size(0)).
 bool readsWithRunTimeStride(const llvm::Loop &loop,
+                            llvm::function_ref<bool(const llvm::CallInst &)> isLaunchConstant);
+
+/// The bytes those loads of `loop` read in one iteration (of up to four such loads), 0 when it
+/// has none.
+uint64_t runTimeStrideBytes(const llvm::Loop &loop,
                             llvm::function_ref<bool(const llvm::CallInst &)> isLaunchConstant);
 
 } // namespace kiln::cpu

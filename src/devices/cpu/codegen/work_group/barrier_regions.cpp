@@ -18,7 +18,9 @@
 //      Work-items that returned early are skipped by later regions, as GPUs treat them.
 //      A yield (spin_loop_yields.hpp) cuts regions as a barrier does, but the work-items need
 //      not all reach it: the dispatcher runs the regions where work-items wait at a yield in a
-//      cycle, and a barrier's region only when none does.
+//      cycle, and a barrier's region only when none does. A turn (grid_stride_turns.hpp) is a
+//      yield at which the function returns before the dispatcher goes on, and where a later
+//      call resumes it.
 //   6. Delete the original body.
 //
 //===----------------------------------------------------------------------===//
@@ -93,6 +95,7 @@ private:
   bool isBarrierLike(const BasicBlock *block) const { return regionAfter_.count(block) != 0; }
   bool hasBarriers() const { return regions_.size() > 1; }
   bool hasYields() const { return firstYieldRegion_ < regions_.size(); }
+  bool hasTurns() const { return firstTurnRegion_ < regions_.size(); }
 
   /// A fresh empty block on the only edge out of `from`: where a region starts.
   BasicBlock *insertRegionStart(BasicBlock *from) {
@@ -111,6 +114,8 @@ private:
     isolateCallsTo(inputs_.barrier);
     firstYieldRegion_ = static_cast<uint32_t>(regions_.size());
     isolateCallsTo(inputs_.yield);
+    firstTurnRegion_ = static_cast<uint32_t>(regions_.size());
+    isolateCallsTo(inputs_.turn);
   }
 
   void isolateCallsTo(Function *callee) {
@@ -262,10 +267,14 @@ private:
 
   void emitLoops() {
     BasicBlock *returnBlock = BasicBlock::Create(context_, "work.group.done", &function_);
+    if (hasTurns())
+      new StoreInst(ConstantInt::get(i32_, 0), inputs_.turnState, returnBlock);
     ReturnInst::Create(context_, returnBlock);
     BasicBlock *dispatch = returnBlock;
     if (hasBarriers())
       dispatch = BasicBlock::Create(context_, "dispatch", &function_);
+    if (hasTurns())
+      turnReturn_ = emitTurnReturn();
 
     std::vector<RegionLoop> loops(regions_.size());
     for (uint32_t index = 0; index < regions_.size(); ++index)
@@ -279,7 +288,27 @@ private:
       for (uint32_t index = 1; index < regions_.size(); ++index)
         choose->addCase(builder.getInt32(index), loops[index].entry);
     }
-    inputs_.prologue->getTerminator()->setSuccessor(0, loops[0].entry);
+    inputs_.prologue->getTerminator()->setSuccessor(
+        0, hasTurns() ? emitResumption(loops[0].entry, dispatch) : loops[0].entry);
+  }
+
+  /// Where the function returns at a turn: the region to go on from, in the turn state.
+  BasicBlock *emitTurnReturn() {
+    BasicBlock *block = BasicBlock::Create(context_, "turn.return", &function_);
+    IRBuilder<> builder(block);
+    builder.CreateStore(builder.CreateLoad(i32_, pending_, "turn.next"), inputs_.turnState);
+    builder.CreateRetVoid();
+    return block;
+  }
+
+  /// After the prologue: a first call starts at region 0, a later one at its turn's region.
+  BasicBlock *emitResumption(BasicBlock *start, BasicBlock *dispatch) {
+    BasicBlock *block = BasicBlock::Create(context_, "turn.resume", &function_);
+    IRBuilder<> builder(block);
+    Value *region = builder.CreateLoad(i32_, inputs_.turnState, "turn.region");
+    builder.CreateStore(region, pending_);
+    builder.CreateCondBr(builder.CreateICmpEQ(region, builder.getInt32(0)), start, dispatch);
+    return block;
   }
 
   /// One bottom-tested loop level (every local size is at least 1): returns the induction
@@ -423,7 +452,15 @@ private:
     Value *next = builder.CreateSelect(finished, builder.getInt32(kFinished),
                                        builder.CreateSelect(isBarrier, barrierRegion, yieldRegion));
     builder.CreateStore(next, pending_);
-    builder.CreateBr(dispatch);
+    if (!hasTurns()) {
+      builder.CreateBr(dispatch);
+      return choose;
+    }
+    // Every SIMD group has run up to a turn (or beyond): the others' work-groups go next.
+    Value *atTurn =
+        builder.CreateAnd(builder.CreateICmpUGE(next, builder.getInt32(firstTurnRegion_)),
+                          builder.CreateICmpNE(next, builder.getInt32(kFinished)));
+    builder.CreateCondBr(atTurn, turnReturn_, dispatch);
     return choose;
   }
 
@@ -567,6 +604,9 @@ private:
   /// Regions from this index on start after a yield (spin_loop_yields.hpp), the others after a
   /// barrier or at the start.
   uint32_t firstYieldRegion_ = 0;
+  /// Regions from this index on start after a turn (grid_stride_turns.hpp).
+  uint32_t firstTurnRegion_ = 0;
+  BasicBlock *turnReturn_ = nullptr;
   std::vector<PrivateSlot> slots_;
   DenseMap<AllocaInst *, Value *> slotBase_;
   Value *groupsAlongX_ = nullptr;

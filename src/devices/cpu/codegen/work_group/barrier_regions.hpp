@@ -34,6 +34,12 @@ struct WorkItemLoopInputs {
   /// kSubGroupYieldName (null when unused): where a work-item's turn ends without a barrier
   /// (spin_loop_yields.hpp); the others run before it goes on, but need not reach it.
   llvm::Function *yield = nullptr;
+  /// kWorkGroupTurnName (null when unused): a yield after which, once every SIMD group has run
+  /// up to its turn, the function returns to the runtime (grid_stride_turns.hpp), leaving in
+  /// `turnState` (a uint32_t *, WorkGroupParams::turn) the region it goes on from when called
+  /// again, and 0 there when the group has finished.
+  llvm::Function *turn = nullptr;
+  llvm::Value *turnState = nullptr;
   /// kWorkItemSlotName (may be null when unused): `ptr (ptr alloca, i64 item)`, the address of
   /// work-item `item`'s copy (numbered in linear local id order) of a private variable, which
   /// must be an alloca of the prologue. Only with simdWidth 1, where work-items exchange values

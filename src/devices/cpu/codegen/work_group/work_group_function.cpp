@@ -12,6 +12,7 @@
 #include "devices/cpu/codegen/preparation/local_atomics.hpp"
 #include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 #include "devices/cpu/codegen/work_group/barrier_regions.hpp"
+#include "devices/cpu/codegen/work_group/grid_stride_turns.hpp"
 #include "devices/cpu/codegen/work_group/image_format_constants.hpp"
 #include "devices/cpu/codegen/work_group/spin_loop_yields.hpp"
 #include "devices/cpu/work_group_abi.hpp"
@@ -302,7 +303,8 @@ WorkGroupPrologue loadPrivateMemory(Function &function) {
   BasicBlock *prologue = &function.getEntryBlock();
   IRBuilder<> builder(prologue->getTerminator());
   ParameterReader parameters(builder, function.getArg(0), function.getArg(1));
-  return {prologue, parameters.groupPointer(offsetof(WorkGroupParams, privateMemory), "private")};
+  return {prologue, parameters.groupPointer(offsetof(WorkGroupParams, privateMemory), "private"),
+          parameters.groupPointer(offsetof(WorkGroupParams, turn), "turn")};
 }
 
 uint64_t turnIntoWorkItemLoops(Module &module, Function &function,
@@ -317,6 +319,8 @@ uint64_t turnIntoWorkItemLoops(Module &module, Function &function,
   loops.barrier = module.getFunction("__kiln_work_group_barrier");
   loops.localId = module.getFunction("__kiln_local_id");
   loops.yield = module.getFunction(kSubGroupYieldName);
+  loops.turn = module.getFunction(kWorkGroupTurnName);
+  loops.turnState = prologue.turn;
   loops.workItemSlot = module.getFunction(kWorkItemSlotName);
   loops.simdWidth = simdWidth;
   loops.interleave = interleave;

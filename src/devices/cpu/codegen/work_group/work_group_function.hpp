@@ -36,6 +36,9 @@ struct SpecializedWorkGroup {
   bool chainsSideBySide = false;
   /// Storage per SIMD group in WorkGroupParams::privateMemory.
   uint64_t privateBytesPerSimdGroup = 0;
+  /// Neighbouring work-groups to run in step, taking turns (grid_stride_turns.hpp); 1 without
+  /// turns.
+  unsigned groupsInStep = 1;
   /// The code's size one work-item at a time and vectorized; see
   /// WorkItemVectorization::scalarInstructions.
   uint64_t scalarInstructions = 0;
@@ -91,6 +94,8 @@ void foldShapeConstants(llvm::Function &function);
 struct WorkGroupPrologue {
   llvm::BasicBlock *block = nullptr;
   llvm::Value *privateMemory = nullptr;
+  /// WorkGroupParams::turn (grid_stride_turns.hpp).
+  llvm::Value *turn = nullptr;
 };
 WorkGroupPrologue loadPrivateMemory(llvm::Function &function);
 

@@ -1,0 +1,228 @@
+// The CPU device runs the grid-stride loops of a worker's neighbouring work-groups in step: each
+// SIMD group yields every few iterations, and the runtime runs the same stretch of the next
+// work-groups before going on with the first (codegen/work_group/grid_stride_turns.hpp). Each
+// work-group keeps its own local memory, barriers and collectives across the turns, and every
+// work-item's loop runs its iterations in order: the results here are the host's, exactly, for
+// launch shapes whose work-groups do not divide into the groups run in step, whose last
+// work-group is narrower, in two dimensions, and with work-items that return before the loop.
+#include "cl_test.hpp"
+
+#include <array>
+#include <string_view>
+
+using namespace cltest;
+
+namespace {
+
+const char *kSource = R"(
+  #define GROUP 256
+  // The benchmark suite's reduction: grid-stride sums, then halving steps in local memory.
+  kernel void reduceInLocalMemory(global const float *data, uint length, global float *partials) {
+    local float sums[GROUP];
+    uint id = get_local_id(0), size = get_local_size(0);
+    float sum = 0.0f;
+    for (uint i = get_global_id(0); i < length; i += get_global_size(0))
+      sum += data[i];
+    sums[id] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint step = GROUP / 2; step > 0; step /= 2) {
+      if (id < step && id + step < size)
+        sums[id] += sums[id + step];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (id == 0)
+      partials[get_group_id(0)] = sums[0];
+  }
+  // The suite's histogram: local atomics in the loop, merged with global ones.
+  kernel void histogram(global const uchar *data, uint length, global uint *bins) {
+    local uint counts[256];
+    for (uint bin = get_local_id(0); bin < 256; bin += get_local_size(0))
+      counts[bin] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = get_global_id(0); i < length; i += get_global_size(0))
+      atomic_inc(&counts[data[i]]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint bin = get_local_id(0); bin < 256; bin += get_local_size(0))
+      atomic_add(&bins[bin], counts[bin]);
+  }
+  // Rows of a two-dimensional range, each summed by its own grid-stride loop; odd work-items
+  // return before it.
+  kernel void rowSums(global const uint *data, uint width, global uint *sums) {
+    uint x = get_global_id(0), y = get_global_id(1);
+    sums[y * get_global_size(0) + x] = 0;
+    if (x % 2 == 1)
+      return;
+    uint sum = 0;
+    for (uint i = x; i < width; i += get_global_size(0))
+      sum += data[y * width + i] * (i % 5 + 1);
+    sums[y * get_global_size(0) + x] = sum;
+  })";
+
+const char *kCollectiveSource = R"(
+  // A group's own value in local memory before and after the loop, and a collective.
+  kernel void countTagged(global const uint *data, uint length, global uint *totals) {
+    local uint tag;
+    if (get_local_id(0) == 0)
+      tag = (uint)get_group_id(0) * 1000003u + 7u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint count = 0;
+    for (uint i = get_global_id(0); i < length; i += get_global_size(0))
+      count += data[i] ^ tag;
+    count = work_group_reduce_add(count);
+    if (get_local_id(0) == 0)
+      totals[get_group_id(0)] = count + tag;
+  }
+)";
+
+/// What reduceInLocalMemory leaves for each of `groups` work-groups of `local` work-items
+/// (the last one narrower when `global` is not a multiple), in the kernel's order.
+std::vector<float> hostPartials(const std::vector<float> &data, size_t global, size_t local) {
+  size_t groups = (global + local - 1) / local;
+  std::vector<float> partials(groups);
+  for (size_t group = 0; group < groups; ++group) {
+    size_t size = std::min(local, global - group * local);
+    std::array<float, 256> sums{};
+    for (size_t id = 0; id < size; ++id)
+      for (size_t i = group * local + id; i < data.size(); i += global)
+        sums[id] += data[i];
+    for (size_t step = 128; step > 0; step /= 2)
+      for (size_t id = 0; id < step; ++id)
+        if (id + step < size)
+          sums[id] += sums[id + step];
+    partials[group] = sums[0];
+  }
+  return partials;
+}
+
+class GridStrideTurnsTest : public ClTest {
+protected:
+  bool hasOpenClCFeature(const char *name) {
+    size_t size = 0;
+    if (clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size) != CL_SUCCESS)
+      return false;
+    std::vector<cl_name_version> features(size / sizeof(cl_name_version));
+    clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr);
+    for (const cl_name_version &feature : features)
+      if (std::string_view(feature.name) == name)
+        return true;
+    return false;
+  }
+  template <typename T> std::vector<T> randomData(size_t length, unsigned seed, unsigned mask) {
+    std::vector<T> data(length);
+    Random random(seed);
+    for (T &value : data)
+      value = static_cast<T>(random.next() & mask);
+    return data;
+  }
+};
+
+struct Launch {
+  size_t length, global, local;
+};
+
+TEST_F(GridStrideTurnsTest, LocalMemoryReductionsMatchTheHost) {
+  // 64 and 256 work-groups (in step in fours, or as many as the workers leave), 37, 13 and 3
+  // (not multiples), 1, and a last work-group narrower than the others.
+  constexpr Launch kLaunches[] = {{1 << 20, 64 * 256, 256},     {1 << 20, 256 * 256, 256},
+                                  {100003, 37 * 256, 256},      {70001, 13 * 256, 256},
+                                  {5000, 3 * 256, 256},         {4099, 256, 256},
+                                  {200001, 20 * 256 + 100, 256}};
+  Kernel kernel = buildReportingKernel(kSource, "reduceInLocalMemory", "-cl-std=CL3.0");
+  ASSERT_TRUE(kernel);
+  bool reported = false;
+  for (const Launch &launch : kLaunches) {
+    SCOPED_TRACE(std::to_string(launch.length) + " floats, " + std::to_string(launch.global) +
+                 " work-items in groups of " + std::to_string(launch.local));
+    std::vector<float> data = randomData<float>(launch.length, 21, 1023);
+    for (float &value : data)
+      value /= 16.0f;
+    Mem buffer = bufferWith(data, CL_MEM_READ_ONLY);
+    size_t groups = (launch.global + launch.local - 1) / launch.local;
+    Mem partials = createBuffer(CL_MEM_WRITE_ONLY, groups * sizeof(cl_float));
+    cl_mem handles[] = {buffer.get(), partials.get()};
+    cl_uint length = static_cast<cl_uint>(launch.length);
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &handles[0]));
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_uint), &length));
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), &handles[1]));
+    std::string report = runCapturingStderr(kernel, launch.global, launch.local);
+    reported = reported || report.find("grid-stride loop takes turns") != std::string::npos;
+    EXPECT_EQ(read<cl_float>(partials, groups), hostPartials(data, launch.global, launch.local));
+  }
+  if (isKilnCpuDevice())
+    EXPECT_TRUE(reported) << "the reduction's loop took no turns";
+}
+
+TEST_F(GridStrideTurnsTest, EachWorkGroupKeepsItsLocalMemoryAndCollectivesAcrossTurns) {
+  if (!hasOpenClCFeature("__opencl_c_work_group_collective_functions"))
+    GTEST_SKIP() << "the device has no work-group collective functions";
+  Kernel kernel = buildKernel(kCollectiveSource, "countTagged", "-cl-std=CL3.0");
+  ASSERT_TRUE(kernel);
+  for (size_t groups : {size_t{64}, size_t{19}, size_t{2}}) {
+    SCOPED_TRACE(std::to_string(groups) + " work-groups");
+    const size_t local = 128, global = groups * local, length = 300007;
+    std::vector<cl_uint> data = randomData<cl_uint>(length, 22, 0xffff);
+    Mem buffer = bufferWith(data, CL_MEM_READ_ONLY);
+    Mem totals = createBuffer(CL_MEM_WRITE_ONLY, groups * sizeof(cl_uint));
+    cl_mem handles[] = {buffer.get(), totals.get()};
+    cl_uint lengthArgument = static_cast<cl_uint>(length);
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &handles[0]));
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_uint), &lengthArgument));
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), &handles[1]));
+    ASSERT_TRUE(run1D(kernel, global, local));
+    std::vector<cl_uint> expected(groups);
+    for (size_t group = 0; group < groups; ++group) {
+      cl_uint tag = static_cast<cl_uint>(group) * 1000003u + 7u, count = 0;
+      for (size_t id = 0; id < local; ++id)
+        for (size_t i = group * local + id; i < length; i += global)
+          count += data[i] ^ tag;
+      expected[group] = count + tag;
+    }
+    EXPECT_EQ(read<cl_uint>(totals, groups), expected);
+  }
+}
+
+TEST_F(GridStrideTurnsTest, HistogramsWithLocalAtomicsMatchTheHost) {
+  Kernel kernel = buildKernel(kSource, "histogram");
+  ASSERT_TRUE(kernel);
+  for (size_t groups : {size_t{256}, size_t{64}, size_t{23}, size_t{1}}) {
+    SCOPED_TRACE(std::to_string(groups) + " work-groups");
+    const size_t length = (size_t{1} << 21) + 333;
+    std::vector<cl_uchar> data = randomData<cl_uchar>(length, 23, 0xff);
+    Mem buffer = bufferWith(data, CL_MEM_READ_ONLY);
+    Mem bins = bufferWith(std::vector<cl_uint>(256, 0));
+    cl_mem handles[] = {buffer.get(), bins.get()};
+    cl_uint lengthArgument = static_cast<cl_uint>(length);
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &handles[0]));
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_uint), &lengthArgument));
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), &handles[1]));
+    ASSERT_TRUE(run1D(kernel, groups * 256, 256));
+    std::vector<cl_uint> expected(256, 0);
+    for (cl_uchar byte : data)
+      ++expected[byte];
+    EXPECT_EQ(read<cl_uint>(bins, 256), expected);
+  }
+}
+
+TEST_F(GridStrideTurnsTest, RowsOfATwoDimensionalRangeWithEarlyReturnsMatchTheHost) {
+  Kernel kernel = buildKernel(kSource, "rowSums");
+  ASSERT_TRUE(kernel);
+  const size_t width = 100000, rows = 3;
+  const size_t global[] = {512, rows}, local[] = {64, 1};
+  std::vector<cl_uint> data = randomData<cl_uint>(width * rows, 24, 0xfff);
+  Mem buffer = bufferWith(data, CL_MEM_READ_ONLY);
+  Mem sums = createBuffer(CL_MEM_WRITE_ONLY, global[0] * rows * sizeof(cl_uint));
+  cl_mem handles[] = {buffer.get(), sums.get()};
+  cl_uint widthArgument = static_cast<cl_uint>(width);
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &handles[0]));
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_uint), &widthArgument));
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), &handles[1]));
+  ASSERT_TRUE(run(kernel, 2, global, local));
+  std::vector<cl_uint> expected(global[0] * rows, 0);
+  for (size_t y = 0; y < rows; ++y)
+    for (size_t x = 0; x < global[0]; x += 2)
+      for (size_t i = x; i < width; i += global[0])
+        expected[y * global[0] + x] += data[y * width + i] * static_cast<cl_uint>(i % 5 + 1);
+  EXPECT_EQ(read<cl_uint>(sums, global[0] * rows), expected);
+}
+
+} // namespace
