@@ -1,6 +1,8 @@
 //===- code_growth.cpp - How much code the vectorizer may make ------------===//
 #include "devices/cpu/codegen/vectorizer/code_growth.hpp"
 
+#include "devices/cpu/codegen/vectorizer/uniform_atomics.hpp"
+
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -35,7 +37,9 @@ uint64_t splitLanes(const Instruction &instruction) {
 /// Whether `instruction` surely becomes one copy per lane (or a gather or scatter of every
 /// lane) when widened.
 bool runsLaneByLane(const Instruction &instruction, const ShapeAnalysis &shapes) {
-  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(instruction))
+  if (const auto *atomic = dyn_cast<AtomicRMWInst>(&instruction))
+    return !combinesLanes(*atomic, [&](const Value *value) { return shapes.shape(value); });
+  if (isa<AtomicCmpXchgInst>(instruction))
     return true;
   if (const Value *address = getLoadStorePointerOperand(&instruction)) {
     Shape shape = shapes.shape(address);

@@ -7,6 +7,7 @@
 #include "devices/cpu/codegen/ir_utilities/fast_path_branch.hpp"
 #include "devices/cpu/codegen/vectorizer/interleaved_access.hpp"
 #include "devices/cpu/codegen/vectorizer/lane_recomputation.hpp"
+#include "devices/cpu/codegen/vectorizer/uniform_atomics.hpp"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/VectorUtils.h"
@@ -214,6 +215,9 @@ private:
       return widenLoad(*load);
     if (auto *store = dyn_cast<StoreInst>(&instruction))
       return widenStore(*store);
+    if (auto *atomic = dyn_cast<AtomicRMWInst>(&instruction);
+        atomic && combinesLanes(*atomic, [&](const Value *value) { return shapeOf(value); }))
+      return widenCombinedAtomic(*atomic, maskOf(instruction));
     if (isa<AtomicRMWInst>(instruction) || isa<AtomicCmpXchgInst>(instruction))
       return perLane(instruction, maskOf(instruction));
     if (auto *call = dyn_cast<CallInst>(&instruction))
@@ -621,6 +625,47 @@ private:
     CallInst *vector = builder.CreateCall(declaration, arguments, call.getName());
     vector->copyFastMathFlags(&call);
     return vector;
+  }
+
+  /// An integer add or sub of every lane to one address (uniform_atomics.hpp) as one atomic of
+  /// the active lanes' sum, made when some lane is active; each lane's result is the value before
+  /// it plus (or less) the values of the active lanes before its own.
+  Error widenCombinedAtomic(AtomicRMWInst &atomic, Value *mask) {
+    IRBuilder<> builder(&atomic);
+    Value *laneMasks = mask ? vectorOf(mask) : nullptr;
+    if (laneMasks && isConstantFullMask(laneMasks))
+      laneMasks = nullptr;
+    Value *values = vectorOf(atomic.getValOperand());
+    if (laneMasks)
+      values = builder.CreateSelect(laneMasks, values, Constant::getNullValue(values->getType()),
+                                    "lanes.active");
+    Value *total = builder.CreateAddReduce(values);
+    Instruction *at = &atomic;
+    BasicBlock *before = atomic.getParent();
+    if (laneMasks)
+      at = SplitBlockAndInsertIfThen(anyLane(builder, mask), atomic.getIterator(), false);
+    auto *combined = cast<AtomicRMWInst>(atomic.clone());
+    combined->insertBefore(at->getIterator());
+    combined->setOperand(1, total); // the value the atomic adds
+    combined->setName(atomic.getName() + ".lanes");
+    if (!atomic.use_empty()) {
+      IRBuilder<> after(&atomic);
+      Value *old = combined;
+      if (laneMasks) {
+        PHINode *phi = after.CreatePHI(atomic.getType(), 2);
+        phi->addIncoming(combined, combined->getParent());
+        phi->addIncoming(Constant::getNullValue(atomic.getType()), before);
+        old = phi;
+      }
+      Value *sumsBefore = exclusiveLaneSums(after, values);
+      Value *olds = after.CreateVectorSplat(width_, old);
+      replaceWith(atomic, atomic.getOperation() == AtomicRMWInst::Add
+                              ? after.CreateAdd(olds, sumsBefore, atomic.getName() + ".lanes")
+                              : after.CreateSub(olds, sumsBefore, atomic.getName() + ".lanes"));
+      return Error::success();
+    }
+    replaced_.push_back(&atomic);
+    return Error::success();
   }
 
   /// Runs `instruction` once per lane, in lane order; under `mask` (when not null) only for the
