@@ -221,6 +221,13 @@ bool hasExtension(cl_device_id device, const std::string &extension) {
   return std::find(names.begin(), names.end(), extension) != names.end();
 }
 
+bool hasOpenClCFeature(cl_device_id device, const std::string &feature) {
+  std::vector<cl_name_version> features =
+      deviceArray<cl_name_version>(device, CL_DEVICE_OPENCL_C_FEATURES);
+  return std::any_of(features.begin(), features.end(),
+                     [&](const cl_name_version &listed) { return feature == listed.name; });
+}
+
 size_t subGroupWidth(cl_kernel kernel, cl_device_id device, size_t local) {
   size_t width = 0;
   EXPECT_CL_SUCCESS(clGetKernelSubGroupInfo(kernel, device,

@@ -273,6 +273,9 @@ std::vector<std::string> split(const std::string &text, char separator);
 /// Whether the space-separated extension string of the device names `extension`.
 bool hasExtension(cl_device_id device, const std::string &extension);
 
+/// Whether the device's CL_DEVICE_OPENCL_C_FEATURES list `feature` (`__opencl_c_pipes`, ...).
+bool hasOpenClCFeature(cl_device_id device, const std::string &feature);
+
 /// The OpenCL C versions of the device (CL_DEVICE_OPENCL_C_ALL_VERSIONS) include major.minor.
 bool supportsOpenCLC(cl_device_id device, cl_uint major, cl_uint minor);
 

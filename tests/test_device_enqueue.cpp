@@ -57,11 +57,7 @@ TEST_F(DeviceEnqueueTest, DeviceReportsItsQueues) {
   auto properties =
       deviceInfo<cl_command_queue_properties>(device_, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES);
   EXPECT_TRUE(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-  bool listed = false;
-  for (const cl_name_version &feature :
-       deviceArray<cl_name_version>(device_, CL_DEVICE_OPENCL_C_FEATURES))
-    listed = listed || std::string(feature.name) == "__opencl_c_device_enqueue";
-  EXPECT_TRUE(listed);
+  EXPECT_TRUE(hasOpenClCFeature(device_, "__opencl_c_device_enqueue"));
 }
 
 TEST_F(DeviceEnqueueTest, DeviceQueuesFollowTheirRules) {

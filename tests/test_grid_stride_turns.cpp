@@ -8,7 +8,6 @@
 #include "cl_test.hpp"
 
 #include <array>
-#include <string_view>
 
 using namespace cltest;
 
@@ -96,17 +95,6 @@ std::vector<float> hostPartials(const std::vector<float> &data, size_t global, s
 
 class GridStrideTurnsTest : public ClTest {
 protected:
-  bool hasOpenClCFeature(const char *name) {
-    size_t size = 0;
-    if (clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size) != CL_SUCCESS)
-      return false;
-    std::vector<cl_name_version> features(size / sizeof(cl_name_version));
-    clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr);
-    for (const cl_name_version &feature : features)
-      if (std::string_view(feature.name) == name)
-        return true;
-    return false;
-  }
   template <typename T> std::vector<T> randomData(size_t length, unsigned seed, unsigned mask) {
     std::vector<T> data(length);
     Random random(seed);
@@ -155,7 +143,7 @@ TEST_F(GridStrideTurnsTest, LocalMemoryReductionsMatchTheHost) {
 }
 
 TEST_F(GridStrideTurnsTest, EachWorkGroupKeepsItsLocalMemoryAndCollectivesAcrossTurns) {
-  if (!hasOpenClCFeature("__opencl_c_work_group_collective_functions"))
+  if (!hasOpenClCFeature(device_, "__opencl_c_work_group_collective_functions"))
     GTEST_SKIP() << "the device has no work-group collective functions";
   Kernel kernel = buildKernel(kCollectiveSource, "countTagged", "-cl-std=CL3.0");
   ASSERT_TRUE(kernel);

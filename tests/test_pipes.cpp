@@ -47,11 +47,7 @@ TEST_F(PipeTest, DeviceReportsPipeLimits) {
   EXPECT_GE(deviceInfo<cl_uint>(device_, CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS), 1u);
   EXPECT_GE(deviceInfo<cl_uint>(device_, CL_DEVICE_PIPE_MAX_PACKET_SIZE), 1024u);
   EXPECT_EQ(CL_TRUE, deviceInfo<cl_bool>(device_, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT));
-  std::vector<cl_name_version> features =
-      deviceArray<cl_name_version>(device_, CL_DEVICE_OPENCL_C_FEATURES);
-  EXPECT_TRUE(std::any_of(features.begin(), features.end(), [](const cl_name_version &feature) {
-    return std::string(feature.name) == "__opencl_c_pipes";
-  }));
+  EXPECT_TRUE(hasOpenClCFeature(device_, "__opencl_c_pipes"));
 }
 
 TEST_F(PipeTest, CreateAndQuery) {

@@ -858,11 +858,7 @@ TEST_F(SubGroupQueryTest, DeviceReportsItsSubGroups) {
   } else {
     EXPECT_EQ((std::vector<size_t>{8, 16, 32}), sizes);
   }
-  std::vector<cl_name_version> features =
-      deviceArray<cl_name_version>(device_, CL_DEVICE_OPENCL_C_FEATURES);
-  EXPECT_TRUE(std::any_of(features.begin(), features.end(), [](const cl_name_version &f) {
-    return std::string(f.name) == "__opencl_c_subgroups";
-  }));
+  EXPECT_TRUE(hasOpenClCFeature(device_, "__opencl_c_subgroups"));
 }
 
 TEST_F(SubGroupQueryTest, KernelQueriesAnswerWhatTheKernelSees) {

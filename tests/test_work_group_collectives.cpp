@@ -126,22 +126,10 @@ class WorkGroupCollectivesTest : public ClTest,
 protected:
   void SetUp() override {
     ClTest::SetUp();
-    if (!supportsCollectives())
+    if (!hasOpenClCFeature(device_, "__opencl_c_work_group_collective_functions"))
       GTEST_SKIP() << "the device has no work-group collective functions";
     if (std::strcmp(GetParam().name, "double") == 0 && !hasExtension(device_, "cl_khr_fp64"))
       GTEST_SKIP() << "the device has no double";
-  }
-
-  bool supportsCollectives() {
-    size_t size = 0;
-    if (clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size) != CL_SUCCESS)
-      return false;
-    std::vector<cl_name_version> features(size / sizeof(cl_name_version));
-    clGetDeviceInfo(device_, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr);
-    for (const cl_name_version &feature : features)
-      if (std::strcmp(feature.name, "__opencl_c_work_group_collective_functions") == 0)
-        return true;
-    return false;
   }
 
   /// Input values of the type: small integers (negative ones for signed types), with large
