@@ -290,7 +290,7 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
         *function, shape.localSize[0] * shape.localSize[1] * shape.localSize[2],
         specialized.simdWidth);
     result.turnLoops = turns.loops;
-    specialized.groupsInStep = std::max(turns.groupsInStep, 1u);
+    specialized.groupsInStep = turns.groupsInStep;
     // 18. Local atomics as plain accesses (see step 10).
     makeLocalAtomicsPlain(*function);
     // 19. Loops over the work-items, split at barriers; values live across a barrier kept per

@@ -46,6 +46,11 @@ bool isUniformPrimitive(const Function &function) {
   return primitive || function.doesNotAccessMemory();
 }
 
+bool callsUniformPrimitive(const CallInst &call) {
+  const Function *callee = call.getCalledFunction();
+  return callee != nullptr && isUniformPrimitive(*callee);
+}
+
 ShapeAnalysis::ShapeAnalysis(Function &function, ShapeSeeds seeds,
                              const DenseSet<const Value *> &forcedVarying)
     : layout_(function.getDataLayout()), seeds_(seeds) {

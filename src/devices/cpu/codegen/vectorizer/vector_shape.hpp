@@ -94,4 +94,8 @@ private:
 /// their arguments are the same: the work-group primitives, and functions without side effects.
 bool isUniformPrimitive(const llvm::Function &function);
 
+/// Whether `call` is a direct call of such a function: the same value wherever a work-item of
+/// the launch makes it with the same arguments (get_global_size(0)).
+bool callsUniformPrimitive(const llvm::CallInst &call);
+
 } // namespace kiln::cpu::vectorizer

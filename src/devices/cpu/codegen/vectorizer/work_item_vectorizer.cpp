@@ -291,11 +291,7 @@ std::optional<unsigned> broadcastsOfArithmeticLoops(const LoopInfo &loops,
 /// and 52-84 at 256, against 108-140 reading each thread's block in order
 /// (bench/results/cpu-16core-pocl5.txt).
 bool readsAcrossPages(const Loop &loop) {
-  auto isLaunchConstant = [](const CallInst &call) {
-    const Function *callee = call.getCalledFunction();
-    return callee != nullptr && vectorizer::isUniformPrimitive(*callee);
-  };
-  return loop.isInnermost() && readsWithRunTimeStride(loop, isLaunchConstant);
+  return loop.isInnermost() && readsWithRunTimeStride(loop, vectorizer::callsUniformPrimitive);
 }
 
 /// Whether `loop` accesses memory lane by lane: at addresses with no stride between the lanes

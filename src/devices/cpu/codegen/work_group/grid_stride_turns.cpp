@@ -27,11 +27,6 @@ static_assert(isPowerOf2_32(kIterationsPerTurn), "the turn's test is a mask");
 /// What the neighbouring work-groups should read of each stretch together: a page.
 constexpr uint64_t kPageBytes = 4096;
 
-bool isLaunchConstant(const CallInst &call) {
-  const Function *callee = call.getCalledFunction();
-  return callee != nullptr && vectorizer::isUniformPrimitive(*callee);
-}
-
 /// Puts a turn on `loop`'s back edge, every kIterationsPerTurn iterations; `prologue` holds the
 /// variables its values cross the turn in.
 void giveTurn(Loop &loop, Function &turn, BasicBlock &prologue) {
@@ -96,7 +91,7 @@ GridStrideTurns insertGridStrideTurns(Function &function, uint64_t groupItems, u
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || loop->getLoopLatch() == nullptr)
       continue;
-    uint64_t bytes = runTimeStrideBytes(*loop, isLaunchConstant);
+    uint64_t bytes = runTimeStrideBytes(*loop, vectorizer::callsUniformPrimitive);
     if (bytes == 0)
       continue;
     chosen.push_back(loop);

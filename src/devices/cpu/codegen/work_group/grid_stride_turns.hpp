@@ -46,8 +46,8 @@ struct GridStrideTurns {
   /// Loops that got a turn.
   unsigned loops = 0;
   /// How many neighbouring work-groups should run in step for their loops to read whole pages
-  /// together (1: the work-group alone reads them); 0 without turns.
-  unsigned groupsInStep = 0;
+  /// together (1: the work-group alone reads them, or there are no turns).
+  unsigned groupsInStep = 1;
 };
 
 /// Gives the innermost loops of the vectorized body of `function` (work-groups of `groupItems`
