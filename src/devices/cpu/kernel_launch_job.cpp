@@ -5,6 +5,7 @@
 #include "runtime/objects/kernel.hpp"
 #include "runtime/objects/queue.hpp"
 #include "runtime/scheduling/work_group_grid.hpp"
+#include "support/align_up.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -22,11 +23,6 @@ void fenceStreamingStores() {
 #if defined(__x86_64__) || defined(__i386__)
   _mm_sfence();
 #endif
-}
-
-/// `bytes` rounded up to the alignment of work-group memory.
-size_t alignUp(size_t bytes) {
-  return (bytes + kLocalMemoryAlignment - 1) / kLocalMemoryAlignment * kLocalMemoryAlignment;
 }
 
 /// The estimate of a work-group's time that `code`'s usual work-groups (those of the full size),
@@ -159,8 +155,9 @@ bool PreparedLaunch::runGroupsUntimed(size_t begin, size_t end, WorkerScratch &s
   // Work-groups that take turns run in step, up to groupsInStep at once, each with its own local
   // and private memory; the others one after another in the first of those.
   size_t inStep = std::min<size_t>(code.groupsInStep, end - begin);
-  size_t localStride = alignUp(std::max<size_t>(localMemoryReserved, 1));
-  size_t privateStride = alignUp(std::max<size_t>(params.privateMemorySize, 1));
+  size_t localStride = alignUp(std::max<size_t>(localMemoryReserved, 1), kLocalMemoryAlignment);
+  size_t privateStride =
+      alignUp(std::max<size_t>(params.privateMemorySize, 1), kLocalMemoryAlignment);
   if (!WorkerScratch::reserve(scratch.localMemory, scratch.localCapacity, localStride * inStep) ||
       !WorkerScratch::reserve(scratch.privateMemory, scratch.privateCapacity,
                               privateStride * inStep))
