@@ -4,9 +4,11 @@
 // work-group keeps its own local memory, barriers and collectives across the turns, and every
 // work-item's loop runs its iterations in order: the results here are the host's, exactly, for
 // launch shapes whose work-groups do not divide into the groups run in step, whose last
-// work-group is narrower, in two dimensions, and with work-items that return before the loop.
+// work-group is narrower, in two dimensions, with work-items that return before the loop, and
+// for loops whose stride is a constant (the local size, a matrix's constant width).
 #include "cl_test.hpp"
 
+#include <algorithm>
 #include <array>
 
 using namespace cltest;
@@ -56,6 +58,26 @@ const char *kSource = R"(
       sum += data[y * width + i] * (i % 5 + 1);
     sums[y * get_global_size(0) + x] = sum;
   })";
+
+const char *kConstantStrideSource = R"(
+  // Each work-group sums its own range (the suite's subdivision leaves): the work-items stride
+  // by the local size, a constant once the device has specialized it.
+  kernel void rangeSums(global const int *data, global const int2 *ranges, global long *sums) {
+    int2 range = ranges[get_group_id(0)];
+    long sum = 0;
+    for (int i = range.x + (int)get_local_id(0); i < range.y; i += (int)get_local_size(0))
+      sum += data[i] * (i % 3 - 1);
+    sums[get_global_id(0)] = sum;
+  }
+  // Down the columns of a matrix whose width is a constant: a stride of 4 KiB.
+  #define WIDTH 1024
+  kernel void columnSums(global const uint *data, uint rows, global uint *sums) {
+    uint x = get_global_id(0), sum = 0;
+    for (uint row = 0; row < rows; ++row)
+      sum += data[row * WIDTH + x] ^ row;
+    sums[x] = sum;
+  }
+)";
 
 const char *kCollectiveSource = R"(
   // A group's own value in local memory before and after the loop, and a collective.
@@ -190,6 +212,69 @@ TEST_F(GridStrideTurnsTest, HistogramsWithLocalAtomicsMatchTheHost) {
     for (cl_uchar byte : data)
       ++expected[byte];
     EXPECT_EQ(read<cl_uint>(bins, 256), expected);
+  }
+}
+
+TEST_F(GridStrideTurnsTest, RangesStridedByTheLocalSizeMatchTheHost) {
+  ScopedEnvironment vectorized("KILN_VECTORIZE", std::nullopt);
+  Kernel kernel = buildReportingKernel(kConstantStrideSource, "rangeSums", "-cl-std=CL3.0");
+  ASSERT_TRUE(kernel);
+  const size_t length = 3 << 18;
+  std::vector<cl_int> data = randomData<cl_int>(length, 25, 0xffff);
+  for (cl_int &value : data)
+    value -= 0x8000;
+  bool reported = false;
+  for (size_t local : {size_t{256}, size_t{64}}) {
+    SCOPED_TRACE("work-groups of " + std::to_string(local));
+    // Ranges long and short, empty, not multiples of the local size, some shorter than it.
+    std::vector<cl_int2> ranges;
+    for (cl_int begin = 0, step = 0; begin < static_cast<cl_int>(length); ++step) {
+      cl_int size = std::array{65536, 70001, 0, 17, 300, 4099, 131072}[step % 7];
+      cl_int end = std::min(begin + size, static_cast<cl_int>(length));
+      ranges.push_back(cl_int2{{begin, end}});
+      begin = end;
+    }
+    size_t global = ranges.size() * local;
+    Mem buffer = bufferWith(data, CL_MEM_READ_ONLY);
+    Mem rangeBuffer = bufferWith(ranges, CL_MEM_READ_ONLY);
+    Mem sums = createBuffer(CL_MEM_WRITE_ONLY, global * sizeof(cl_long));
+    cl_mem handles[] = {buffer.get(), rangeBuffer.get(), sums.get()};
+    for (cl_uint argument = 0; argument < 3; ++argument)
+      ASSERT_CL_SUCCESS(clSetKernelArg(kernel, argument, sizeof(cl_mem), &handles[argument]));
+    std::string report = runCapturingStderr(kernel, global, local);
+    reported = reported || report.find("grid-stride loop takes turns") != std::string::npos;
+    std::vector<cl_long> expected(global, 0);
+    for (size_t group = 0; group < ranges.size(); ++group)
+      for (size_t id = 0; id < local; ++id)
+        for (cl_int i = ranges[group].s[0] + static_cast<cl_int>(id); i < ranges[group].s[1];
+             i += static_cast<cl_int>(local))
+          expected[group * local + id] += data[i] * (i % 3 - 1);
+    EXPECT_EQ(read<cl_long>(sums, global), expected);
+  }
+  if (isKilnCpuDevice())
+    EXPECT_TRUE(reported) << "the loop over the group's range took no turns";
+}
+
+TEST_F(GridStrideTurnsTest, ColumnsOfAMatrixOfConstantWidthMatchTheHost) {
+  Kernel kernel = buildKernel(kConstantStrideSource, "columnSums");
+  ASSERT_TRUE(kernel);
+  const size_t width = 1024, rows = 1000;
+  std::vector<cl_uint> data = randomData<cl_uint>(width * rows, 26, 0xffffff);
+  Mem buffer = bufferWith(data, CL_MEM_READ_ONLY);
+  for (size_t local : {size_t{256}, size_t{32}}) {
+    SCOPED_TRACE("work-groups of " + std::to_string(local));
+    Mem sums = createBuffer(CL_MEM_WRITE_ONLY, width * sizeof(cl_uint));
+    cl_mem handles[] = {buffer.get(), sums.get()};
+    cl_uint rowsArgument = static_cast<cl_uint>(rows);
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &handles[0]));
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_uint), &rowsArgument));
+    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), &handles[1]));
+    ASSERT_TRUE(run1D(kernel, width, local));
+    std::vector<cl_uint> expected(width, 0);
+    for (size_t x = 0; x < width; ++x)
+      for (size_t row = 0; row < rows; ++row)
+        expected[x] += data[row * width + x] ^ static_cast<cl_uint>(row);
+    EXPECT_EQ(read<cl_uint>(sums, width), expected);
   }
 }
 

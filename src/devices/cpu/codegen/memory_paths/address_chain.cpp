@@ -3,7 +3,9 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
 
 #include <functional>
 
@@ -44,6 +46,79 @@ std::optional<AddressChain> addressChainOf(Value *address, const Loop &loop,
   if (!visit(address) || found.source == nullptr)
     return std::nullopt;
   return found;
+}
+
+namespace {
+
+/// How many source steps `instruction` moves with, given its operands' (`scaleOf`: 0 for values
+/// that do not follow the source); none where it is not linear in them.
+std::optional<int64_t> scaleOfInstruction(Instruction &instruction,
+                                          function_ref<int64_t(Value *)> scaleOf,
+                                          const DataLayout &layout) {
+  auto constantOperand = [](Value *value) -> std::optional<int64_t> {
+    if (auto *constant = dyn_cast<ConstantInt>(value); constant && constant->getBitWidth() <= 64)
+      return constant->getSExtValue();
+    return std::nullopt;
+  };
+  if (isa<CastInst>(instruction))
+    return scaleOf(instruction.getOperand(0));
+  if (auto *element = dyn_cast<GetElementPtrInst>(&instruction)) {
+    int64_t scale = scaleOf(element->getPointerOperand());
+    for (gep_type_iterator index = gep_type_begin(element), end = gep_type_end(element);
+         index != end; ++index) {
+      int64_t indexScale = scaleOf(index.getOperand());
+      if (indexScale == 0)
+        continue;
+      if (index.isStruct())
+        return std::nullopt;
+      scale += indexScale *
+               static_cast<int64_t>(index.getSequentialElementStride(layout).getFixedValue());
+    }
+    return scale;
+  }
+  Value *left = instruction.getOperand(0);
+  Value *right = instruction.getNumOperands() > 1 ? instruction.getOperand(1) : nullptr;
+  switch (instruction.getOpcode()) {
+  case Instruction::Add:
+    return scaleOf(left) + scaleOf(right);
+  case Instruction::Sub:
+    return scaleOf(left) - scaleOf(right);
+  case Instruction::Or:
+    if (!cast<PossiblyDisjointInst>(instruction).isDisjoint())
+      return std::nullopt;
+    return scaleOf(left) + scaleOf(right);
+  case Instruction::Mul:
+    if (std::optional<int64_t> factor = constantOperand(right))
+      return scaleOf(left) * *factor;
+    if (std::optional<int64_t> factor = constantOperand(left))
+      return scaleOf(right) * *factor;
+    break;
+  case Instruction::Shl:
+    if (std::optional<int64_t> shift = constantOperand(right); shift && *shift >= 0 && *shift < 32)
+      return scaleOf(left) * (int64_t{1} << *shift);
+    break;
+  default:
+    break;
+  }
+  if (scaleOf(left) == 0 && (right == nullptr || scaleOf(right) == 0))
+    return 0;
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<int64_t> bytesPerSourceStep(const AddressChain &computed, Value *address,
+                                          const DataLayout &layout) {
+  DenseMap<Value *, int64_t> scales{{computed.source, 1}};
+  auto scaleOf = [&](Value *value) { return scales.lookup(value); };
+  for (Instruction *instruction : computed.chain) {
+    std::optional<int64_t> scale = scaleOfInstruction(*instruction, scaleOf, layout);
+    if (!scale)
+      return std::nullopt;
+    scales[instruction] = *scale;
+  }
+  auto it = scales.find(address);
+  return it != scales.end() ? std::optional<int64_t>(it->second) : std::nullopt;
 }
 
 Value *copyAddressChain(const AddressChain &computed, Value *address, Value *replacement,

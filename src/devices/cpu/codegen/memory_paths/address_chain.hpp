@@ -13,6 +13,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/IRBuilder.h"
 
+#include <cstdint>
 #include <optional>
 
 namespace kiln::cpu {
@@ -32,6 +33,13 @@ struct AddressChain {
 /// none, or from more than one, or from anything else that varies with the loop.
 std::optional<AddressChain> addressChainOf(llvm::Value *address, const llvm::Loop &loop,
                                            llvm::function_ref<bool(llvm::Instruction &)> isSource);
+
+/// How many bytes `address` (computed by `computed`) moves when the chain's source grows by one,
+/// where the chain is linear in its source (casts, additions, multiplications and shifts by
+/// constants, address computations); none otherwise. Wrapping is ignored: the answer is the
+/// stride of the addresses the loop reads, not a proof about them.
+std::optional<int64_t> bytesPerSourceStep(const AddressChain &computed, llvm::Value *address,
+                                          const llvm::DataLayout &layout);
 
 /// Emits at `builder` the computation of `address` from `replacement` in place of the
 /// chain's source, without wrap flags (the address may leave the object the original stays

@@ -282,7 +282,8 @@ std::optional<unsigned> broadcastsOfArithmeticLoops(const LoopInfo &loops,
   return static_cast<unsigned>(broadcasts.size());
 }
 
-/// Whether `loop` reads with a stride known only at run time, as a grid-stride loop does: each
+/// Whether `loop` reads with a far stride (known only at run time, or a constant of a few lines),
+/// as a grid-stride loop does: each
 /// SIMD group reads its own lanes' few lines of a page, then jumps to the next page. The wider
 /// the group, the longer the run of each page it reads at once; memory serves long runs much
 /// faster than short ones when many cores read at the same time. On the 16-core Xeon of the GPU
@@ -291,7 +292,7 @@ std::optional<unsigned> broadcastsOfArithmeticLoops(const LoopInfo &loops,
 /// and 52-84 at 256, against 108-140 reading each thread's block in order
 /// (bench/results/cpu-16core-pocl5.txt).
 bool readsAcrossPages(const Loop &loop) {
-  return loop.isInnermost() && readsWithRunTimeStride(loop, vectorizer::callsUniformPrimitive);
+  return loop.isInnermost() && readsWithFarStride(loop, vectorizer::callsUniformPrimitive);
 }
 
 /// Whether `loop` accesses memory lane by lane: at addresses with no stride between the lanes

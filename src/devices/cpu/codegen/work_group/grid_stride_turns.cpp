@@ -91,7 +91,7 @@ GridStrideTurns insertGridStrideTurns(Function &function, uint64_t groupItems, u
   for (Loop *loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || loop->getLoopLatch() == nullptr)
       continue;
-    uint64_t bytes = runTimeStrideBytes(*loop, vectorizer::callsUniformPrimitive);
+    uint64_t bytes = farStrideBytes(*loop, vectorizer::callsUniformPrimitive);
     if (bytes == 0)
       continue;
     chosen.push_back(loop);

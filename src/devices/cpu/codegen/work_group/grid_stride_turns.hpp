@@ -51,8 +51,8 @@ struct GridStrideTurns {
 };
 
 /// Gives the innermost loops of the vectorized body of `function` (work-groups of `groupItems`
-/// work-items, `simdWidth` a SIMD group) that read buffers with a stride known at run time a
-/// turn every few iterations.
+/// work-items, `simdWidth` a SIMD group) that read buffers with a far stride (strided_prefetch.hpp:
+/// known at run time, or a constant of a few lines) a turn every few iterations.
 GridStrideTurns insertGridStrideTurns(llvm::Function &function, uint64_t groupItems,
                                       unsigned simdWidth);
 
