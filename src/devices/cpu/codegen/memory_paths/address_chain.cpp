@@ -6,6 +6,7 @@
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <functional>
 
@@ -51,7 +52,7 @@ std::optional<AddressChain> addressChainOf(Value *address, const Loop &loop,
 namespace {
 
 /// How many source steps `instruction` moves with, given its operands' (`scaleOf`: 0 for values
-/// that do not follow the source); none where it is not linear in them.
+/// that do not follow the source); none where it is not linear in them, or the scale overflows.
 std::optional<int64_t> scaleOfInstruction(Instruction &instruction,
                                           function_ref<int64_t(Value *)> scaleOf,
                                           const DataLayout &layout) {
@@ -63,16 +64,18 @@ std::optional<int64_t> scaleOfInstruction(Instruction &instruction,
   if (isa<CastInst>(instruction))
     return scaleOf(instruction.getOperand(0));
   if (auto *element = dyn_cast<GetElementPtrInst>(&instruction)) {
-    int64_t scale = scaleOf(element->getPointerOperand());
+    std::optional<int64_t> scale = scaleOf(element->getPointerOperand());
     for (gep_type_iterator index = gep_type_begin(element), end = gep_type_end(element);
-         index != end; ++index) {
+         index != end && scale; ++index) {
       int64_t indexScale = scaleOf(index.getOperand());
       if (indexScale == 0)
         continue;
       if (index.isStruct())
         return std::nullopt;
-      scale += indexScale *
-               static_cast<int64_t>(index.getSequentialElementStride(layout).getFixedValue());
+      TypeSize stride = index.getSequentialElementStride(layout);
+      if (stride.isScalable())
+        return std::nullopt;
+      scale = checkedMulAdd(indexScale, static_cast<int64_t>(stride.getFixedValue()), *scale);
     }
     return scale;
   }
@@ -80,22 +83,22 @@ std::optional<int64_t> scaleOfInstruction(Instruction &instruction,
   Value *right = instruction.getNumOperands() > 1 ? instruction.getOperand(1) : nullptr;
   switch (instruction.getOpcode()) {
   case Instruction::Add:
-    return scaleOf(left) + scaleOf(right);
+    return checkedAdd(scaleOf(left), scaleOf(right));
   case Instruction::Sub:
-    return scaleOf(left) - scaleOf(right);
+    return checkedSub(scaleOf(left), scaleOf(right));
   case Instruction::Or:
     if (!cast<PossiblyDisjointInst>(instruction).isDisjoint())
       return std::nullopt;
-    return scaleOf(left) + scaleOf(right);
+    return checkedAdd(scaleOf(left), scaleOf(right));
   case Instruction::Mul:
     if (std::optional<int64_t> factor = constantOperand(right))
-      return scaleOf(left) * *factor;
+      return checkedMul(scaleOf(left), *factor);
     if (std::optional<int64_t> factor = constantOperand(left))
-      return scaleOf(right) * *factor;
+      return checkedMul(scaleOf(right), *factor);
     break;
   case Instruction::Shl:
     if (std::optional<int64_t> shift = constantOperand(right); shift && *shift >= 0 && *shift < 32)
-      return scaleOf(left) * (int64_t{1} << *shift);
+      return checkedMul(scaleOf(left), int64_t{1} << *shift);
     break;
   default:
     break;

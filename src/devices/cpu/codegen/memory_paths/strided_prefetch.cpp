@@ -15,7 +15,6 @@
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <cstdlib>
 #include <optional>
 
 using namespace llvm;
@@ -149,8 +148,10 @@ bool stridesFar(const AddressChain &computed, Value *address, Value *step) {
       bytesPerSourceStep(computed, address, computed.source->getDataLayout());
   if (!bytesPerStep || constant->getBitWidth() > 64)
     return false;
-  // Both at most 2^63 in size, so the product's size is checked without overflowing.
-  uint64_t perStep = std::abs(*bytesPerStep), steps = std::abs(constant->getSExtValue());
+  auto magnitude = [](int64_t value) {
+    return value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  };
+  uint64_t perStep = magnitude(*bytesPerStep), steps = magnitude(constant->getSExtValue());
   return perStep != 0 && steps != 0 && steps >= divideCeil(kMinConstantStrideBytes, perStep);
 }
 
