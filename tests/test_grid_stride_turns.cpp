@@ -115,6 +115,14 @@ std::vector<float> hostPartials(const std::vector<float> &data, size_t global, s
   return partials;
 }
 
+/// Sets the arguments most kernels here take: an input buffer, a count, an output buffer.
+void setInputCountOutput(cl_kernel kernel, const Mem &input, cl_uint count, const Mem &output) {
+  cl_mem handles[] = {input.get(), output.get()};
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &handles[0]));
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_uint), &count));
+  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), &handles[1]));
+}
+
 class GridStrideTurnsTest : public ClTest {
 protected:
   template <typename T> std::vector<T> randomData(size_t length, unsigned seed, unsigned mask) {
@@ -151,11 +159,8 @@ TEST_F(GridStrideTurnsTest, LocalMemoryReductionsMatchTheHost) {
     Mem buffer = bufferWith(data, CL_MEM_READ_ONLY);
     size_t groups = (launch.global + launch.local - 1) / launch.local;
     Mem partials = createBuffer(CL_MEM_WRITE_ONLY, groups * sizeof(cl_float));
-    cl_mem handles[] = {buffer.get(), partials.get()};
-    cl_uint length = static_cast<cl_uint>(launch.length);
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &handles[0]));
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_uint), &length));
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), &handles[1]));
+    ASSERT_NO_FATAL_FAILURE(
+        setInputCountOutput(kernel, buffer, static_cast<cl_uint>(launch.length), partials));
     std::string report = runCapturingStderr(kernel, launch.global, launch.local);
     reported = reported || report.find("grid-stride loop takes turns") != std::string::npos;
     EXPECT_EQ(read<cl_float>(partials, groups), hostPartials(data, launch.global, launch.local));
@@ -175,11 +180,8 @@ TEST_F(GridStrideTurnsTest, EachWorkGroupKeepsItsLocalMemoryAndCollectivesAcross
     std::vector<cl_uint> data = randomData<cl_uint>(length, 22, 0xffff);
     Mem buffer = bufferWith(data, CL_MEM_READ_ONLY);
     Mem totals = createBuffer(CL_MEM_WRITE_ONLY, groups * sizeof(cl_uint));
-    cl_mem handles[] = {buffer.get(), totals.get()};
-    cl_uint lengthArgument = static_cast<cl_uint>(length);
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &handles[0]));
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_uint), &lengthArgument));
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), &handles[1]));
+    ASSERT_NO_FATAL_FAILURE(
+        setInputCountOutput(kernel, buffer, static_cast<cl_uint>(length), totals));
     ASSERT_TRUE(run1D(kernel, global, local));
     std::vector<cl_uint> expected(groups);
     for (size_t group = 0; group < groups; ++group) {
@@ -202,11 +204,8 @@ TEST_F(GridStrideTurnsTest, HistogramsWithLocalAtomicsMatchTheHost) {
     std::vector<cl_uchar> data = randomData<cl_uchar>(length, 23, 0xff);
     Mem buffer = bufferWith(data, CL_MEM_READ_ONLY);
     Mem bins = bufferWith(std::vector<cl_uint>(256, 0));
-    cl_mem handles[] = {buffer.get(), bins.get()};
-    cl_uint lengthArgument = static_cast<cl_uint>(length);
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &handles[0]));
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_uint), &lengthArgument));
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), &handles[1]));
+    ASSERT_NO_FATAL_FAILURE(
+        setInputCountOutput(kernel, buffer, static_cast<cl_uint>(length), bins));
     ASSERT_TRUE(run1D(kernel, groups * 256, 256));
     std::vector<cl_uint> expected(256, 0);
     for (cl_uchar byte : data)
@@ -264,11 +263,7 @@ TEST_F(GridStrideTurnsTest, ColumnsOfAMatrixOfConstantWidthMatchTheHost) {
   for (size_t local : {size_t{256}, size_t{32}}) {
     SCOPED_TRACE("work-groups of " + std::to_string(local));
     Mem sums = createBuffer(CL_MEM_WRITE_ONLY, width * sizeof(cl_uint));
-    cl_mem handles[] = {buffer.get(), sums.get()};
-    cl_uint rowsArgument = static_cast<cl_uint>(rows);
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &handles[0]));
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_uint), &rowsArgument));
-    ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), &handles[1]));
+    ASSERT_NO_FATAL_FAILURE(setInputCountOutput(kernel, buffer, static_cast<cl_uint>(rows), sums));
     ASSERT_TRUE(run1D(kernel, width, local));
     std::vector<cl_uint> expected(width, 0);
     for (size_t x = 0; x < width; ++x)
@@ -286,11 +281,7 @@ TEST_F(GridStrideTurnsTest, RowsOfATwoDimensionalRangeWithEarlyReturnsMatchTheHo
   std::vector<cl_uint> data = randomData<cl_uint>(width * rows, 24, 0xfff);
   Mem buffer = bufferWith(data, CL_MEM_READ_ONLY);
   Mem sums = createBuffer(CL_MEM_WRITE_ONLY, global[0] * rows * sizeof(cl_uint));
-  cl_mem handles[] = {buffer.get(), sums.get()};
-  cl_uint widthArgument = static_cast<cl_uint>(width);
-  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof(cl_mem), &handles[0]));
-  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof(cl_uint), &widthArgument));
-  ASSERT_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof(cl_mem), &handles[1]));
+  ASSERT_NO_FATAL_FAILURE(setInputCountOutput(kernel, buffer, static_cast<cl_uint>(width), sums));
   ASSERT_TRUE(run(kernel, 2, global, local));
   std::vector<cl_uint> expected(global[0] * rows, 0);
   for (size_t y = 0; y < rows; ++y)
