@@ -575,6 +575,11 @@ void assumeEveryLaneActive(Function &function) {
   }
 }
 
+bool isActiveLanesMask(const Value &value) {
+  const auto *instruction = dyn_cast<Instruction>(&value);
+  return instruction != nullptr && instruction->getMetadata(kActiveLanesMark) != nullptr;
+}
+
 void separateFullSimdGroups(Function &function) {
   if (callsBarrier(function))
     return; // each barrier must stay one call that every SIMD group reaches

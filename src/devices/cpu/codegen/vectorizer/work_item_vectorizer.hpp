@@ -78,6 +78,10 @@ unsigned widestAffordedSimdWidth(llvm::Function &function, llvm::TargetMachine &
 /// masked loads, stores, gathers and scatters.
 void assumeEveryLaneActive(llvm::Function &function);
 
+/// Whether `value` is the mask of a SIMD group's active lanes. Its first lane is always set: a
+/// SIMD group starts at a work-item of the work-group.
+bool isActiveLanesMask(const llvm::Value &value);
+
 /// For work-groups whose size along dimension 0 is not a multiple of the SIMD width: gives the
 /// vectorized `function` a second copy of its body in which every lane is active, run by each
 /// SIMD group that lies wholly inside the work-group, so that only the last one pays for masks.

@@ -9,13 +9,16 @@
 //   3. Find the SSA values live across a barrier: their definition and some use are separated
 //      by a barrier on some path. Recompute after the barrier those that only the local id and
 //      the work-group's values give (work_item_rematerialization.hpp); demote the others to
-//      memory.
-//   4. Give every alloca (the private variables and the demoted values) one slot per
+//      memory. Without yields, find the values the whole work-group holds alike
+//      (work_group_uniform_values.hpp): their memory is one variable, not one per work-item.
+//   4. Give every other alloca (the private variables and the demoted values) one slot per
 //      work-item, laid out structure-of-arrays in WorkGroupParams::privateMemory.
 //   5. Clone each region into a loop nest over the work-group's work-items. A work-item that
 //      leaves the region records which barrier it reached; when the loop ends, a dispatcher
 //      starts the region after that barrier, or returns when every work-item has finished.
-//      Work-items that returned early are skipped by later regions, as GPUs treat them.
+//      Work-items that returned early are skipped by later regions, as GPUs treat them. Where
+//      every branch that chooses a region's exit tests a work-group value, the work-items
+//      cannot part, and the region's loop records its exit once for all of them.
 //      A yield (spin_loop_yields.hpp) cuts regions as a barrier does, but the work-items need
 //      not all reach it: the dispatcher runs the regions where work-items wait at a yield in a
 //      cycle, and a barrier's region only when none does. A turn (grid_stride_turns.hpp) is a
@@ -26,16 +29,21 @@
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/codegen/work_group/barrier_regions.hpp"
 
+#include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 #include "devices/cpu/codegen/work_group/computation_copy.hpp"
+#include "devices/cpu/codegen/work_group/work_group_uniform_values.hpp"
 #include "devices/cpu/codegen/work_group/work_item_rematerialization.hpp"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/InstructionSimplify.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -43,6 +51,7 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace kiln::cpu {
 namespace {
@@ -63,10 +72,19 @@ public:
     isolateBarriers();
     redirectReturns();
     findRegions();
+    if (hasBarriers())
+      simplifyBody();
+    if (hasBarriers() && !hasYields()) {
+      uniform_.emplace(function_, inputs_.prologue, inputs_.groupPrimitives);
+      workItemsStayTogether_ =
+          all_of(regions_, [&](const Region &region) { return workGroupChoosesExit(region); });
+    }
     if (hasBarriers()) {
       moveAllocaAddressesOutOfPrologue();
-      rematerializeWorkItemValues(originalBody_, inputs_.prologue, inputs_.localId,
-                                  [&](Instruction &value) { return isLiveAcrossBarrier(value); });
+      rematerializeWorkItemValues(
+          originalBody_, inputs_.prologue, inputs_.localId,
+          [&](Instruction &value) { return isLiveAcrossBarrier(value); },
+          [&](const Value &value) { return isWorkGroupUniform(value); });
     }
     demoteValuesLiveAcrossBarriers();
     uint64_t bytesPerItem = layOutPrivateStorage();
@@ -90,6 +108,8 @@ private:
     Value *id[3] = {nullptr, nullptr, nullptr};
     Value *slotIndex = nullptr; // this iteration's SIMD group, numbered across the work-group
     DenseMap<AllocaInst *, Value *> slotAddress; // this work-item's slot of each alloca
+    /// What each work-group value held when the region started.
+    DenseMap<AllocaInst *, Value *> uniformAtStart;
   };
 
   bool isBarrierLike(const BasicBlock *block) const { return regionAfter_.count(block) != 0; }
@@ -194,6 +214,123 @@ private:
             operand.set(copyComputation(operand.get(), insertionPointFor(operand), isAddress));
   }
 
+  /// The vectorizer leaves masks that fold (a select on an all-true mask, `m | ~m`): folded
+  /// before anything is kept across a barrier, they neither take a slot nor hide what a value
+  /// is computed from.
+  void simplifyBody() {
+    SimplifyQuery query(function_.getDataLayout());
+    for (BasicBlock *block : originalBody_)
+      for (Instruction &instruction : make_early_inc_range(*block)) {
+        Value *simpler = simplifyInstruction(&instruction, query);
+        if (simpler == nullptr)
+          simpler = simplifyMask(instruction, query);
+        if (simpler == nullptr)
+          continue;
+        instruction.replaceAllUsesWith(simpler);
+        if (isInstructionTriviallyDead(&instruction))
+          instruction.eraseFromParent();
+      }
+  }
+
+  /// A select of masks is an and or an or: where one of those folds (the mask of a join after
+  /// an if and its else, `m ? true : !m`), the folded value. And "some lane is active": every
+  /// SIMD group has one, so a loop the work-group goes round is entered by each.
+  static Value *simplifyMask(Instruction &instruction, const SimplifyQuery &query) {
+    if (match(&instruction, m_Intrinsic<Intrinsic::vector_reduce_or>()) &&
+        isActiveLanesMask(*instruction.getOperand(0)))
+      return ConstantInt::getTrue(instruction.getType());
+    auto *select = dyn_cast<SelectInst>(&instruction);
+    if (select == nullptr || !select->getType()->isIntOrIntVectorTy(1))
+      return nullptr;
+    if (match(select->getTrueValue(), m_One()))
+      return simplifyOrInst(select->getCondition(), select->getFalseValue(), query);
+    if (match(select->getFalseValue(), m_Zero()))
+      return simplifyAndInst(select->getCondition(), select->getTrueValue(), query);
+    return nullptr;
+  }
+
+  /// Whether every work-item that runs `region` leaves it through the same exit: the work-items
+  /// start it together, a branch on a value the work-group holds alike keeps them together, and
+  /// where another branch parts them, either each can only go on to one and the same exit, or
+  /// they meet again before any.
+  bool workGroupChoosesExit(const Region &region) const {
+    if (region.exits.size() < 2)
+      return true;
+    DenseMap<const BasicBlock *, BitVector> reachable = exitsReachableInRegion(region);
+    for (BasicBlock *block : region.blocks) {
+      Instruction *terminator = block->getTerminator();
+      if (terminator->getNumSuccessors() < 2 || reachable[block].count() < 2)
+        continue;
+      const Value *condition = nullptr;
+      if (auto *branch = dyn_cast<BranchInst>(terminator))
+        condition = branch->getCondition();
+      else if (auto *choice = dyn_cast<SwitchInst>(terminator))
+        condition = choice->getCondition();
+      if ((condition == nullptr || !uniform_->isUniform(condition)) &&
+          !partedWorkItemsMeet(region, block))
+        return false;
+    }
+    return true;
+  }
+
+  /// For each block of `region`, the exits (bits in the order of region.exits) it can go on to.
+  static DenseMap<const BasicBlock *, BitVector> exitsReachableInRegion(const Region &region) {
+    unsigned exitCount = region.exits.size();
+    DenseMap<const BasicBlock *, BitVector> reachable;
+    for (BasicBlock *block : region.blocks)
+      reachable[block] = BitVector(exitCount);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (BasicBlock *block : region.blocks) {
+        BitVector exits(exitCount);
+        for (BasicBlock *successor : successors(block)) {
+          if (region.blocks.contains(successor))
+            exits |= reachable[successor];
+          else
+            exits.set(llvm::find(region.exits, successor) - region.exits.begin());
+        }
+        if (exits != reachable[block]) {
+          reachable[block] = std::move(exits);
+          grew = true;
+        }
+      }
+    }
+    return reachable;
+  }
+
+  /// Whether some block of `region` lies on every path from `parting` to the region's exits:
+  /// the work-items a branch at `parting` sends different ways meet there before any exit.
+  bool partedWorkItemsMeet(const Region &region, BasicBlock *parting) const {
+    auto reachesExitAround = [&](BasicBlock *meeting) {
+      SmallVector<BasicBlock *, 16> worklist(successors(parting));
+      SmallPtrSet<BasicBlock *, 32> visited(worklist.begin(), worklist.end());
+      while (!worklist.empty()) {
+        BasicBlock *block = worklist.pop_back_val();
+        if (block == meeting)
+          continue;
+        if (!region.blocks.contains(block))
+          return true;
+        for (BasicBlock *successor : successors(block))
+          if (visited.insert(successor).second)
+            worklist.push_back(successor);
+      }
+      return false;
+    };
+    return any_of(region.blocks, [&](BasicBlock *meeting) {
+      return meeting != parting && !reachesExitAround(meeting);
+    });
+  }
+
+  /// Whether every work-item of the work-group holds `value` alike: a value the analysis found,
+  /// or a read of the one variable such a value was demoted to.
+  bool isWorkGroupUniform(const Value &value) const {
+    if (const auto *load = dyn_cast<LoadInst>(&value))
+      if (const auto *variable = dyn_cast<AllocaInst>(load->getPointerOperand());
+          variable && uniformVariables_.contains(variable))
+        return true;
+    return uniform_ && uniform_->isUniform(&value);
+  }
+
   /// Whether some path from `value`'s definition to one of its uses crosses a barrier.
   bool isLiveAcrossBarrier(Instruction &value) const {
     BasicBlock *definition = value.getParent();
@@ -233,10 +370,17 @@ private:
       if (live.empty())
         return;
       for (Instruction *instruction : live) {
-        if (auto *phi = dyn_cast<PHINode>(instruction))
-          DemotePHIToStack(phi, allocaPoint);
-        else
-          DemoteRegToStack(*instruction, false, allocaPoint);
+        bool uniform = isWorkGroupUniform(*instruction);
+        AllocaInst *variable = nullptr;
+        if (auto *phi = dyn_cast<PHINode>(instruction)) {
+          if (uniform_)
+            uniform_->forget(phi);
+          variable = DemotePHIToStack(phi, allocaPoint);
+        } else {
+          variable = DemoteRegToStack(*instruction, false, allocaPoint);
+        }
+        if (uniform && variable != nullptr)
+          uniformVariables_.insert(variable);
       }
     }
   }
@@ -247,12 +391,13 @@ private:
     if (!hasBarriers())
       return 0;
     IRBuilder<> builder(inputs_.prologue, inputs_.prologue->begin());
-    next_ = builder.CreateAlloca(i32_, nullptr, "next.region");
+    if (!workItemsStayTogether_)
+      next_ = builder.CreateAlloca(i32_, nullptr, "next.region");
     const DataLayout &layout = function_.getDataLayout();
     uint64_t total = 0;
     for (Instruction &instruction : *inputs_.prologue) {
       auto *alloca = dyn_cast<AllocaInst>(&instruction);
-      if (alloca == nullptr)
+      if (alloca == nullptr || uniformVariables_.contains(alloca))
         continue;
       std::optional<TypeSize> size = alloca->getAllocationSize(layout);
       uint64_t alignment = alloca->getAlign().value();
@@ -262,6 +407,9 @@ private:
       total = offset + stride;
     }
     pending_ = builder.CreateAlloca(i32_, nullptr, "pending.region");
+    for (AllocaInst *variable : uniformVariables_)
+      regionCopy_[variable] = builder.CreateAlloca(variable->getAllocatedType(), nullptr,
+                                                   variable->getName() + ".in.region");
     return total;
   }
 
@@ -337,6 +485,9 @@ private:
     IRBuilder<> builder(loop.entry);
     if (hasBarriers())
       builder.CreateStore(builder.getInt32(kFinished), pending_);
+    for (AllocaInst *variable : uniformVariables_)
+      loop.uniformAtStart[variable] = builder.CreateLoad(variable->getAllocatedType(), variable,
+                                                         variable->getName() + ".at.start");
 
     // Loop headers z, y, x (x innermost: consecutive work-items are adjacent in memory).
     LoopLevel levels[3];
@@ -364,6 +515,10 @@ private:
         "simd.group.index");
     for (const PrivateSlot &slot : slots_)
       loop.slotAddress[slot.alloca] = slotAddress(builder, slot, loop.slotIndex);
+    // Each SIMD group starts from the work-group values as the region found them: the groups
+    // before it may already have stored the next ones.
+    for (AllocaInst *variable : uniformVariables_)
+      builder.CreateStore(loop.uniformAtStart[variable], regionCopy_[variable]);
 
     // Latches, innermost first.
     loop.itemLatch = BasicBlock::Create(context_, "item.next" + suffix, &function_);
@@ -385,7 +540,7 @@ private:
 
     BasicBlock *clonedStart = cloneRegion(region, regionIndex, loop);
     builder.SetInsertPoint(loop.itemHeader);
-    if (regionIndex == 0 || !hasBarriers()) {
+    if (regionIndex == 0 || !hasBarriers() || workItemsStayTogether_) {
       builder.CreateBr(clonedStart);
     } else {
       // Only work-items waiting at this region's barrier run it; others (finished early)
@@ -509,7 +664,9 @@ private:
     BasicBlock *stub =
         BasicBlock::Create(context_, Twine("item.reached.") + Twine(nextRegion), &function_);
     IRBuilder<> builder(stub);
-    if (hasBarriers()) {
+    if (hasBarriers() && workItemsStayTogether_) {
+      builder.CreateStore(builder.getInt32(nextRegion), pending_);
+    } else if (hasBarriers()) {
       builder.CreateStore(builder.getInt32(nextRegion), loop.slotAddress[next_]);
       recordPending(builder, builder.getInt32(nextRegion), regionIndex);
     }
@@ -536,9 +693,31 @@ private:
         for (unsigned index = phi.getNumIncomingValues(); index-- > 0;)
           if (!clones.count(phi.getIncomingBlock(index)))
             phi.removeIncomingValue(index, /*DeletePHIIfEmpty=*/false);
+      keepWorkGroupValuesOfRegion(*clone);
       replaceWorkItemUses(*clone, loop);
     }
     return cast<BasicBlock>(map[region.start]);
+  }
+
+  /// In a cloned block: a SIMD group reads the work-group values from its copy of them, and
+  /// stores to both, so that the regions after this one see what it stored.
+  void keepWorkGroupValuesOfRegion(BasicBlock &clone) {
+    SmallVector<StoreInst *, 4> stores;
+    for (Instruction &instruction : clone) {
+      if (auto *load = dyn_cast<LoadInst>(&instruction)) {
+        if (AllocaInst *copy = regionCopy_.lookup(load->getPointerOperand()))
+          load->setOperand(LoadInst::getPointerOperandIndex(), copy);
+      } else if (auto *store = dyn_cast<StoreInst>(&instruction)) {
+        if (regionCopy_.contains(store->getPointerOperand()))
+          stores.push_back(store);
+      }
+    }
+    for (StoreInst *store : stores) {
+      Value *variable = store->getPointerOperand();
+      auto *copy = store->clone();
+      copy->insertAfter(store->getIterator());
+      store->setOperand(StoreInst::getPointerOperandIndex(), regionCopy_.lookup(variable));
+    }
   }
 
   /// In a cloned block: local ids become the loop's indices, allocas this work-item's slots.
@@ -609,6 +788,13 @@ private:
   BasicBlock *turnReturn_ = nullptr;
   std::vector<PrivateSlot> slots_;
   DenseMap<AllocaInst *, Value *> slotBase_;
+  std::optional<WorkGroupUniformValues> uniform_;
+  /// Every branch that chooses a region's exit tests a work-group value.
+  bool workItemsStayTogether_ = false;
+  /// The variables that hold a work-group value: one for the work-group, not one per work-item.
+  SetVector<AllocaInst *> uniformVariables_;
+  /// Each one's copy that a SIMD group reads in a region.
+  DenseMap<const Value *, AllocaInst *> regionCopy_;
   Value *groupsAlongX_ = nullptr;
   AllocaInst *next_ = nullptr;
   AllocaInst *pending_ = nullptr;

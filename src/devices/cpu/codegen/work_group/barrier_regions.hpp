@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Value.h"
 
@@ -45,6 +46,10 @@ struct WorkItemLoopInputs {
   /// must be an alloca of the prologue. Only with simdWidth 1, where work-items exchange values
   /// through their private copies across a barrier (sub_group_emulation.hpp).
   llvm::Function *workItemSlot = nullptr;
+  /// The primitives whose calls return the same value to every work-item of the work-group (its
+  /// id, the sizes): values computed from them alone are kept once, not per work-item
+  /// (work_group_uniform_values.hpp).
+  llvm::SmallVector<const llvm::Function *, 8> groupPrimitives;
   /// Work-items of dimension 0 one iteration runs: the body was vectorized for this many lanes
   /// (work_item_vectorizer.hpp) and its __kiln_local_id(0) is the first lane's; 1 otherwise.
   unsigned simdWidth = 1;

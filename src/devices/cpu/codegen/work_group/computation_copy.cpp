@@ -7,6 +7,13 @@ using namespace llvm;
 
 namespace kiln::cpu {
 
+bool isPureStep(const Instruction &instruction) {
+  if (const auto *binary = dyn_cast<BinaryOperator>(&instruction))
+    return !binary->isIntDivRem();
+  return isa<CastInst, GetElementPtrInst, CmpInst, SelectInst, ShuffleVectorInst, InsertElementInst,
+             ExtractElementInst>(instruction);
+}
+
 Instruction *insertionPointFor(Use &use) {
   auto *user = cast<Instruction>(use.getUser());
   if (auto *phi = dyn_cast<PHINode>(user))

@@ -12,6 +12,10 @@
 
 namespace kiln::cpu {
 
+/// Whether `instruction` computes its result from its operands alone: no memory, no trap, and the
+/// same result every time (not freeze, whose result on poison may differ between two copies).
+bool isPureStep(const llvm::Instruction &instruction);
+
 /// Where a copy of `use`'s value must be computed: before its user, or for a phi at the end of
 /// the block the value comes from.
 llvm::Instruction *insertionPointFor(llvm::Use &use);

@@ -213,6 +213,34 @@ Error placeLocalVariables(Module &module, Function &function, IRBuilder<> &prolo
   return Error::success();
 }
 
+/// The primitives whose value is one of the work-group's or the launch's parameters, per
+/// dimension: what replaceGroupPrimitives reads them from.
+struct GroupParameterField {
+  const char *name;
+  bool inLaunch;
+  size_t offset;
+};
+constexpr GroupParameterField kGroupParameterFields[] = {
+    {"__kiln_group_id", false, offsetof(WorkGroupParams, groupId)},
+    {"__kiln_local_size", false, offsetof(WorkGroupParams, localSize)},
+    {"__kiln_enqueued_local_size", true, offsetof(LaunchParams, enqueuedLocalSize)},
+    {"__kiln_num_groups", true, offsetof(LaunchParams, numGroups)},
+    {"__kiln_global_size", true, offsetof(LaunchParams, globalSize)},
+    {"__kiln_global_offset", true, offsetof(LaunchParams, globalOffset)},
+};
+constexpr const char *kWorkDimPrimitive = "__kiln_work_dim";
+
+/// The declarations of the primitives every work-item of a work-group reads alike.
+SmallVector<const Function *, 8> groupPrimitivesOf(const Module &module) {
+  SmallVector<const Function *, 8> primitives;
+  for (const GroupParameterField &field : kGroupParameterFields)
+    if (const Function *primitive = module.getFunction(field.name))
+      primitives.push_back(primitive);
+  if (const Function *primitive = module.getFunction(kWorkDimPrimitive))
+    primitives.push_back(primitive);
+  return primitives;
+}
+
 } // namespace
 
 /// Replaces the calls of the work-item primitives that `shape` determines by constants: the
@@ -322,6 +350,7 @@ uint64_t turnIntoWorkItemLoops(Module &module, Function &function,
   loops.turn = module.getFunction(kWorkGroupTurnName);
   loops.turnState = prologue.turn;
   loops.workItemSlot = module.getFunction(kWorkItemSlotName);
+  loops.groupPrimitives = groupPrimitivesOf(module);
   loops.simdWidth = simdWidth;
   loops.interleave = interleave;
   return formWorkItemLoops(function, loops);
@@ -359,22 +388,9 @@ void placeWorkGroupScratch(Module &module, const WorkGroupShell &shell) {
 }
 
 void replaceGroupPrimitives(Module &module, Function &function) {
-  struct Field {
-    const char *name;
-    bool inLaunch;
-    size_t offset;
-  };
-  const Field fields[] = {
-      {"__kiln_group_id", false, offsetof(WorkGroupParams, groupId)},
-      {"__kiln_local_size", false, offsetof(WorkGroupParams, localSize)},
-      {"__kiln_enqueued_local_size", true, offsetof(LaunchParams, enqueuedLocalSize)},
-      {"__kiln_num_groups", true, offsetof(LaunchParams, numGroups)},
-      {"__kiln_global_size", true, offsetof(LaunchParams, globalSize)},
-      {"__kiln_global_offset", true, offsetof(LaunchParams, globalOffset)},
-  };
   Value *launch = function.getArg(0);
   Value *group = function.getArg(1);
-  for (const Field &field : fields) {
+  for (const GroupParameterField &field : kGroupParameterFields) {
     for (CallInst *call : callsIn(function, module.getFunction(field.name))) {
       IRBuilder<> at(call);
       Value *dim = at.CreateZExtOrTrunc(call->getArgOperand(0), at.getInt32Ty());
@@ -384,7 +400,7 @@ void replaceGroupPrimitives(Module &module, Function &function) {
       call->eraseFromParent();
     }
   }
-  for (CallInst *call : callsIn(function, module.getFunction("__kiln_work_dim"))) {
+  for (CallInst *call : callsIn(function, module.getFunction(kWorkDimPrimitive))) {
     IRBuilder<> at(call);
     Value *address =
         at.CreateConstInBoundsGEP1_64(at.getInt8Ty(), launch, offsetof(LaunchParams, workDim));

@@ -13,19 +13,11 @@ namespace {
 /// The most instructions one use's copy may take: beyond, a load from the slot is cheaper.
 constexpr unsigned kMostRecomputedInstructions = 8;
 
-/// Steps that compute their result from their operands alone: no memory, no trap, and the same
-/// result every time (not freeze, whose result on poison may differ between two copies).
-bool isPureStep(const Instruction &instruction) {
-  if (const auto *binary = dyn_cast<BinaryOperator>(&instruction))
-    return !binary->isIntDivRem();
-  return isa<CastInst, GetElementPtrInst, CmpInst, SelectInst, ShuffleVectorInst, InsertElementInst,
-             ExtractElementInst>(instruction);
-}
-
 class Rematerializer {
 public:
-  Rematerializer(const BasicBlock *prologue, const Function *localId)
-      : prologue_(prologue), localId_(localId) {}
+  Rematerializer(const BasicBlock *prologue, const Function *localId,
+                 function_ref<bool(const Value &)> isWorkGroupUniform)
+      : prologue_(prologue), localId_(localId), isWorkGroupUniform_(isWorkGroupUniform) {}
 
   /// Whether `value` can be recomputed anywhere in the body within `budget` instructions.
   bool isRecomputable(const Value *value, unsigned &budget) const {
@@ -50,24 +42,28 @@ public:
   }
 
 private:
-  /// Constants, arguments and the prologue's values: the prologue runs before every region.
+  /// Constants, arguments and the prologue's values (the prologue runs before every region), and
+  /// the work-group's values, which every region reads from their one copy.
   bool isAvailableEverywhere(const Value *value) const {
     if (isa<Constant, Argument>(value))
       return true;
     const auto *instruction = dyn_cast<Instruction>(value);
-    return instruction != nullptr && instruction->getParent() == prologue_;
+    return instruction != nullptr &&
+           (instruction->getParent() == prologue_ || isWorkGroupUniform_(*instruction));
   }
 
   const BasicBlock *prologue_;
   const Function *localId_;
+  function_ref<bool(const Value &)> isWorkGroupUniform_;
 };
 
 } // namespace
 
 void rematerializeWorkItemValues(ArrayRef<BasicBlock *> body, const BasicBlock *prologue,
                                  const Function *localId,
-                                 function_ref<bool(Instruction &)> isLiveAcrossBarrier) {
-  Rematerializer rematerializer(prologue, localId);
+                                 function_ref<bool(Instruction &)> isLiveAcrossBarrier,
+                                 function_ref<bool(const Value &)> isWorkGroupUniform) {
+  Rematerializer rematerializer(prologue, localId, isWorkGroupUniform);
   SmallVector<Instruction *, 32> recomputable;
   for (BasicBlock *block : body)
     for (Instruction &instruction : *block) {

@@ -18,11 +18,13 @@
 namespace kiln::cpu {
 
 /// For each instruction of `body` for which `isLiveAcrossBarrier` holds and that computes from
-/// calls of `localId` with a constant dimension, constants, arguments and values of `prologue`
-/// alone, in a few side-effect-free steps: its uses in other blocks get a copy of that
-/// computation just before them, so it is no longer live across any barrier.
+/// calls of `localId` with a constant dimension, constants, arguments, values of `prologue` and
+/// values for which `isWorkGroupUniform` holds (work_group_uniform_values.hpp) alone, in a few
+/// side-effect-free steps: its uses in other blocks get a copy of that computation just before
+/// them, so it is no longer live across any barrier (the uniform values it reads still are).
 void rematerializeWorkItemValues(llvm::ArrayRef<llvm::BasicBlock *> body,
                                  const llvm::BasicBlock *prologue, const llvm::Function *localId,
-                                 llvm::function_ref<bool(llvm::Instruction &)> isLiveAcrossBarrier);
+                                 llvm::function_ref<bool(llvm::Instruction &)> isLiveAcrossBarrier,
+                                 llvm::function_ref<bool(const llvm::Value &)> isWorkGroupUniform);
 
 } // namespace kiln::cpu
