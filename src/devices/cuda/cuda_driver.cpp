@@ -39,6 +39,10 @@ CudaDriver::CudaDriver(CodeGeneratorHandle<PtxCompiler> ptxCompiler,
     lane->commands = std::make_unique<CommandThread>(
         [this, &lane = *lane](std::vector<CommandThread::Item> &batch) { finish(lane, batch); },
         &hostWaits_);
+    lane->starter = std::make_unique<CommandThread>(
+        [this, &lane = *lane](std::vector<CommandThread::Item> &batch) {
+          startAhead(lane, batch);
+        });
     lanes_.push_back(std::move(lane));
   }
 }

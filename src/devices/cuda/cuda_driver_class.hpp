@@ -85,6 +85,9 @@ private:
   /// How many streams a GPU's commands are spread over: enough for a few queues, or the
   /// independent commands of an out-of-order queue, to run side by side.
   static constexpr size_t kStreams = 4;
+  /// Unfinished commands on a stream past which the lane's starter puts the next ones on it
+  /// (putOnLane): tens of microseconds of small kernels, longer than the starter takes to wake.
+  static constexpr size_t kUnfinishedBeforeStarter = 16;
 
   /// One CUDA stream of a GPU, and the thread that completes its commands in the order they
   /// were put on it.
@@ -93,7 +96,11 @@ private:
     CUstream stream = nullptr; // launches come from any thread: CUDA streams allow that
     std::mutex orderMutex;     // keeps the stream in submission order
     int threadStartsAhead = 0; // submitted commands the command thread has yet to start
+    int starterAhead = 0;      // submitted commands the starter has yet to hand on
     std::unique_ptr<CommandThread> commands;
+    /// Starts commands while the GPU is busy, and hands them to `commands` (declared after it:
+    /// it is stopped first, and flushes what it holds into it).
+    std::unique_ptr<CommandThread> starter;
   };
 
   // Memory (cuda_driver.cpp).
@@ -166,6 +173,12 @@ private:
   /// Puts `item`'s work on the stream: its graph, or its command, after the moves of the
   /// memory they use.
   cl_int enqueue(CommandThread::Item &item, CUstream stream);
+  /// Whether the lane's starter may put `item` on the stream: a command of the stream, without
+  /// events of its own.
+  static bool startsAhead(const CommandThread::Item &item);
+  /// On the lane's starter: puts each item of `batch` that startsAhead on the stream, and hands
+  /// every item, in order, to the command thread.
+  void startAhead(Lane &lane, std::vector<CommandThread::Item> &batch);
   /// On the command thread: the commands submitted since the last call, in submission order.
   void finish(Lane &lane, std::vector<CommandThread::Item> &batch);
   /// Records one event behind `items` (started, unprofiled) and completes them when it passes.

@@ -34,9 +34,22 @@ void CudaDriver::submit(std::shared_ptr<Command> command) {
 }
 
 bool CudaDriver::putOnLane(CommandThread::Item item) {
-  Lane &lane = *lanes_[streams_.assign(orderKeyOf(*item.command))];
+  StreamAssignment::Choice choice = streams_.assign(orderKeyOf(*item.command));
+  Lane &lane = *lanes_[choice.stream];
   std::lock_guard order(lane.orderMutex);
   bool fromHere = item.graph != nullptr || startsFromAnyThread(item.command->payload());
+  // With many commands unfinished, the GPU has work queued for a while: the lane's starter puts
+  // the next ones on the stream, while the application's thread goes on enqueueing. Each CUDA
+  // launch costs the host a few microseconds; one thread enqueueing and launching both was the
+  // bound on an application streaming small kernels. Once the starter has commands, all go to it
+  // until it has caught up, so that none overtakes another.
+  bool gpuBusy = lane.stream != nullptr && lane.threadStartsAhead == 0 &&
+                 choice.unfinished > kUnfinishedBeforeStarter && startsAhead(item);
+  if (lane.starterAhead > 0 || gpuBusy) {
+    ++lane.starterAhead;
+    lane.starter->submit(std::move(item));
+    return false;
+  }
   if (lane.stream == nullptr || lane.threadStartsAhead > 0 || !fromHere) {
     ++lane.threadStartsAhead;
     lane.commands->submit(std::move(item));
@@ -85,6 +98,27 @@ cl_int CudaDriver::enqueue(CommandThread::Item &item, CUstream stream) {
     moveUsedMemoryToDevice(recorded.payload, stream);
   }
   return item.graph->launch(stream) ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
+}
+
+bool CudaDriver::startsAhead(const CommandThread::Item &item) {
+  return item.graph == nullptr && !item.command->event().profilingEnabled() &&
+         startsFromAnyThread(item.command->payload());
+}
+
+void CudaDriver::startAhead(Lane &lane, std::vector<CommandThread::Item> &batch) {
+  CurrentContext current(*cuda_, context_);
+  for (CommandThread::Item &item : batch) {
+    bool starts = startsAhead(item);
+    if (starts) {
+      item.command->markRunning();
+      item = startOnStream(lane, std::move(item));
+    }
+    std::lock_guard order(lane.orderMutex);
+    if (!starts)
+      ++lane.threadStartsAhead; // the command thread starts it, after those before it
+    lane.commands->submit(std::move(item));
+    --lane.starterAhead;
+  }
 }
 
 void CudaDriver::finish(Lane &lane, std::vector<CommandThread::Item> &batch) {

@@ -4,7 +4,7 @@
 
 namespace kiln::cuda {
 
-size_t StreamAssignment::assign(const void *orderKey) {
+StreamAssignment::Choice StreamAssignment::assign(const void *orderKey) {
   std::lock_guard lock(mutex_);
   size_t stream = 0;
   if (orderKey == nullptr) {
@@ -16,8 +16,7 @@ size_t StreamAssignment::assign(const void *orderKey) {
     ++entry->second.unfinished;
     stream = entry->second.stream;
   }
-  ++unfinished_[stream];
-  return stream;
+  return {stream, ++unfinished_[stream]};
 }
 
 void StreamAssignment::finished(size_t stream, const void *orderKey) {

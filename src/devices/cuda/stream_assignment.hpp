@@ -17,9 +17,14 @@ class StreamAssignment {
 public:
   explicit StreamAssignment(size_t streams) : unfinished_(streams, 0) {}
 
+  struct Choice {
+    size_t stream;
+    size_t unfinished; ///< the stream's unfinished commands, this one included
+  };
+
   /// The stream for a command whose order must follow the unfinished commands with the same
   /// `orderKey` (an in-order queue), or that has no such order when `orderKey` is null.
-  size_t assign(const void *orderKey);
+  Choice assign(const void *orderKey);
 
   /// A command given `stream` for `orderKey` has finished.
   void finished(size_t stream, const void *orderKey);
