@@ -435,8 +435,11 @@ TEST_F(NDRangeTest, BarriersInLoopsAndUniformConditionalsKeepPrivateValues) {
   }
 }
 
+// Two tree reductions: pairs at a doubling stride, and the upper half of a halving range added
+// to its lower half (whose stride starts at the group's size, the CPU device keeps it once for
+// the work-group: work_group_uniform_values.hpp).
 TEST_F(NDRangeTest, LocalMemoryReductionAtSeveralWorkGroupSizes) {
-  Kernel kernel = buildKernel(R"(
+  const char *doubling = R"(
     kernel void reduce(global const int *in, global int *out, local int *scratch) {
       int lid = (int)get_local_id(0);
       int n = (int)get_local_size(0);
@@ -449,31 +452,50 @@ TEST_F(NDRangeTest, LocalMemoryReductionAtSeveralWorkGroupSizes) {
       }
       if (lid == 0)
         out[get_group_id(0)] = scratch[0];
-    })",
-                              "reduce");
-  ASSERT_NE(nullptr, kernel.get());
-  size_t maxGroup = kernelMaxGroup(kernel);
-  int tested = 0;
-  for (size_t local : {size_t{1}, size_t{7}, size_t{64}, size_t{256}, size_t{1024}}) {
-    if (local > maxGroup)
-      continue;
-    ++tested;
-    SCOPED_TRACE("local size " + std::to_string(local));
-    const size_t groups = 8, global = groups * local;
-    std::vector<int> input(global);
-    Random random(local);
-    for (int &value : input)
-      value = static_cast<int>(random.next() % 2001) - 1000;
-    Mem in = bufferWith(input);
-    Mem out = createBuffer(CL_MEM_READ_WRITE, groups * sizeof(int));
-    ASSERT_TRUE(setArgs(kernel, in, out, LocalSize{local * sizeof(int)}));
-    ASSERT_TRUE(run1D(kernel, global, local));
-    std::vector<int> expected(groups, 0);
-    for (size_t index = 0; index < global; ++index)
-      expected[index / local] += input[index];
-    EXPECT_TRUE(equalArrays(expected, read<int>(out, groups)));
+    })";
+  const char *halving = R"(
+    kernel void reduce(global const int *in, global int *out, local int *scratch) {
+      int lid = get_local_id(0);
+      scratch[lid] = in[get_global_id(0)];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int stride = get_local_size(0); stride > 1;) {
+        int upper = (stride + 1) / 2;
+        if (lid < stride - upper)
+          scratch[lid] += scratch[lid + upper];
+        stride = upper;
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (lid == 0)
+        out[get_group_id(0)] = scratch[0];
+    })";
+  for (const char *source : {doubling, halving}) {
+    SCOPED_TRACE(source == doubling ? "doubling stride" : "halving range");
+    Kernel kernel = buildKernel(source, "reduce");
+    ASSERT_NE(nullptr, kernel.get());
+    size_t maxGroup = kernelMaxGroup(kernel);
+    int tested = 0;
+    for (size_t local :
+         {size_t{1}, size_t{7}, size_t{64}, size_t{100}, size_t{256}, size_t{1024}}) {
+      if (local > maxGroup)
+        continue;
+      ++tested;
+      SCOPED_TRACE("local size " + std::to_string(local));
+      const size_t groups = 8, global = groups * local;
+      std::vector<int> input(global);
+      Random random(local);
+      for (int &value : input)
+        value = static_cast<int>(random.next() % 2001) - 1000;
+      Mem in = bufferWith(input);
+      Mem out = createBuffer(CL_MEM_READ_WRITE, groups * sizeof(int));
+      ASSERT_TRUE(setArgs(kernel, in, out, LocalSize{local * sizeof(int)}));
+      ASSERT_TRUE(run1D(kernel, global, local));
+      std::vector<int> expected(groups, 0);
+      for (size_t index = 0; index < global; ++index)
+        expected[index / local] += input[index];
+      EXPECT_TRUE(equalArrays(expected, read<int>(out, groups)));
+    }
+    EXPECT_GE(tested, 3) << "the kernel's maximum work-group size is " << maxGroup;
   }
-  EXPECT_GE(tested, 3) << "the kernel's maximum work-group size is " << maxGroup;
 }
 
 TEST_F(NDRangeTest, TiledTransposeWithLocalMemory) {

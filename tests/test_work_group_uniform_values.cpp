@@ -4,7 +4,8 @@
 // These kernels check the results against the host where that holds and where it must not be
 // assumed: a counter whose loop ends at a different count per work-item, a work-group value
 // computed under a condition only some work-items take, work-items that return before a
-// barrier, and the choice between two barriers by a work-group value.
+// barrier, and the choice between two barriers by a work-group value. (A tree reduction over a
+// halving range is NDRangeTest.LocalMemoryReductionAtSeveralWorkGroupSizes.)
 #include "cl_test.hpp"
 
 #include <numeric>
@@ -169,41 +170,6 @@ TEST_F(WorkGroupUniformValuesTest, CountersOfLoopsThatEndPerWorkItemStayPerWorkI
         expected[group * local + lid] =
             countOf(lid, group) * 1000 + sumOf(lid, group) * 10 + sumOf((lid + 1) % n, group);
     EXPECT_TRUE(equalArrays(expected, read<int>(out, global)));
-  }
-}
-
-// A tree reduction whose stride starts at the group's size and halves: the stride is the
-// work-group's, the condition on it inside the loop is each work-item's.
-TEST_F(WorkGroupUniformValuesTest, TreeReductionWithAHalvingStrideMatchesTheHost) {
-  Kernel kernel = buildKernel(R"(
-    kernel void reduce(global const int *in, global int *out, local int *scratch) {
-      int lid = get_local_id(0);
-      scratch[lid] = in[get_global_id(0)];
-      barrier(CLK_LOCAL_MEM_FENCE);
-      for (int stride = get_local_size(0); stride > 1;) {
-        int upper = (stride + 1) / 2;
-        if (lid < stride - upper)
-          scratch[lid] += scratch[lid + upper];
-        stride = upper;
-        barrier(CLK_LOCAL_MEM_FENCE);
-      }
-      if (lid == 0)
-        out[get_group_id(0)] = scratch[0];
-    })",
-                              "reduce");
-  ASSERT_NE(nullptr, kernel.get());
-  for (size_t local : localSizes(kernel)) {
-    SCOPED_TRACE("local size " + std::to_string(local));
-    const size_t groups = 7, global = groups * local;
-    std::vector<int> input = randomInts(global, 3 * local);
-    Mem in = bufferWith(input);
-    Mem out = createBuffer(CL_MEM_READ_WRITE, groups * sizeof(int));
-    ASSERT_TRUE(setArgs(kernel, in, out, LocalSize{local * sizeof(int)}));
-    ASSERT_TRUE(run1D(kernel, global, local));
-    std::vector<int> expected(groups, 0);
-    for (size_t index = 0; index < global; ++index)
-      expected[index / local] += input[index];
-    EXPECT_TRUE(equalArrays(expected, read<int>(out, groups)));
   }
 }
 
