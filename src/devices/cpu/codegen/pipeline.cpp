@@ -14,6 +14,7 @@
 #include "devices/cpu/codegen/memory_paths/strided_prefetch.hpp"
 #include "devices/cpu/codegen/optimization/chain_interleaving.hpp"
 #include "devices/cpu/codegen/optimization/data_bounded_loops.hpp"
+#include "devices/cpu/codegen/optimization/float_round_trips.hpp"
 #include "devices/cpu/codegen/optimization/lane_division.hpp"
 #include "devices/cpu/codegen/optimization/pass_pipelines.hpp"
 #include "devices/cpu/codegen/optimization/reciprocal_division.hpp"
@@ -359,9 +360,14 @@ Expected<ShapeCompilation> compileForShape(const PreparedProgram &prepared,
   if (prepared.optimize && shape.streamingStores && machine.getTargetTriple().isX86() &&
       mayStreamStores(function))
     built->streamingStores = addStreamingStores(function);
-  // 29. Float divisions of small integers by constants (normalized image channels) as the
-  //     reciprocal's product and a correction, exact for each dividend they can have
-  //     (optimization/reciprocal_division.hpp); where the host fuses multiply-adds.
+  // 29. Float computations on small integers that come back to integers (a normalized channel
+  //     scaled back to a byte) as the integer arithmetic they amount to for every input
+  //     (optimization/float_round_trips.hpp); then the float divisions of small integers by
+  //     constants that are left as the reciprocal's product and a correction, exact for each
+  //     dividend they can have (optimization/reciprocal_division.hpp), where the host fuses
+  //     multiply-adds.
+  if (prepared.optimize)
+    built->floatRoundTrips = foldFloatRoundTripsOfSmallIntegers(function);
   if (prepared.optimize && machine.getMCSubtargetInfo()->checkFeatures("+fma"))
     built->reciprocalDivisions = divideSmallIntegersByReciprocal(function);
   // 30. Then ORC's code generator, at the JIT's first lookup of `symbol`.

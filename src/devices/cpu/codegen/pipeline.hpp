@@ -49,6 +49,8 @@ struct ShapeCompilation {
   unsigned stridedPrefetches = 0;
   /// Float divisions made a reciprocal's product and a correction (reciprocal_division.hpp).
   unsigned reciprocalDivisions = 0;
+  /// Float computations on small integers replaced by integer arithmetic (float_round_trips.hpp).
+  unsigned floatRoundTrips = 0;
   /// Loops that may wait for another sub-group and yield each round (spin_loop_yields.hpp).
   unsigned waitingLoops = 0;
   /// Grid-stride loops that take turns, and the work-groups they run in step with

@@ -36,6 +36,9 @@ void reportVectorization(const std::string &kernel, const WorkGroupShape &shape,
     report << "; " << indirectPrefetches << " indexed loads prefetched ahead";
   if (stridedPrefetches != 0)
     report << "; " << stridedPrefetches << " strided loads prefetched ahead";
+  if (compiled.floatRoundTrips != 0)
+    report << "; " << compiled.floatRoundTrips
+           << " float computations on small integers as the integer arithmetic they amount to";
   if (compiled.reciprocalDivisions != 0)
     report << "; " << compiled.reciprocalDivisions
            << " divisions by constants as exact products of reciprocals";

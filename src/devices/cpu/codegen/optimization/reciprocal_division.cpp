@@ -1,8 +1,9 @@
 //===- reciprocal_division.cpp - Exact division of small integers by constants ----===//
 #include "devices/cpu/codegen/optimization/reciprocal_division.hpp"
 
+#include "devices/cpu/codegen/optimization/small_integer_range.hpp"
+
 #include "llvm/ADT/APFloat.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -23,39 +24,12 @@ namespace {
 /// most, which covers 8- and 10-bit channels).
 constexpr unsigned kMaxDividendBits = 12;
 
-/// The integers a converted dividend can hold: [low, high].
-struct DividendRange {
-  int64_t low = 0, high = 0;
-};
-
-/// The range of `conversion`'s integer operand, when it has at most kMaxDividendBits of
-/// significance.
-std::optional<DividendRange> rangeOf(const CastInst &conversion) {
-  const Value *integer = conversion.getOperand(0);
-  const DataLayout &layout = conversion.getDataLayout();
-  unsigned width = integer->getType()->getScalarSizeInBits();
-  if (isa<UIToFPInst>(conversion)) {
-    KnownBits known = computeKnownBits(integer, layout);
-    unsigned bits = width - known.countMinLeadingZeros();
-    if (bits > kMaxDividendBits)
-      return std::nullopt;
-    return DividendRange{0, (int64_t{1} << bits) - 1};
-  }
-  if (isa<SIToFPInst>(conversion)) {
-    unsigned bits = width - ComputeNumSignBits(integer, layout) + 1;
-    if (bits > kMaxDividendBits)
-      return std::nullopt;
-    return DividendRange{-(int64_t{1} << (bits - 1)), (int64_t{1} << (bits - 1)) - 1};
-  }
-  return std::nullopt;
-}
-
 /// The reciprocal of `divisor` rounded to single precision, when the correction with it gives
 /// the correctly rounded quotient x / divisor for every integer x in `range`; computed by
 /// APFloat in IEEE single precision, whatever the process's floating-point environment. Divisors
 /// of magnitude within [2^-24, 2^24] only, so that no quotient or residual of a non-zero
 /// dividend is subnormal, which a kernel that flushes them would treat otherwise.
-std::optional<APFloat> exactCorrectionReciprocal(const APFloat &divisor, DividendRange range) {
+std::optional<APFloat> exactCorrectionReciprocal(const APFloat &divisor, SmallIntegerRange range) {
   constexpr RoundingMode kNearest = RoundingMode::NearestTiesToEven;
   APFloat magnitude = abs(divisor);
   if (magnitude.compare(APFloat(0x1p-24f)) == APFloat::cmpLessThan ||
@@ -100,7 +74,7 @@ unsigned divideSmallIntegersByReciprocal(Function &function) {
     if (conversion == nullptr || !match(division->getOperand(1), m_APFloat(divisor)) ||
         !divisor->isFiniteNonZero())
       continue;
-    std::optional<DividendRange> range = rangeOf(*conversion);
+    std::optional<SmallIntegerRange> range = smallIntegerRange(*conversion, kMaxDividendBits);
     if (!range)
       continue;
     auto key = std::make_tuple(divisor->bitcastToAPInt().getZExtValue(), range->low, range->high);
