@@ -65,6 +65,11 @@ bool isExactStep(const Instruction &instruction) {
   }
 }
 
+/// The operands a step computes from: a call's arguments, not its callee.
+auto inputsOf(Instruction &step) {
+  return isa<CallInst>(step) ? cast<CallInst>(step).args() : step.operands();
+}
+
 /// A computation from one conversion of an integer to float up to an integer result: its steps
 /// after their operands, the result last.
 struct RoundTrip {
@@ -102,9 +107,7 @@ private:
     }
     if (!isExactStep(*instruction) || trip_.steps.size() >= kMaxSteps)
       return false;
-    auto operands =
-        isa<CallInst>(instruction) ? cast<CallInst>(instruction)->args() : instruction->operands();
-    for (Value *operand : operands)
+    for (Value *operand : inputsOf(*instruction))
       if (!collectOperand(operand))
         return false;
     trip_.steps.push_back(instruction);
@@ -150,7 +153,7 @@ std::optional<APInt> evaluate(const RoundTrip &trip, int64_t input, const DataLa
     Constant *result = nullptr;
     if (auto *call = dyn_cast<CallInst>(step)) {
       SmallVector<Constant *, 3> arguments;
-      for (Value *argument : call->args())
+      for (Value *argument : inputsOf(*call))
         arguments.push_back(valueOf(argument));
       // Deterministic enough: a NaN, whose payload the folder may choose, is refused below.
       result = ConstantFoldCall(call, call->getCalledFunction(), arguments);
@@ -231,8 +234,7 @@ std::string shapeOf(const RoundTrip &trip, SmallIntegerRange range) {
       out << " i" << call->getIntrinsicID();
     if (auto *compare = dyn_cast<CmpInst>(step))
       out << " p" << compare->getPredicate();
-    auto operands = isa<CallInst>(step) ? cast<CallInst>(step)->args() : step->operands();
-    for (Value *operand : operands) {
+    for (Value *operand : inputsOf(*step)) {
       if (isa<Constant>(operand))
         out << " c" << address(operand);
       else

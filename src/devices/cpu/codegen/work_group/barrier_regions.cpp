@@ -108,8 +108,6 @@ private:
     Value *id[3] = {nullptr, nullptr, nullptr};
     Value *slotIndex = nullptr; // this iteration's SIMD group, numbered across the work-group
     DenseMap<AllocaInst *, Value *> slotAddress; // this work-item's slot of each alloca
-    /// What each work-group value held when the region started.
-    DenseMap<AllocaInst *, Value *> uniformAtStart;
   };
 
   bool isBarrierLike(const BasicBlock *block) const { return regionAfter_.count(block) != 0; }
@@ -257,6 +255,7 @@ private:
     if (region.exits.size() < 2)
       return true;
     DenseMap<const BasicBlock *, BitVector> reachable = exitsReachableInRegion(region);
+    std::optional<DenseMap<const BasicBlock *, BitVector>> onEveryWayOut; // when first needed
     for (BasicBlock *block : region.blocks) {
       Instruction *terminator = block->getTerminator();
       if (terminator->getNumSuccessors() < 2 || reachable[block].count() < 2)
@@ -266,8 +265,11 @@ private:
         condition = branch->getCondition();
       else if (auto *choice = dyn_cast<SwitchInst>(terminator))
         condition = choice->getCondition();
-      if ((condition == nullptr || !uniform_->isUniform(condition)) &&
-          !partedWorkItemsMeet(region, block))
+      if (condition != nullptr && uniform_->isUniform(condition))
+        continue;
+      if (!onEveryWayOut)
+        onEveryWayOut = blocksOnEveryWayOut(region);
+      if (!partedWorkItemsMeet(region, block, *onEveryWayOut))
         return false;
     }
     return true;
@@ -298,27 +300,50 @@ private:
     return reachable;
   }
 
-  /// Whether some block of `region` lies on every path from `parting` to the region's exits:
-  /// the work-items a branch at `parting` sends different ways meet there before any exit.
-  bool partedWorkItemsMeet(const Region &region, BasicBlock *parting) const {
-    auto reachesExitAround = [&](BasicBlock *meeting) {
-      SmallVector<BasicBlock *, 16> worklist(successors(parting));
-      SmallPtrSet<BasicBlock *, 32> visited(worklist.begin(), worklist.end());
-      while (!worklist.empty()) {
-        BasicBlock *block = worklist.pop_back_val();
-        if (block == meeting)
-          continue;
-        if (!region.blocks.contains(block))
-          return true;
-        for (BasicBlock *successor : successors(block))
-          if (visited.insert(successor).second)
-            worklist.push_back(successor);
+  /// For each block of `region`, the blocks of the region (bits in the order of region.blocks)
+  /// that every path from it to an exit goes through, itself included: its post-dominators in
+  /// the region, where two exits share none.
+  static DenseMap<const BasicBlock *, BitVector> blocksOnEveryWayOut(const Region &region) {
+    unsigned count = region.blocks.size();
+    DenseMap<const BasicBlock *, BitVector> onEveryWay;
+    for (BasicBlock *block : region.blocks)
+      onEveryWay[block] = BitVector(count, true);
+    for (bool shrank = true; shrank;) {
+      shrank = false;
+      for (auto [index, block] : enumerate(region.blocks)) {
+        BitVector ways = throughEverySuccessor(region, block, onEveryWay);
+        ways.set(index);
+        if (ways != onEveryWay[block]) {
+          onEveryWay[block] = std::move(ways);
+          shrank = true;
+        }
       }
-      return false;
-    };
-    return any_of(region.blocks, [&](BasicBlock *meeting) {
-      return meeting != parting && !reachesExitAround(meeting);
-    });
+    }
+    return onEveryWay;
+  }
+
+  /// The blocks of `region` on every path from each successor of `block` to an exit.
+  static BitVector
+  throughEverySuccessor(const Region &region, BasicBlock *block,
+                        const DenseMap<const BasicBlock *, BitVector> &onEveryWay) {
+    BitVector common(region.blocks.size(), !succ_empty(block));
+    for (BasicBlock *successor : successors(block)) {
+      auto found = onEveryWay.find(successor);
+      if (found == onEveryWay.end())
+        return BitVector(region.blocks.size()); // an exit: no block of the region lies past it
+      common &= found->second;
+    }
+    return common;
+  }
+
+  /// Whether some block of `region` other than `parting` lies on every path from `parting` to
+  /// the region's exits: the work-items a branch there sends different ways meet there again
+  /// before any exit.
+  static bool partedWorkItemsMeet(const Region &region, BasicBlock *parting,
+                                  const DenseMap<const BasicBlock *, BitVector> &onEveryWayOut) {
+    BitVector meeting = throughEverySuccessor(region, parting, onEveryWayOut);
+    meeting.reset(llvm::find(region.blocks, parting) - region.blocks.begin());
+    return meeting.any();
   }
 
   /// Whether every work-item of the work-group holds `value` alike: a value the analysis found,
@@ -485,9 +510,11 @@ private:
     IRBuilder<> builder(loop.entry);
     if (hasBarriers())
       builder.CreateStore(builder.getInt32(kFinished), pending_);
+    // What each work-group value held when the region started.
+    SmallVector<Value *, 4> uniformAtStart;
     for (AllocaInst *variable : uniformVariables_)
-      loop.uniformAtStart[variable] = builder.CreateLoad(variable->getAllocatedType(), variable,
-                                                         variable->getName() + ".at.start");
+      uniformAtStart.push_back(builder.CreateLoad(variable->getAllocatedType(), variable,
+                                                  variable->getName() + ".at.start"));
 
     // Loop headers z, y, x (x innermost: consecutive work-items are adjacent in memory).
     LoopLevel levels[3];
@@ -517,8 +544,8 @@ private:
       loop.slotAddress[slot.alloca] = slotAddress(builder, slot, loop.slotIndex);
     // Each SIMD group starts from the work-group values as the region found them: the groups
     // before it may already have stored the next ones.
-    for (AllocaInst *variable : uniformVariables_)
-      builder.CreateStore(loop.uniformAtStart[variable], regionCopy_[variable]);
+    for (auto [variable, atStart] : zip_equal(uniformVariables_, uniformAtStart))
+      builder.CreateStore(atStart, regionCopy_[variable]);
 
     // Latches, innermost first.
     loop.itemLatch = BasicBlock::Create(context_, "item.next" + suffix, &function_);

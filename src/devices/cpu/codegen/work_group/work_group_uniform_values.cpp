@@ -21,20 +21,20 @@ WorkGroupUniformValues::WorkGroupUniformValues(Function &function, const BasicBl
     BasicBlock *latch = loop->getLoopLatch();
     if (latch == nullptr)
       continue;
-    SmallVector<BasicBlock *, 4> exiting;
-    loop->getExitingBlocks(exiting);
     for (PHINode &phi : loop->getHeader()->phis()) {
       int fromLatch = phi.getBasicBlockIndex(latch);
       if (phi.getNumIncomingValues() == 2 && fromLatch >= 0 &&
           !loop->contains(phi.getIncomingBlock(1 - fromLatch)))
-        loopPhis_[&phi] = exiting;
+        loopPhis_.insert(&phi);
     }
+    if (loop->getHeader()->phis().empty())
+      continue;
+    loop->getExitingBlocks(exitingOf_[loop->getHeader()]);
   }
   for (bool dropped = true; dropped;) {
     memo_.clear();
     SmallVector<const PHINode *, 8> wrong;
-    for (const auto &entry : loopPhis_) {
-      const PHINode *phi = entry.first;
+    for (const PHINode *phi : loopPhis_) {
       if (!all_of(phi->incoming_values(),
                   [&](const Use &incoming) { return computeUniform(incoming.get()); }) ||
           !loopExitsAreUniform(phi))
@@ -58,7 +58,7 @@ bool WorkGroupUniformValues::isUniform(const Value *value) const {
 }
 
 bool WorkGroupUniformValues::loopExitsAreUniform(const PHINode *header) {
-  for (BasicBlock *block : loopPhis_.lookup(header)) {
+  for (BasicBlock *block : exitingOf_.lookup(header->getParent())) {
     const Instruction *terminator = block->getTerminator();
     const Value *condition = nullptr;
     if (const auto *branch = dyn_cast<BranchInst>(terminator); branch && branch->isConditional())

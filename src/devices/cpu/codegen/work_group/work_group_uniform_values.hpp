@@ -47,8 +47,10 @@ private:
 
   const llvm::BasicBlock *prologue_;
   llvm::SmallPtrSet<const llvm::Function *, 8> groupPrimitives_;
-  /// Header phis still assumed uniform, with the blocks their loop leaves from.
-  llvm::DenseMap<const llvm::PHINode *, llvm::SmallVector<llvm::BasicBlock *, 4>> loopPhis_;
+  /// Header phis still assumed uniform.
+  llvm::SmallPtrSet<const llvm::PHINode *, 8> loopPhis_;
+  /// The blocks each loop with such a phi leaves from, by the loop's header.
+  llvm::DenseMap<const llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 4>> exitingOf_;
   llvm::DenseMap<const llvm::Value *, bool> memo_;
   llvm::SmallPtrSet<const llvm::Instruction *, 32> uniform_;
 };
