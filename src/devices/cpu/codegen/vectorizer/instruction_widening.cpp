@@ -8,6 +8,7 @@
 #include "devices/cpu/codegen/vectorizer/interleaved_access.hpp"
 #include "devices/cpu/codegen/vectorizer/lane_recomputation.hpp"
 #include "devices/cpu/codegen/vectorizer/uniform_atomics.hpp"
+#include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/VectorUtils.h"
@@ -173,10 +174,12 @@ private:
     return mask;
   }
 
-  /// Whether some lane runs `instruction`: an i1.
+  /// Whether some lane runs `instruction`: an i1. Some lane of every SIMD group is active.
   Value *anyLane(IRBuilder<> &builder, Value *mask) {
     if (shapeOf(mask).isUniform())
       return mask;
+    if (isActiveLanesMask(*mask))
+      return builder.getTrue();
     return builder.CreateOrReduce(vectorOf(mask));
   }
 

@@ -29,7 +29,6 @@
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/codegen/work_group/barrier_regions.hpp"
 
-#include "devices/cpu/codegen/vectorizer/work_item_vectorizer.hpp"
 #include "devices/cpu/codegen/work_group/computation_copy.hpp"
 #include "devices/cpu/codegen/work_group/work_group_uniform_values.hpp"
 #include "devices/cpu/codegen/work_group/work_item_rematerialization.hpp"
@@ -231,12 +230,8 @@ private:
   }
 
   /// A select of masks is an and or an or: where one of those folds (the mask of a join after
-  /// an if and its else, `m ? true : !m`), the folded value. And "some lane is active": every
-  /// SIMD group has one, so a loop the work-group goes round is entered by each.
+  /// an if and its else, `m ? true : !m`), the folded value.
   static Value *simplifyMask(Instruction &instruction, const SimplifyQuery &query) {
-    if (match(&instruction, m_Intrinsic<Intrinsic::vector_reduce_or>()) &&
-        isActiveLanesMask(*instruction.getOperand(0)))
-      return ConstantInt::getTrue(instruction.getType());
     auto *select = dyn_cast<SelectInst>(&instruction);
     if (select == nullptr || !select->getType()->isIntOrIntVectorTy(1))
       return nullptr;
