@@ -352,6 +352,87 @@ kernel void parent(global const int *in, global long *sum, int n) { split(in, su
   EXPECT_EQ(read<int64_t>(sum, 1)[0], std::accumulate(input.begin(), input.end(), int64_t{0}));
 }
 
+TEST_F(DeviceEnqueueTest, ManyChildrenOfDifferentKernelsEachRunOnce) {
+  // 300 work-items each enqueue, with nothing to wait for, one of four blocks: ranges of one to
+  // three dimensions, local memory of the work-item's own size, and a child that enqueues a
+  // grandchild in turn; every fifth also returns an event a marker waits for. A device may run
+  // such children together (the CPU device: as commands of several launches); each child and
+  // grandchild still runs once, over its own range with its own captures.
+  Kernel kernel = buildKernel(R"(
+kernel void parent(global int *ran, global int *grandchildren, global int *marked) {
+  int i = (int)get_global_id(0);
+  queue_t queue = get_default_queue();
+  int kind = i % 4;
+  if (i % 5 == 0) {
+    clk_event_t done, marker;
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(3), 0, 0, &done,
+                   ^{ atomic_add(&ran[i], 1); });
+    enqueue_marker(queue, 1, &done, &marker);
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &marker, 0,
+                   ^{ marked[i] = ran[i]; });
+    release_event(done);
+    release_event(marker);
+  } else if (kind == 0) {
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(i + 1), ^{
+      atomic_add(&ran[i], (int)get_global_id(0) + 1);
+    });
+  } else if (kind == 1) {
+    size_t range[2] = {(size_t)(i % 7 + 1), 8}, sizes[2] = {1, 4};
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_2D(range, sizes), ^{
+      atomic_add(&ran[i], (int)(get_global_id(1) * 10 + get_local_size(1)));
+    });
+  } else if (kind == 2) {
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(16, 16),
+                   ^(local void *scratch) {
+                     local int *values = (local int *)scratch;
+                     values[get_local_id(0)] = i;
+                     work_group_barrier(CLK_LOCAL_MEM_FENCE);
+                     if (get_local_id(0) == 0) {
+                       int sum = 0;
+                       for (int k = 0; k < 16; ++k)
+                         sum += values[k];
+                       atomic_add(&ran[i], sum);
+                     }
+                   },
+                   (uint)(16 * sizeof(int) + i));
+  } else {
+    enqueue_kernel(queue, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(2), ^{
+      atomic_add(&ran[i], 1);
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(4),
+                     ^{ atomic_add(&grandchildren[i], i); });
+    });
+  }
+})",
+                              "parent", kOpenCLC30);
+  ASSERT_NE(kernel.get(), nullptr);
+  constexpr int kItems = 300;
+  Mem ran = bufferWith(std::vector<int>(kItems, 0));
+  Mem grandchildren = bufferWith(std::vector<int>(kItems, 0));
+  Mem marked = bufferWith(std::vector<int>(kItems, -1));
+  ASSERT_TRUE(setArgs(kernel, ran, grandchildren, marked));
+  ASSERT_TRUE(run1D(kernel, kItems));
+  std::vector<int> expectedRan(kItems), expectedGrandchildren(kItems, 0),
+      expectedMarked(kItems, -1);
+  for (int i = 0; i < kItems; ++i) {
+    if (i % 5 == 0) {
+      expectedRan[i] = 3;
+      expectedMarked[i] = 3;
+    } else if (i % 4 == 0) {
+      expectedRan[i] = (i + 1) * (i + 2) / 2;
+    } else if (i % 4 == 1) {
+      expectedRan[i] = (i % 7 + 1) * (10 * (0 + 1 + 2 + 3 + 4 + 5 + 6 + 7) + 8 * 4);
+    } else if (i % 4 == 2) {
+      expectedRan[i] = 16 * i;
+    } else {
+      expectedRan[i] = 2;
+      expectedGrandchildren[i] = 2 * 4 * i;
+    }
+  }
+  EXPECT_TRUE(equalArrays(expectedRan, read<int>(ran, kItems)));
+  EXPECT_TRUE(equalArrays(expectedGrandchildren, read<int>(grandchildren, kItems)));
+  EXPECT_TRUE(equalArrays(expectedMarked, read<int>(marked, kItems)));
+}
+
 TEST_F(DeviceEnqueueTest, ParentCompletesAfterItsChildren) {
   // The parent's event, waited for alone, covers its children's work.
   Kernel kernel = buildKernel(R"(

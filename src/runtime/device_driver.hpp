@@ -141,6 +141,11 @@ public:
   /// thread.
   virtual void submit(std::shared_ptr<Command> command) = 0;
 
+  /// Whether submit() takes ChildLaunches: the kernels that a launch's device-side enqueues
+  /// started with nothing to wait for, as one command. Otherwise (the default) the runtime
+  /// submits each as a command of its own.
+  virtual bool runsChildLaunches() const { return false; }
+
   /// This driver's own form of a finalized command buffer's commands, for running them again
   /// and again with submitPrepared; null where the driver has none (the default): the runtime
   /// then submits them as one command after another.

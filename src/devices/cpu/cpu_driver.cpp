@@ -1,5 +1,6 @@
 #include "devices/cpu/cpu_driver.hpp"
 
+#include "devices/cpu/child_launches_job.hpp"
 #include "devices/cpu/command_sequence.hpp"
 #include "devices/cpu/cpu_device_info.hpp"
 #include "devices/cpu/cpu_program.hpp"
@@ -130,6 +131,8 @@ public:
     sequence->start();
   }
 
+  bool runsChildLaunches() const override { return true; }
+
   void runReadyWorkWhileWaiting(const Event &waited) override {
     // Not a sub-device's: its commands run on its own cores only, and its last reference may go
     // with a command's completion, which must then not be on a thread inside its pool.
@@ -159,6 +162,8 @@ private:
                                                    std::move(command), scratch_, code, perDimension,
                                                    chunk, info_.printfBufferSize);
     }
+    if (auto *batch = std::get_if<ChildLaunches>(&command->payload()))
+      return childLaunchesJob(std::move(command), *batch);
     if (std::optional<ByteTransfer> transfer = byteTransferOf(command->payload())) {
       bool inPieces = transfer->size >= ByteTransferJob::kMinimumBytes && workers.workerCount() > 1;
       transfer->streaming = shouldStreamTransfer(host_, *transfer);
@@ -169,22 +174,67 @@ private:
                                                 std::move(command));
   }
 
+  /// The job of a ChildLaunches command: every work-group of its launches; null when it has
+  /// completed already (none has work-groups, one cannot be compiled).
+  std::shared_ptr<ParallelJob> childLaunchesJob(std::shared_ptr<Command> command,
+                                                const ChildLaunches &batch) {
+    // Shaped as for a launch that names no buffers and no images, which a block kernel is.
+    WorkGroupShape common;
+    common.buffersHaveReadSlack = LaunchBuffers{}.haveReadSlack;
+    std::vector<ChildLaunch> children;
+    children.reserve(batch.children.size());
+    for (const ChildLaunches::Child &child : batch.children) {
+      ChildLaunch launch{&child, {}, workGroupCounts(child.range)};
+      if (launch.groups[0] * launch.groups[1] * launch.groups[2] == 0)
+        continue;
+      // A recursive program's children are mostly one kernel over one range: the launch before
+      // has the functions then. Block kernels name no memory objects, whose sizes and image
+      // formats would choose others.
+      const ChildLaunches::Child *previous = children.empty() ? nullptr : children.back().child;
+      if (previous != nullptr && previous->deviceKernel == child.deviceKernel &&
+          previous->range.local == child.range.local &&
+          previous->range.global == child.range.global &&
+          previous->range.offset == child.range.offset)
+        launch.code = children.back().code;
+      else if (!findCode(*child.kernel, *child.deviceKernel, child.range, common, launch.code)) {
+        command->complete(CL_OUT_OF_RESOURCES);
+        return nullptr;
+      }
+      children.push_back(std::move(launch));
+    }
+    if (children.empty()) {
+      command->complete(CL_COMPLETE);
+      return nullptr;
+    }
+    size_t chunk = childLaunchesChunkSize(children, pool().workerCount());
+    return std::allocate_shared<ChildLaunchesJob>(RecyclingAllocator<ChildLaunchesJob>(),
+                                                  std::move(command), scratch_, children, chunk,
+                                                  info_.printfBufferSize);
+  }
+
   /// The work-group functions `launch` runs with; false, with the error reported to the
   /// context, when one cannot be compiled.
   bool findLaunchCode(const KernelLaunch &launch, LaunchCode &code) {
-    std::string error;
     WorkGroupShape common;
     LaunchBuffers buffers = launchBuffersOf(launch);
     common.streamingStores = shouldStreamStores(host_, buffers);
     common.buffersHaveReadSlack = buffers.haveReadSlack;
     common.imageFormats = launchImageFormatsOf(launch);
-    if (code.find(static_cast<const CpuKernel &>(*launch.deviceKernel), launch.range, common,
-                  error))
+    return findCode(*launch.kernel, *launch.deviceKernel, launch.range, common, code);
+  }
+
+  /// The work-group functions of `kernel` (`deviceKernel` on this device) over `range`, with
+  /// `common` saying the rest of their shapes; false, with the error reported to the context,
+  /// when one cannot be compiled.
+  bool findCode(const Kernel &kernel, const DeviceKernel &deviceKernel, const NDRange &range,
+                const WorkGroupShape &common, LaunchCode &code) {
+    std::string error;
+    if (code.find(static_cast<const CpuKernel &>(deviceKernel), range, common, error))
       return true;
     // The kernel was prepared at build, so this is rare: out of memory, or an internal error of
     // the code generator.
-    launch.kernel->program().context().reportError("Kiln could not compile kernel '" +
-                                                   launch.kernel->name() + "': " + error);
+    kernel.program().context().reportError("Kiln could not compile kernel '" + kernel.name() +
+                                           "': " + error);
     return false;
   }
 

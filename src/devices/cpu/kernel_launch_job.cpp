@@ -70,9 +70,14 @@ bool shouldStreamStores(const HostCpu &host, const LaunchBuffers &buffers) {
 
 PreparedLaunch::PreparedLaunch(const KernelLaunch &launch, const LaunchCode &launchCode,
                                const std::array<uint64_t, 3> &groups)
+    : PreparedLaunch(*launch.deviceKernel, launch.range, launch.arguments.block.data(),
+                     launch.arguments.localMemorySize, launchCode, groups) {}
+
+PreparedLaunch::PreparedLaunch(const DeviceKernel &kernel, const NDRange &range,
+                               const std::byte *arguments, size_t localMemorySize,
+                               const LaunchCode &launchCode, const std::array<uint64_t, 3> &groups)
     : code(launchCode), groupTime_(groupTimeOf(launchCode)) {
-  const NDRange &range = launch.range;
-  params.args = launch.arguments.block.data();
+  params.args = arguments;
   params.workDim = range.workDim;
   for (int dim = 0; dim < 3; ++dim) {
     params.globalOffset[dim] = range.offset[dim];
@@ -80,10 +85,10 @@ PreparedLaunch::PreparedLaunch(const KernelLaunch &launch, const LaunchCode &lau
     params.enqueuedLocalSize[dim] = range.local[dim];
     params.numGroups[dim] = groups[dim];
   }
-  params.localMemorySize = launch.arguments.localMemorySize;
+  params.localMemorySize = localMemorySize;
   // The work-group collectives' scratch follows the launch's local memory, at a multiple of a
   // slot (placeWorkGroupScratch in codegen/work_group/work_group_function.hpp).
-  if (cl_ulong scratchSize = launch.deviceKernel->info().workGroupScratchSize)
+  if (cl_ulong scratchSize = kernel.info().workGroupScratchSize)
     localMemoryReserved = (params.localMemorySize + compiler::kWorkGroupScratchSlotBytes - 1) /
                               compiler::kWorkGroupScratchSlotBytes *
                               compiler::kWorkGroupScratchSlotBytes +
@@ -122,6 +127,11 @@ size_t chunkSizeFor(const std::atomic<uint32_t> *estimate, uint32_t groupsInStep
 }
 
 } // namespace
+
+uint64_t estimatedNanoseconds(const LaunchCode &code, size_t groups) {
+  const std::atomic<uint32_t> *estimate = groupTimeOf(code);
+  return estimate == nullptr ? 0 : uint64_t{estimate->load(std::memory_order_relaxed)} * groups;
+}
 
 size_t launchChunkSize(const LaunchCode &code, size_t groups, unsigned workers) {
   return chunkSizeFor(groupTimeOf(code), code.groupsInStep, groups, workers);

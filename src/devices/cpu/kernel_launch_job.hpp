@@ -88,6 +88,11 @@ struct PreparedLaunch {
 
   PreparedLaunch(const KernelLaunch &launch, const LaunchCode &code,
                  const std::array<uint64_t, 3> &groups);
+  /// A launch of `kernel` over `range` with the argument block at `arguments` and
+  /// `localMemorySize` bytes of local memory a work-group.
+  PreparedLaunch(const DeviceKernel &kernel, const NDRange &range, const std::byte *arguments,
+                 size_t localMemorySize, const LaunchCode &code,
+                 const std::array<uint64_t, 3> &groups);
 
   size_t groupCount() const {
     return params.numGroups[0] * params.numGroups[1] * params.numGroups[2];
@@ -117,6 +122,10 @@ private:
 /// polls): waking and coordinating others costs more than the work.
 size_t launchChunkSize(const LaunchCode &code, size_t groups, unsigned workers);
 inline constexpr uint64_t kOneWorkerNanoseconds = 10000;
+
+/// How long `groups` work-groups of `code` take by the estimate earlier launches left; 0 when
+/// there is none yet.
+uint64_t estimatedNanoseconds(const LaunchCode &code, size_t groups);
 
 /// An NDRange of `groups` work-groups along each dimension: one item per work-group.
 class KernelLaunchJob final : public ParallelJob {

@@ -83,6 +83,21 @@ bool Kernel::allArgsSet() const {
   return true;
 }
 
+size_t Kernel::writeBlockArguments(const void *literal, std::span<const uint64_t> localSizes,
+                                   std::byte *block) const {
+  std::memcpy(block, argBlock_.data(), argBlock_.size());
+  if (!info_.args.empty())
+    std::memcpy(block + info_.args[0].blockOffset, &literal, sizeof literal);
+  compiler::LocalMemoryLayout layout(info_.staticLocalMemSize);
+  for (size_t index = 1; index < info_.args.size(); ++index) {
+    if (info_.args[index].kind != compiler::ArgKind::LocalPointer)
+      continue;
+    uint64_t offset = layout.place(index - 1 < localSizes.size() ? localSizes[index - 1] : 0);
+    std::memcpy(block + info_.args[index].blockOffset, &offset, sizeof offset);
+  }
+  return layout.size();
+}
+
 size_t Kernel::layOutLocalMemory(std::byte *block) const {
   compiler::LocalMemoryLayout layout(info_.staticLocalMemSize);
   for (size_t index = 0; index < args_.size(); ++index) {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace kiln {
@@ -87,6 +88,13 @@ public:
   void setValue(cl_uint index, const void *value, size_t size);
   void setMemObject(cl_uint index, MemObject *memory);
   void setLocalSize(cl_uint index, size_t size);
+  /// The argument block of a launch of this block kernel (device-side enqueue) with the block
+  /// literal at `literal` and the __local arguments after it of `localSizes` bytes, written to
+  /// `block` (argBlockSize() bytes), without setting the kernel's own arguments: several threads
+  /// may make launches of one block kernel at once. Returns the work-group's local memory size.
+  size_t writeBlockArguments(const void *literal, std::span<const uint64_t> localSizes,
+                             std::byte *block) const;
+  size_t argBlockSize() const { return argBlock_.size(); }
   /// clSetKernelArgSVMPointer: the pointer itself is the argument's value.
   void setSvmPointer(cl_uint index, const void *pointer);
   /// CL_KERNEL_EXEC_INFO_SVM_PTRS: SVM memory the kernel reaches other than through its

@@ -8,7 +8,8 @@
 namespace kiln {
 
 bool finishesAfterItsWork(const CommandPayload &payload) {
-  if (std::holds_alternative<RunCommandBuffer>(payload))
+  if (std::holds_alternative<RunCommandBuffer>(payload) ||
+      std::holds_alternative<ChildLaunches>(payload))
     return true;
   auto *launch = std::get_if<KernelLaunch>(&payload);
   return launch != nullptr && launch->kernel->info().usesDeviceEnqueue;

@@ -51,6 +51,32 @@ struct KernelLaunch {
   std::shared_ptr<EnqueueTree> enqueueTree;
 };
 
+/// Kernels that kernels enqueued (device-side enqueue) with no events to wait for and none of
+/// their own: nothing orders them, so a device may run them as one command, their work-groups
+/// spread over its cores together, instead of a command and an event each. The command
+/// finishes after all of them and after the kernels they enqueue. Only for drivers that ask for
+/// them (DeviceDriver::runsChildLaunches).
+struct ChildLaunches {
+  /// One launch of a block kernel, whose arguments are the block literal and __local sizes,
+  /// never memory objects: what a device needs is its argument block.
+  struct Child {
+    const Kernel *kernel = nullptr; // the tree holds it
+    const DeviceKernel *deviceKernel = nullptr;
+    NDRange range;
+    size_t argumentsOffset = 0; // of its argument block in `arguments`
+    size_t localMemorySize = 0; // per work-group
+  };
+  /// Keeps the program, the block kernels and the device code alive.
+  std::shared_ptr<EnqueueTree> tree;
+  std::vector<Child> children;
+  /// The children's argument blocks, one after the other, each at a multiple of 64 bytes.
+  std::vector<std::byte, RecyclingAllocator<std::byte>> arguments;
+
+  const std::byte *argumentsOf(const Child &child) const {
+    return arguments.data() + child.argumentsOffset;
+  }
+};
+
 struct ReadBuffer {
   Ref<MemObject> buffer;
   size_t offset, size;
@@ -151,9 +177,9 @@ struct RunCommandBuffer {
 };
 
 using CommandPayload =
-    std::variant<KernelLaunch, ReadBuffer, WriteBuffer, CopyBuffer, FillBuffer, CopyRect, FillImage,
-                 MapBuffer, UnmapBuffer, NativeKernel, MigrateMemory, CopyMemory, FillMemory,
-                 FreeSvm, NoOperation, RunCommandBuffer>;
+    std::variant<KernelLaunch, ChildLaunches, ReadBuffer, WriteBuffer, CopyBuffer, FillBuffer,
+                 CopyRect, FillImage, MapBuffer, UnmapBuffer, NativeKernel, MigrateMemory,
+                 CopyMemory, FillMemory, FreeSvm, NoOperation, RunCommandBuffer>;
 
 /// Whether a command with `payload` finishes only after work it starts on its own: a kernel that
 /// enqueues kernels finishes after them, a command buffer's run after its commands. What follows

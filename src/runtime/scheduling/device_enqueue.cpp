@@ -19,6 +19,8 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <utility>
+#include <vector>
 
 namespace kiln {
 namespace {
@@ -32,6 +34,14 @@ using compiler::kEnqueueRecordAlignment;
 
 /// The smallest block the records of a finished launch are moved to.
 constexpr size_t kSmallestRecordsBlock = 4096;
+
+/// A launch's children run in commands of at most this many launches each: the first of them
+/// start while the records of the others are read, and the children that enqueue kernels in
+/// turn have theirs read by several threads, each command's by the one that completes it.
+constexpr size_t kLaunchesPerCommand = 32;
+
+/// Launches that share an arena get this many launches' room at most.
+constexpr size_t kMostLaunchesSized = 16;
 
 /// Where an arena's records start, after its header.
 constexpr size_t kRecordsOffset = alignUp(sizeof(DeviceEnqueueArena), kEnqueueRecordAlignment);
@@ -106,12 +116,16 @@ public:
       start(*record);
       offset += record->size;
     }
+    for (auto &[queue, records] : batches_)
+      startBatch(*queue, records);
   }
 
 private:
   void start(const EnqueueRecord &record) {
-    Ref<Queue> queue = tree_.program().context().deviceQueues().find(record.queue);
+    const Ref<Queue> &queue = queueOf(record.queue);
     if (!queue || &queue->device() != &tree_.device())
+      return;
+    if (addToBatch(record, queue))
       return;
     std::vector<Ref<Event>> held;
     std::vector<Event *> waitList;
@@ -178,13 +192,94 @@ private:
     return user;
   }
 
+  /// Adds a kernel that waits for nothing and has no event (which nothing could then wait for)
+  /// to the launches its queue runs together, where the device runs such launches; false for
+  /// any other record.
+  bool addToBatch(const EnqueueRecord &record, const Ref<Queue> &queue) {
+    if (record.kind != static_cast<uint32_t>(compiler::EnqueueRecordKind::Kernel) ||
+        record.waitCount != 0 || tree_.entry(record.returnEvent) != nullptr ||
+        !tree_.device().driver().runsChildLaunches())
+      return false;
+    auto batch = std::find_if(batches_.begin(), batches_.end(),
+                              [&](const auto &each) { return each.first == queue; });
+    if (batch == batches_.end())
+      batch = batches_.insert(batches_.end(), {queue, {}});
+    batch->second.push_back(&record);
+    if (batch->second.size() == kLaunchesPerCommand)
+      startBatch(*queue, batch->second);
+    return true;
+  }
+
+  /// Starts the launches of `records` as one command (a launch alone as a plain launch, which
+  /// costs less) and empties it.
+  void startBatch(Queue &queue, std::vector<const EnqueueRecord *> &records) {
+    std::shared_ptr<Command> command = records.size() == 1 ? kernelCommand(*records.front(), queue)
+                                                           : childLaunchesCommand(records, queue);
+    records.clear();
+    if (command != nullptr)
+      launch(queue, command, {}, nullptr);
+  }
+
+  /// The ChildLaunches of kernel `records`; null when none of their kernels is the program's.
+  std::shared_ptr<Command> childLaunchesCommand(std::span<const EnqueueRecord *const> records,
+                                                Queue &queue) {
+    ChildLaunches batch;
+    batch.tree = children_->arena->tree();
+    batch.children.reserve(records.size());
+    for (const EnqueueRecord *record : records) {
+      Kernel *kernel = blockKernel(record->kernel);
+      const DeviceKernel *code =
+          kernel != nullptr ? kernel->deviceKernel(&tree_.device()) : nullptr;
+      if (code == nullptr)
+        continue;
+      ChildLaunches::Child &child = batch.children.emplace_back();
+      child.kernel = kernel;
+      child.deviceKernel = code;
+      child.range = rangeOf(*record, *code);
+      child.argumentsOffset = batch.arguments.size();
+      batch.arguments.resize(child.argumentsOffset +
+                             alignUp(std::max<size_t>(kernel->argBlockSize(), 1), 64));
+      const auto *bytes = reinterpret_cast<const std::byte *>(record);
+      child.localMemorySize =
+          kernel->writeBlockArguments(bytes + record->literalOffset, localSizesOf(*record),
+                                      batch.arguments.data() + child.argumentsOffset);
+    }
+    if (batch.children.empty())
+      return nullptr;
+    return Command::makeInternal(queue, CL_COMMAND_NDRANGE_KERNEL, std::move(batch));
+  }
+
+  /// The device queue of `handle`, asked of the context once for a run of records.
+  const Ref<Queue> &queueOf(uint64_t handle) {
+    if (handle != lastQueueHandle_) {
+      lastQueue_ = tree_.program().context().deviceQueues().find(handle);
+      lastQueueHandle_ = handle;
+    }
+    return lastQueue_;
+  }
+
+  /// The kernel object of kernel `number`, asked of the tree once for a run of records.
+  Kernel *blockKernel(uint32_t number) {
+    if (number != lastKernelNumber_) {
+      lastKernel_ = tree_.blockKernel(number);
+      lastKernelNumber_ = number;
+    }
+    return lastKernel_;
+  }
+
+  /// The sizes of the __local arguments a kernel record's block takes.
+  static std::span<const uint64_t> localSizesOf(const EnqueueRecord &record) {
+    const auto *bytes = reinterpret_cast<const std::byte *>(&record);
+    return {reinterpret_cast<const uint64_t *>(bytes +
+                                               alignUp(sizeof record + record.waitCount * 4, 8)),
+            record.localArgumentCount};
+  }
+
   std::shared_ptr<Command> kernelCommand(const EnqueueRecord &record, Queue &queue) {
     const auto *bytes = reinterpret_cast<const std::byte *>(&record);
-    const auto *localSizes = reinterpret_cast<const uint64_t *>(
-        bytes + alignUp(sizeof record + record.waitCount * 4, 8));
     KernelLaunch launch;
     if (!tree_.blockLaunch(record.kernel, bytes + record.literalOffset, record.localArgumentCount,
-                           localSizes, launch.kernel, launch.arguments))
+                           localSizesOf(record).data(), launch.kernel, launch.arguments))
       return nullptr;
     launch.deviceKernel = launch.kernel->deviceKernel(&tree_.device());
     if (launch.deviceKernel == nullptr)
@@ -214,6 +309,13 @@ private:
   std::shared_ptr<EnqueuedChildren> children_;
   const DeviceEnqueueArena &arena_;
   EnqueueTree &tree_;
+  /// The records of the launches each queue runs as one command, started once there are
+  /// kLaunchesPerCommand of them or every record has been read.
+  std::vector<std::pair<Ref<Queue>, std::vector<const EnqueueRecord *>>> batches_;
+  uint64_t lastQueueHandle_ = 0;
+  Ref<Queue> lastQueue_;
+  uint32_t lastKernelNumber_ = 0;
+  Kernel *lastKernel_ = nullptr;
 };
 
 } // namespace
@@ -277,39 +379,61 @@ Ref<Event> EnqueueTree::commandEvent(uint32_t number) const {
   return found != commandEvents_.end() ? found->second : nullptr;
 }
 
-bool EnqueueTree::blockLaunch(uint32_t number, const void *literal, uint32_t localCount,
-                              const uint64_t *localSizes, Ref<Kernel> &kernel,
-                              LaunchArguments &arguments) {
-  if (number < 1 || number > info_.kernels.size())
-    return false;
+Kernel *EnqueueTree::blockKernel(uint32_t number) {
   std::lock_guard lock(mutex_);
+  return blockKernelLocked(number);
+}
+
+Kernel *EnqueueTree::blockKernelLocked(uint32_t number) {
+  if (number < 1 || number > info_.kernels.size())
+    return nullptr;
   Ref<Kernel> &made = kernels_[number];
   if (!made) {
     std::map<const Device *, DeviceKernelCode> code;
     if (!findDeviceKernels(program_, info_.kernels[number - 1].name, code))
-      return false;
+      return nullptr;
     Kernel *object = createObject<Kernel>(program_, info_.kernels[number - 1], std::move(code));
     made = Ref<Kernel>(object);
     object->releaseExternal();
   }
+  return made.get();
+}
+
+bool EnqueueTree::blockLaunch(uint32_t number, const void *literal, uint32_t localCount,
+                              const uint64_t *localSizes, Ref<Kernel> &kernel,
+                              LaunchArguments &arguments) {
+  std::lock_guard lock(mutex_);
+  Kernel *made = blockKernelLocked(number);
+  if (made == nullptr)
+    return false;
   // The block kernel's arguments: the block literal, then its __local pointers.
   made->setSvmPointer(0, literal);
   for (uint32_t i = 0; i < localCount && i + 1 < made->argCount(); ++i)
     made->setLocalSize(i + 1, localSizes[i]);
-  kernel = made;
+  kernel = Ref<Kernel>(made);
   return made->launchArgs(arguments) == CL_SUCCESS;
 }
 
 std::unique_ptr<EnqueueArena> EnqueueArena::create(const KernelLaunch &launch, Device &device) {
-  Program &program = launch.kernel->program();
-  std::shared_ptr<EnqueueTree> tree =
-      launch.enqueueTree ? launch.enqueueTree : EnqueueTree::create(program, device);
+  std::shared_ptr<EnqueueTree> tree = launch.enqueueTree
+                                          ? launch.enqueueTree
+                                          : EnqueueTree::create(launch.kernel->program(), device);
   if (tree == nullptr)
     return nullptr;
-  Context &context = program.context();
+  return forTree(std::move(tree), device, 1);
+}
+
+std::unique_ptr<EnqueueArena> EnqueueArena::forTree(std::shared_ptr<EnqueueTree> tree,
+                                                    Device &device, size_t launches) {
+  Context &context = tree->program().context();
   Ref<Queue> defaultQueue = context.deviceQueues().defaultFor(device);
   size_t recordBytes =
       defaultQueue ? defaultQueue->deviceQueueSize() : device.info().queueOnDevicePreferredSize;
+  // Launches that share an arena have the room of several, up to the largest device queue, in
+  // sizes of powers of two that the pool can keep; the pages they never write cost nothing.
+  size_t shared = recordBytes * std::bit_ceil(std::clamp<size_t>(launches, 1, kMostLaunchesSized));
+  recordBytes =
+      std::max<size_t>(recordBytes, std::min<size_t>(shared, device.info().queueOnDeviceMaxSize));
   PooledStorage storage = context.storagePool().take(kRecordsOffset + recordBytes);
   if (!storage)
     return nullptr;

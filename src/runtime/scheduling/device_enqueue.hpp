@@ -65,8 +65,13 @@ public:
   bool blockLaunch(uint32_t number, const void *literal, uint32_t localCount,
                    const uint64_t *localSizes, Ref<Kernel> &kernel, LaunchArguments &arguments);
 
+  /// The kernel object of kernel `number` (one-based), which the tree keeps; null when the
+  /// program has no such kernel.
+  Kernel *blockKernel(uint32_t number);
+
 private:
   bool allocate();
+  Kernel *blockKernelLocked(uint32_t number);
 
   Program &program_;
   Device &device_;
@@ -76,7 +81,7 @@ private:
 
   mutable std::mutex mutex_;
   std::map<uint32_t, Ref<Event>> commandEvents_;
-  std::map<uint32_t, Ref<Kernel>> kernels_; // their arguments are set and read under mutex_
+  std::map<uint32_t, Ref<Kernel>> kernels_; // blockLaunch sets and reads them under mutex_
 };
 
 /// The arena of one launch, in memory the launch's device and the host both address.
@@ -84,6 +89,10 @@ class EnqueueArena {
 public:
   /// For `launch` on `device`; null when out of memory.
   static std::unique_ptr<EnqueueArena> create(const KernelLaunch &launch, Device &device);
+  /// For `launches` launches of `tree` on `device`, which run as one command and share it; null
+  /// when out of memory.
+  static std::unique_ptr<EnqueueArena> forTree(std::shared_ptr<EnqueueTree> tree, Device &device,
+                                               size_t launches);
 
   EnqueueArena(PooledStorage storage, std::shared_ptr<EnqueueTree> tree)
       : storage_(std::move(storage)), tree_(std::move(tree)) {}

@@ -78,6 +78,7 @@ struct TransferOf {
 /// contiguous transfers and never come here.
 struct HostExecutor {
   cl_int operator()(KernelLaunch &) const { return CL_INVALID_OPERATION; }
+  cl_int operator()(ChildLaunches &) const { return CL_INVALID_OPERATION; }
   cl_int operator()(ReadBuffer &) const { return CL_INVALID_OPERATION; }
   cl_int operator()(WriteBuffer &) const { return CL_INVALID_OPERATION; }
   cl_int operator()(FillBuffer &) const { return CL_INVALID_OPERATION; }

@@ -1,0 +1,106 @@
+//===- child_launches_job.cpp - Kernels that kernels enqueued, as one job ---===//
+#include "devices/cpu/child_launches_job.hpp"
+
+#include "runtime/objects/device.hpp"
+#include "runtime/objects/kernel.hpp"
+#include "runtime/objects/queue.hpp"
+
+#include <algorithm>
+
+namespace kiln::cpu {
+
+size_t childLaunchesChunkSize(const std::vector<ChildLaunch> &children, unsigned workers) {
+  size_t groups = 0;
+  uint64_t nanoseconds = 0;
+  bool estimated = true;
+  for (const ChildLaunch &child : children) {
+    size_t count = child.groups[0] * child.groups[1] * child.groups[2];
+    groups += count;
+    uint64_t each = estimatedNanoseconds(child.code, count);
+    estimated = estimated && each != 0;
+    nanoseconds += each;
+  }
+  if (estimated && nanoseconds < kOneWorkerNanoseconds)
+    return std::max<size_t>(groups, 1);
+  return std::max<size_t>(1, groups / (size_t{std::max(workers, 1u)} * 4));
+}
+
+namespace {
+
+size_t groupsOf(const std::vector<ChildLaunch> &children) {
+  size_t groups = 0;
+  for (const ChildLaunch &child : children)
+    groups += child.groups[0] * child.groups[1] * child.groups[2];
+  return groups;
+}
+
+} // namespace
+
+ChildLaunchesJob::ChildLaunchesJob(std::shared_ptr<Command> command,
+                                   std::vector<WorkerScratch> &scratch,
+                                   const std::vector<ChildLaunch> &children, size_t chunkSize,
+                                   size_t printfBufferSize)
+    : ParallelJob(groupsOf(children), chunkSize), command_(std::move(command)), scratch_(scratch) {
+  const auto &batch = std::get<ChildLaunches>(command_->payload());
+  size_t enqueuing = 0;
+  for (const ChildLaunch &each : children)
+    if (each.child->kernel->info().usesDeviceEnqueue)
+      ++enqueuing;
+  if (enqueuing != 0) {
+    enqueueArena_ =
+        EnqueueArena::forTree(batch.tree, command_->event().queue()->device(), enqueuing);
+    if (enqueueArena_ == nullptr)
+      failed_.store(true);
+  }
+  prepared_.reserve(children.size());
+  ends_.reserve(children.size());
+  printf_.resize(children.size());
+  printfCalls_.resize(children.size());
+  size_t end = 0;
+  for (size_t index = 0; index < children.size(); ++index) {
+    const ChildLaunches::Child &child = *children[index].child;
+    const auto &kernel = static_cast<const CpuKernel &>(*child.deviceKernel);
+    PreparedLaunch &prepared =
+        prepared_.emplace_back(kernel, child.range, batch.argumentsOf(child), child.localMemorySize,
+                               children[index].code, children[index].groups);
+    end += prepared.groupCount();
+    ends_.push_back(end);
+    if (kernel.printfCalls() != nullptr) {
+      printf_[index].emplace(allocateAligned(PrintfOutput::storageSize(printfBufferSize),
+                                             PrintfOutput::kStorageAlignment),
+                             printfBufferSize);
+      prepared.params.printfBuffer = printf_[index]->buffer();
+      printfCalls_[index] = kernel.printfCalls();
+    }
+    if (child.kernel->info().usesDeviceEnqueue && enqueueArena_ != nullptr)
+      prepared.params.deviceEnqueueArena = enqueueArena_->arena();
+  }
+}
+
+void ChildLaunchesJob::run(size_t begin, size_t end, unsigned worker) {
+  if (!started_.exchange(true))
+    command_->markRunning();
+  if (failed_.load(std::memory_order_relaxed))
+    return;
+  auto part = std::upper_bound(ends_.begin(), ends_.end(), begin) - ends_.begin();
+  for (; begin < end; ++part) {
+    size_t first = part == 0 ? 0 : ends_[part - 1];
+    size_t stop = std::min(end, ends_[part]);
+    if (!prepared_[part].runGroups(begin - first, stop - first, scratch_[worker])) {
+      failed_.store(true);
+      return;
+    }
+    begin = stop;
+  }
+}
+
+void ChildLaunchesJob::finished() {
+  for (size_t index = 0; index < printf_.size(); ++index)
+    if (printf_[index])
+      printf_[index]->write(*printfCalls_[index]);
+  printf_.clear();
+  completeAfterEnqueuedCommands(command_, std::move(enqueueArena_),
+                                failed_.load() ? CL_OUT_OF_RESOURCES : CL_COMPLETE);
+}
+
+} // namespace kiln::cpu
