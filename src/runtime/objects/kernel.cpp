@@ -85,7 +85,9 @@ bool Kernel::allArgsSet() const {
 
 size_t Kernel::writeBlockArguments(const void *literal, std::span<const uint64_t> localSizes,
                                    std::byte *block) const {
-  std::memcpy(block, argBlock_.data(), argBlock_.size());
+  // Every argument of a block kernel is written here: nothing of the kernel's own arguments,
+  // which blockLaunch may be setting on another thread, is read.
+  std::memset(block, 0, info_.argBlockSize);
   if (!info_.args.empty())
     std::memcpy(block + info_.args[0].blockOffset, &literal, sizeof literal);
   compiler::LocalMemoryLayout layout(info_.staticLocalMemSize);

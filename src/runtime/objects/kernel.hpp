@@ -94,7 +94,7 @@ public:
   /// may make launches of one block kernel at once. Returns the work-group's local memory size.
   size_t writeBlockArguments(const void *literal, std::span<const uint64_t> localSizes,
                              std::byte *block) const;
-  size_t argBlockSize() const { return argBlock_.size(); }
+  size_t argBlockSize() const { return info_.argBlockSize; }
   /// clSetKernelArgSVMPointer: the pointer itself is the argument's value.
   void setSvmPointer(cl_uint index, const void *pointer);
   /// CL_KERNEL_EXEC_INFO_SVM_PTRS: SVM memory the kernel reaches other than through its
