@@ -577,6 +577,36 @@ TEST_F(PrintfTest, WithOptimizationsDisabled) {
                                            "-cl-opt-disable"));
 }
 
+TEST_F(PrintfTest, KernelsThatKernelsEnqueuePrint) {
+  // 40 work-items each enqueue a child of two work-items that prints: children a device may run
+  // together (the CPU device: as commands of several launches), each with its own output.
+  auto capabilities = deviceInfo<cl_device_device_enqueue_capabilities>(
+      device_, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES);
+  if (!(capabilities & CL_DEVICE_QUEUE_SUPPORTED))
+    GTEST_SKIP() << "the device has no device-side enqueue";
+  cl_queue_properties properties[] = {
+      CL_QUEUE_PROPERTIES,
+      CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_int error = CL_SUCCESS;
+  Queue deviceQueue(clCreateCommandQueueWithProperties(context_, device_, properties, &error));
+  ASSERT_CL_SUCCESS(error);
+  Kernel kernel = buildKernel(R"(
+    kernel void k(global int *out) {
+      int parent = (int)get_global_id(0);
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(2), ^{
+        printf("child of %d, item %d\n", parent, (int)get_global_id(0));
+      });
+    })",
+                              "k", "-cl-std=CL3.0");
+  ASSERT_NE(nullptr, kernel.get());
+  std::vector<std::string> got = lines(printed(kernel, 40));
+  std::multiset<std::string> expected;
+  for (int parent = 0; parent < 40; ++parent)
+    for (int item = 0; item < 2; ++item)
+      expected.insert("child of " + std::to_string(parent) + ", item " + std::to_string(item));
+  EXPECT_EQ(expected, std::multiset<std::string>(got.begin(), got.end()));
+}
+
 TEST_F(PrintfTest, KernelsWithoutPrintfPrintNothing) {
   EXPECT_EQ("", printed(R"(kernel void k(global int *out) { out[0] = 1; })"));
 }

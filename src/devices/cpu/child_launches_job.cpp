@@ -9,14 +9,27 @@
 
 namespace kiln::cpu {
 
-size_t childLaunchesChunkSize(const std::vector<ChildLaunch> &children, unsigned workers) {
+namespace {
+
+size_t groupsOf(const ChildLaunch &child) {
+  return child.groups[0] * child.groups[1] * child.groups[2];
+}
+
+size_t groupsOf(const std::vector<ChildLaunch> &children) {
   size_t groups = 0;
+  for (const ChildLaunch &child : children)
+    groups += groupsOf(child);
+  return groups;
+}
+
+} // namespace
+
+size_t childLaunchesChunkSize(const std::vector<ChildLaunch> &children, unsigned workers) {
+  size_t groups = groupsOf(children);
   uint64_t nanoseconds = 0;
   bool estimated = true;
   for (const ChildLaunch &child : children) {
-    size_t count = child.groups[0] * child.groups[1] * child.groups[2];
-    groups += count;
-    uint64_t each = estimatedNanoseconds(child.code, count);
+    uint64_t each = estimatedNanoseconds(child.code, groupsOf(child));
     estimated = estimated && each != 0;
     nanoseconds += each;
   }
@@ -24,17 +37,6 @@ size_t childLaunchesChunkSize(const std::vector<ChildLaunch> &children, unsigned
     return std::max<size_t>(groups, 1);
   return std::max<size_t>(1, groups / (size_t{std::max(workers, 1u)} * 4));
 }
-
-namespace {
-
-size_t groupsOf(const std::vector<ChildLaunch> &children) {
-  size_t groups = 0;
-  for (const ChildLaunch &child : children)
-    groups += child.groups[0] * child.groups[1] * child.groups[2];
-  return groups;
-}
-
-} // namespace
 
 ChildLaunchesJob::ChildLaunchesJob(std::shared_ptr<Command> command,
                                    std::vector<WorkerScratch> &scratch,
@@ -65,10 +67,8 @@ ChildLaunchesJob::ChildLaunchesJob(std::shared_ptr<Command> command,
                                children[index].code, children[index].groups);
     end += prepared.groupCount();
     ends_.push_back(end);
-    if (kernel.printfCalls() != nullptr) {
-      printf_[index].emplace(allocateAligned(PrintfOutput::storageSize(printfBufferSize),
-                                             PrintfOutput::kStorageAlignment),
-                             printfBufferSize);
+    printf_[index] = printfOutputFor(kernel, printfBufferSize);
+    if (printf_[index]) {
       prepared.params.printfBuffer = printf_[index]->buffer();
       printfCalls_[index] = kernel.printfCalls();
     }

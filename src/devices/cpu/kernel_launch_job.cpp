@@ -238,6 +238,15 @@ unsigned PreparedLaunch::describeGroup(size_t linear, WorkGroupParams &group) co
   return edges;
 }
 
+std::optional<PrintfOutput> printfOutputFor(const CpuKernel &kernel, size_t bufferSize) {
+  if (kernel.printfCalls() == nullptr)
+    return std::nullopt;
+  return std::optional<PrintfOutput>(
+      std::in_place,
+      allocateAligned(PrintfOutput::storageSize(bufferSize), PrintfOutput::kStorageAlignment),
+      bufferSize);
+}
+
 KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
                                  std::vector<WorkerScratch> &scratch, const LaunchCode &code,
                                  const std::array<uint64_t, 3> &groups, size_t chunkSize,
@@ -245,13 +254,9 @@ KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
     : ParallelJob(groups[0] * groups[1] * groups[2], chunkSize), command_(std::move(command)),
       scratch_(scratch), launch_(std::get<KernelLaunch>(command_->payload())),
       deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)),
-      prepared_(launch_, code, groups) {
-  if (deviceKernel_.printfCalls() != nullptr) {
-    printf_.emplace(allocateAligned(PrintfOutput::storageSize(printfBufferSize),
-                                    PrintfOutput::kStorageAlignment),
-                    printfBufferSize);
+      prepared_(launch_, code, groups), printf_(printfOutputFor(deviceKernel_, printfBufferSize)) {
+  if (printf_)
     prepared_.params.printfBuffer = printf_->buffer();
-  }
   if (launch_.kernel->info().usesDeviceEnqueue) {
     enqueueArena_ = EnqueueArena::create(launch_, command_->event().queue()->device());
     if (enqueueArena_ == nullptr)

@@ -127,6 +127,10 @@ inline constexpr uint64_t kOneWorkerNanoseconds = 10000;
 /// there is none yet.
 uint64_t estimatedNanoseconds(const LaunchCode &code, size_t groups);
 
+/// The printf buffer of a launch of `kernel`, of `bufferSize` bytes; none when the kernel does
+/// not call printf.
+std::optional<PrintfOutput> printfOutputFor(const CpuKernel &kernel, size_t bufferSize);
+
 /// An NDRange of `groups` work-groups along each dimension: one item per work-group.
 class KernelLaunchJob final : public ParallelJob {
 public:
