@@ -85,8 +85,8 @@ bool Kernel::allArgsSet() const {
 
 size_t Kernel::writeBlockArguments(const void *literal, std::span<const uint64_t> localSizes,
                                    std::byte *block) const {
-  // Every argument of a block kernel is written here: nothing of the kernel's own arguments,
-  // which blockLaunch may be setting on another thread, is read.
+  // Every argument of a block kernel is written here, nothing of the kernel object's own is
+  // read: launches of one block kernel are made on several threads at once.
   std::memset(block, 0, info_.argBlockSize);
   if (!info_.args.empty())
     std::memcpy(block + info_.args[0].blockOffset, &literal, sizeof literal);

@@ -105,7 +105,7 @@ class RecordReader {
 public:
   explicit RecordReader(std::shared_ptr<EnqueuedChildren> children)
       : children_(std::move(children)), arena_(*children_->arena->arena()),
-        tree_(*children_->arena->tree()) {}
+        tree_(*children_->arena->tree()), batches_(tree_.device().driver().runsChildLaunches()) {}
 
   void readAll() {
     uint64_t used = arena_.used.load(std::memory_order_acquire);
@@ -116,7 +116,7 @@ public:
       start(*record);
       offset += record->size;
     }
-    for (auto &[queue, records] : batches_)
+    for (auto &[queue, records] : batched_)
       startBatch(*queue, records);
   }
 
@@ -197,13 +197,12 @@ private:
   /// any other record.
   bool addToBatch(const EnqueueRecord &record, const Ref<Queue> &queue) {
     if (record.kind != static_cast<uint32_t>(compiler::EnqueueRecordKind::Kernel) ||
-        record.waitCount != 0 || tree_.entry(record.returnEvent) != nullptr ||
-        !tree_.device().driver().runsChildLaunches())
+        record.waitCount != 0 || tree_.entry(record.returnEvent) != nullptr || !batches_)
       return false;
-    auto batch = std::find_if(batches_.begin(), batches_.end(),
+    auto batch = std::find_if(batched_.begin(), batched_.end(),
                               [&](const auto &each) { return each.first == queue; });
-    if (batch == batches_.end())
-      batch = batches_.insert(batches_.end(), {queue, {}});
+    if (batch == batched_.end())
+      batch = batched_.insert(batched_.end(), {queue, {}});
     batch->second.push_back(&record);
     if (batch->second.size() == kLaunchesPerCommand)
       startBatch(*queue, batch->second);
@@ -278,8 +277,8 @@ private:
   std::shared_ptr<Command> kernelCommand(const EnqueueRecord &record, Queue &queue) {
     const auto *bytes = reinterpret_cast<const std::byte *>(&record);
     KernelLaunch launch;
-    if (!tree_.blockLaunch(record.kernel, bytes + record.literalOffset, record.localArgumentCount,
-                           localSizesOf(record).data(), launch.kernel, launch.arguments))
+    if (!tree_.blockLaunch(record.kernel, bytes + record.literalOffset, localSizesOf(record),
+                           launch.kernel, launch.arguments))
       return nullptr;
     launch.deviceKernel = launch.kernel->deviceKernel(&tree_.device());
     if (launch.deviceKernel == nullptr)
@@ -309,9 +308,11 @@ private:
   std::shared_ptr<EnqueuedChildren> children_;
   const DeviceEnqueueArena &arena_;
   EnqueueTree &tree_;
+  /// Whether the device runs kernels without events together (DeviceDriver::runsChildLaunches).
+  const bool batches_;
   /// The records of the launches each queue runs as one command, started once there are
   /// kLaunchesPerCommand of them or every record has been read.
-  std::vector<std::pair<Ref<Queue>, std::vector<const EnqueueRecord *>>> batches_;
+  std::vector<std::pair<Ref<Queue>, std::vector<const EnqueueRecord *>>> batched_;
   uint64_t lastQueueHandle_ = 0;
   Ref<Queue> lastQueue_;
   uint32_t lastKernelNumber_ = 0;
@@ -380,13 +381,9 @@ Ref<Event> EnqueueTree::commandEvent(uint32_t number) const {
 }
 
 Kernel *EnqueueTree::blockKernel(uint32_t number) {
-  std::lock_guard lock(mutex_);
-  return blockKernelLocked(number);
-}
-
-Kernel *EnqueueTree::blockKernelLocked(uint32_t number) {
   if (number < 1 || number > info_.kernels.size())
     return nullptr;
+  std::lock_guard lock(mutex_);
   Ref<Kernel> &made = kernels_[number];
   if (!made) {
     std::map<const Device *, DeviceKernelCode> code;
@@ -399,19 +396,19 @@ Kernel *EnqueueTree::blockKernelLocked(uint32_t number) {
   return made.get();
 }
 
-bool EnqueueTree::blockLaunch(uint32_t number, const void *literal, uint32_t localCount,
-                              const uint64_t *localSizes, Ref<Kernel> &kernel,
+bool EnqueueTree::blockLaunch(uint32_t number, const void *literal,
+                              std::span<const uint64_t> localSizes, Ref<Kernel> &kernel,
                               LaunchArguments &arguments) {
-  std::lock_guard lock(mutex_);
-  Kernel *made = blockKernelLocked(number);
+  Kernel *made = blockKernel(number);
   if (made == nullptr)
     return false;
-  // The block kernel's arguments: the block literal, then its __local pointers.
-  made->setSvmPointer(0, literal);
-  for (uint32_t i = 0; i < localCount && i + 1 < made->argCount(); ++i)
-    made->setLocalSize(i + 1, localSizes[i]);
+  // A block kernel names no memory objects, and its literal lies in the launch's arena, which
+  // is no SVM allocation: the argument block is all a launch of it needs.
+  arguments.block.resize(made->argBlockSize());
+  arguments.localMemorySize =
+      made->writeBlockArguments(literal, localSizes, arguments.block.data());
   kernel = Ref<Kernel>(made);
-  return made->launchArgs(arguments) == CL_SUCCESS;
+  return true;
 }
 
 std::unique_ptr<EnqueueArena> EnqueueArena::create(const KernelLaunch &launch, Device &device) {

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 
 namespace kiln {
 
@@ -60,10 +61,10 @@ public:
   Ref<Event> commandEvent(uint32_t number) const;
 
   /// The arguments of a launch of kernel `number` (one-based) with the block literal at
-  /// `literal` and `localCount` __local arguments of `localSizes` bytes; fills `kernel` and
+  /// `literal` and __local arguments of `localSizes` bytes; fills `kernel` and
   /// `arguments`. False when the program has no such kernel.
-  bool blockLaunch(uint32_t number, const void *literal, uint32_t localCount,
-                   const uint64_t *localSizes, Ref<Kernel> &kernel, LaunchArguments &arguments);
+  bool blockLaunch(uint32_t number, const void *literal, std::span<const uint64_t> localSizes,
+                   Ref<Kernel> &kernel, LaunchArguments &arguments);
 
   /// The kernel object of kernel `number` (one-based), which the tree keeps; null when the
   /// program has no such kernel.
@@ -71,7 +72,6 @@ public:
 
 private:
   bool allocate();
-  Kernel *blockKernelLocked(uint32_t number);
 
   Program &program_;
   Device &device_;
@@ -81,7 +81,7 @@ private:
 
   mutable std::mutex mutex_;
   std::map<uint32_t, Ref<Event>> commandEvents_;
-  std::map<uint32_t, Ref<Kernel>> kernels_; // blockLaunch sets and reads them under mutex_
+  std::map<uint32_t, Ref<Kernel>> kernels_; // made on first use, under mutex_
 };
 
 /// The arena of one launch, in memory the launch's device and the host both address.
