@@ -25,17 +25,17 @@ size_t groupsOf(const std::vector<ChildLaunch> &children) {
 } // namespace
 
 size_t childLaunchesChunkSize(const std::vector<ChildLaunch> &children, unsigned workers) {
-  size_t groups = groupsOf(children);
   uint64_t nanoseconds = 0;
-  bool estimated = true;
   for (const ChildLaunch &child : children) {
     uint64_t each = estimatedNanoseconds(child.code, groupsOf(child));
-    estimated = estimated && each != 0;
+    if (each == 0) {
+      nanoseconds = 0; // one launch not known: the whole is not
+      break;
+    }
     nanoseconds += each;
   }
-  if (estimated && nanoseconds < kOneWorkerNanoseconds)
-    return std::max<size_t>(groups, 1);
-  return std::max<size_t>(1, groups / (size_t{std::max(workers, 1u)} * 4));
+  // Chunks cross from one launch to the next, so no count of groups in step fits them all.
+  return chunkSizeForTime(nanoseconds, 1, groupsOf(children), workers);
 }
 
 ChildLaunchesJob::ChildLaunchesJob(std::shared_ptr<Command> command,

@@ -54,9 +54,8 @@ private:
   std::atomic<bool> failed_{false};
 };
 
-/// How many work-groups of `children` a worker claims at a time: several chunks per worker;
-/// all at once when the estimates of their work-group times (launchChunkSize) add up to less
-/// than kOneWorkerNanoseconds.
+/// How many work-groups of `children` a worker claims at a time: launchChunkSize's rule for
+/// all their work-groups, with the sum of the launches' estimates.
 size_t childLaunchesChunkSize(const std::vector<ChildLaunch> &children, unsigned workers);
 
 } // namespace kiln::cpu

@@ -109,15 +109,15 @@ void recordGroupTime(std::atomic<uint32_t> &estimate, size_t groups, uint64_t na
   estimate.store(static_cast<uint32_t>(std::max<uint64_t>(next, 1)), std::memory_order_relaxed);
 }
 
+/// The estimated time of `groups` work-groups by `estimate` of one (null: none), 0 when unknown.
+uint64_t nanosecondsOf(const std::atomic<uint32_t> *estimate, size_t groups) {
+  return estimate == nullptr ? 0 : uint64_t{estimate->load(std::memory_order_relaxed)} * groups;
+}
+
 } // namespace
 
-namespace {
-
-/// launchChunkSize with the code's estimate of a work-group's time (null: none) found already.
-size_t chunkSizeFor(const std::atomic<uint32_t> *estimate, uint32_t groupsInStep, size_t groups,
-                    unsigned workers) {
-  uint64_t nanoseconds =
-      estimate == nullptr ? 0 : uint64_t{estimate->load(std::memory_order_relaxed)} * groups;
+size_t chunkSizeForTime(uint64_t nanoseconds, uint32_t groupsInStep, size_t groups,
+                        unsigned workers) {
   if (nanoseconds != 0 && nanoseconds < kOneWorkerNanoseconds)
     return groups;
   size_t chunk = std::max<size_t>(1, groups / (size_t{workers} * 4));
@@ -126,19 +126,17 @@ size_t chunkSizeFor(const std::atomic<uint32_t> *estimate, uint32_t groupsInStep
   return (chunk + inStep - 1) / inStep * inStep;
 }
 
-} // namespace
-
 uint64_t estimatedNanoseconds(const LaunchCode &code, size_t groups) {
-  const std::atomic<uint32_t> *estimate = groupTimeOf(code);
-  return estimate == nullptr ? 0 : uint64_t{estimate->load(std::memory_order_relaxed)} * groups;
+  return nanosecondsOf(groupTimeOf(code), groups);
 }
 
 size_t launchChunkSize(const LaunchCode &code, size_t groups, unsigned workers) {
-  return chunkSizeFor(groupTimeOf(code), code.groupsInStep, groups, workers);
+  return chunkSizeForTime(estimatedNanoseconds(code, groups), code.groupsInStep, groups, workers);
 }
 
 size_t PreparedLaunch::chunkSize(unsigned workers) const {
-  return chunkSizeFor(groupTime_, code.groupsInStep, groupCount(), workers);
+  return chunkSizeForTime(nanosecondsOf(groupTime_, groupCount()), code.groupsInStep, groupCount(),
+                          workers);
 }
 
 bool PreparedLaunch::runGroups(size_t begin, size_t end, WorkerScratch &scratch) const {

@@ -127,6 +127,11 @@ inline constexpr uint64_t kOneWorkerNanoseconds = 10000;
 /// there is none yet.
 uint64_t estimatedNanoseconds(const LaunchCode &code, size_t groups);
 
+/// launchChunkSize for `groups` work-groups estimated to take `nanoseconds` together (0: not
+/// known), of code that runs up to `groupsInStep` of them in step.
+size_t chunkSizeForTime(uint64_t nanoseconds, uint32_t groupsInStep, size_t groups,
+                        unsigned workers);
+
 /// The printf buffer of a launch of `kernel`, of `bufferSize` bytes; none when the kernel does
 /// not call printf.
 std::optional<PrintfOutput> printfOutputFor(const CpuKernel &kernel, size_t bufferSize);
