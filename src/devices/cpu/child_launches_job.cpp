@@ -42,7 +42,7 @@ ChildLaunchesJob::ChildLaunchesJob(std::shared_ptr<Command> command,
                                    std::vector<WorkerScratch> &scratch,
                                    const std::vector<ChildLaunch> &children, size_t chunkSize,
                                    size_t printfBufferSize)
-    : ParallelJob(groupsOf(children), chunkSize), command_(std::move(command)), scratch_(scratch) {
+    : WorkGroupsJob(std::move(command), scratch, groupsOf(children), chunkSize) {
   const auto &batch = std::get<ChildLaunches>(command_->payload());
   size_t enqueuing = 0;
   for (const ChildLaunch &each : children)
@@ -52,7 +52,7 @@ ChildLaunchesJob::ChildLaunchesJob(std::shared_ptr<Command> command,
     enqueueArena_ =
         EnqueueArena::forTree(batch.tree, command_->event().queue()->device(), enqueuing);
     if (enqueueArena_ == nullptr)
-      failed_.store(true);
+      fail();
   }
   prepared_.reserve(children.size());
   ends_.reserve(children.size());
@@ -78,16 +78,14 @@ ChildLaunchesJob::ChildLaunchesJob(std::shared_ptr<Command> command,
 }
 
 void ChildLaunchesJob::run(size_t begin, size_t end, unsigned worker) {
-  if (!started_.exchange(true))
-    command_->markRunning();
-  if (failed_.load(std::memory_order_relaxed))
+  if (!startRunning())
     return;
   auto part = std::upper_bound(ends_.begin(), ends_.end(), begin) - ends_.begin();
   for (; begin < end; ++part) {
     size_t first = part == 0 ? 0 : ends_[part - 1];
     size_t stop = std::min(end, ends_[part]);
     if (!prepared_[part].runGroups(begin - first, stop - first, scratch_[worker])) {
-      failed_.store(true);
+      fail();
       return;
     }
     begin = stop;
@@ -99,8 +97,7 @@ void ChildLaunchesJob::finished() {
     if (printf_[index])
       printf_[index]->write(*printfCalls_[index]);
   printf_.clear();
-  completeAfterEnqueuedCommands(command_, std::move(enqueueArena_),
-                                failed_.load() ? CL_OUT_OF_RESOURCES : CL_COMPLETE);
+  complete(std::move(enqueueArena_));
 }
 
 } // namespace kiln::cpu

@@ -26,7 +26,7 @@ struct ChildLaunch {
   std::array<uint64_t, 3> groups{};
 };
 
-class ChildLaunchesJob final : public ParallelJob {
+class ChildLaunchesJob final : public WorkGroupsJob {
 public:
   /// `children`: the launches of the command's ChildLaunches that have work-groups, in order.
   /// `chunkSize`: see childLaunchesChunkSize.
@@ -36,13 +36,9 @@ public:
 
   void run(size_t begin, size_t end, unsigned worker) override;
 
-  const void *waiterTag() const override { return waiterTagOf(*command_); }
-
   void finished() override;
 
 private:
-  std::shared_ptr<Command> command_;
-  std::vector<WorkerScratch> &scratch_;
   std::vector<PreparedLaunch> prepared_;
   /// The work-group after each launch's last, counted over all of them.
   std::vector<size_t> ends_;
@@ -50,8 +46,6 @@ private:
   std::vector<std::optional<PrintfOutput>> printf_;
   std::vector<const std::vector<compiler::PrintfCallSite> *> printfCalls_;
   std::unique_ptr<EnqueueArena> enqueueArena_; // when some of them enqueue kernels
-  std::atomic<bool> started_{false};
-  std::atomic<bool> failed_{false};
 };
 
 /// How many work-groups of `children` a worker claims at a time: launchChunkSize's rule for

@@ -249,8 +249,8 @@ KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
                                  std::vector<WorkerScratch> &scratch, const LaunchCode &code,
                                  const std::array<uint64_t, 3> &groups, size_t chunkSize,
                                  size_t printfBufferSize)
-    : ParallelJob(groups[0] * groups[1] * groups[2], chunkSize), command_(std::move(command)),
-      scratch_(scratch), launch_(std::get<KernelLaunch>(command_->payload())),
+    : WorkGroupsJob(std::move(command), scratch, groups[0] * groups[1] * groups[2], chunkSize),
+      launch_(std::get<KernelLaunch>(command_->payload())),
       deviceKernel_(static_cast<const CpuKernel &>(*launch_.deviceKernel)),
       prepared_(launch_, code, groups), printf_(printfOutputFor(deviceKernel_, printfBufferSize)) {
   if (printf_)
@@ -258,19 +258,15 @@ KernelLaunchJob::KernelLaunchJob(std::shared_ptr<Command> command,
   if (launch_.kernel->info().usesDeviceEnqueue) {
     enqueueArena_ = EnqueueArena::create(launch_, command_->event().queue()->device());
     if (enqueueArena_ == nullptr)
-      failed_.store(true);
+      fail();
     else
       prepared_.params.deviceEnqueueArena = enqueueArena_->arena();
   }
 }
 
 void KernelLaunchJob::run(size_t begin, size_t end, unsigned worker) {
-  if (!started_.exchange(true))
-    command_->markRunning();
-  if (failed_.load(std::memory_order_relaxed))
-    return;
-  if (!prepared_.runGroups(begin, end, scratch_[worker]))
-    failed_.store(true);
+  if (startRunning() && !prepared_.runGroups(begin, end, scratch_[worker]))
+    fail();
 }
 
 void KernelLaunchJob::finished() {
@@ -279,8 +275,7 @@ void KernelLaunchJob::finished() {
     printf_->write(*deviceKernel_.printfCalls());
   printf_.reset();
   // A kernel's enqueued kernels run once it has finished; its command completes after them.
-  completeAfterEnqueuedCommands(command_, std::move(enqueueArena_),
-                                failed_.load() ? CL_OUT_OF_RESOURCES : CL_COMPLETE);
+  complete(std::move(enqueueArena_));
 }
 
 } // namespace kiln::cpu

@@ -136,8 +136,41 @@ size_t chunkSizeForTime(uint64_t nanoseconds, uint32_t groupsInStep, size_t grou
 /// not call printf.
 std::optional<PrintfOutput> printfOutputFor(const CpuKernel &kernel, size_t bufferSize);
 
+/// A job whose items are the work-groups of a command's launches: what both kinds of launch
+/// job keep, and how they start and complete their command.
+class WorkGroupsJob : public ParallelJob {
+public:
+  const void *waiterTag() const override { return waiterTagOf(*command_); }
+
+protected:
+  WorkGroupsJob(std::shared_ptr<Command> command, std::vector<WorkerScratch> &scratch,
+                size_t groups, size_t chunkSize)
+      : ParallelJob(groups, chunkSize), command_(std::move(command)), scratch_(scratch) {}
+
+  /// Marks the command running on the first call; false once the job has failed.
+  bool startRunning() {
+    if (!started_.exchange(true))
+      command_->markRunning();
+    return !failed_.load(std::memory_order_relaxed);
+  }
+  void fail() { failed_.store(true); }
+  /// Completes the command once the kernels its launches enqueued into `arena` (null: none)
+  /// have finished.
+  void complete(std::unique_ptr<EnqueueArena> arena) {
+    completeAfterEnqueuedCommands(command_, std::move(arena),
+                                  failed_.load() ? CL_OUT_OF_RESOURCES : CL_COMPLETE);
+  }
+
+  std::shared_ptr<Command> command_;
+  std::vector<WorkerScratch> &scratch_;
+
+private:
+  std::atomic<bool> started_{false};
+  std::atomic<bool> failed_{false};
+};
+
 /// An NDRange of `groups` work-groups along each dimension: one item per work-group.
-class KernelLaunchJob final : public ParallelJob {
+class KernelLaunchJob final : public WorkGroupsJob {
 public:
   KernelLaunchJob(std::shared_ptr<Command> command, std::vector<WorkerScratch> &scratch,
                   const LaunchCode &code, const std::array<uint64_t, 3> &groups, size_t chunkSize,
@@ -145,20 +178,14 @@ public:
 
   void run(size_t begin, size_t end, unsigned worker) override;
 
-  const void *waiterTag() const override { return waiterTagOf(*command_); }
-
   void finished() override;
 
 private:
-  std::shared_ptr<Command> command_;
-  std::vector<WorkerScratch> &scratch_;
   KernelLaunch &launch_;
   const CpuKernel &deviceKernel_;
   PreparedLaunch prepared_;
   std::optional<PrintfOutput> printf_;         // for kernels that call printf
   std::unique_ptr<EnqueueArena> enqueueArena_; // for kernels that enqueue kernels
-  std::atomic<bool> started_{false};
-  std::atomic<bool> failed_{false};
 };
 
 } // namespace kiln::cpu
