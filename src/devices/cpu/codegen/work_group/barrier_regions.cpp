@@ -12,7 +12,9 @@
 //      memory. Without yields, find the values the whole work-group holds alike
 //      (work_group_uniform_values.hpp): their memory is one variable, not one per work-item.
 //   4. Give every other alloca (the private variables and the demoted values) one slot per
-//      work-item, laid out structure-of-arrays in WorkGroupParams::privateMemory.
+//      work-item, laid out structure-of-arrays in WorkGroupParams::privateMemory, or, when
+//      the work-group's slots are few and no turn returns before it has finished, in a variable
+//      of the function, which LLVM may keep in registers once the region loops are unrolled.
 //   5. Clone each region into a loop nest over the work-group's work-items. A work-item that
 //      leaves the region records which barrier it reached; when the loop ends, a dispatcher
 //      starts the region after that barrier, or returns when every work-item has finished.
@@ -32,6 +34,7 @@
 #include "devices/cpu/codegen/work_group/computation_copy.hpp"
 #include "devices/cpu/codegen/work_group/work_group_uniform_values.hpp"
 #include "devices/cpu/codegen/work_group/work_item_rematerialization.hpp"
+#include "devices/cpu/work_group_abi.hpp"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
@@ -57,6 +60,10 @@ namespace {
 
 /// The "next region" of a work-item that has returned.
 constexpr uint32_t kFinished = ~0u;
+
+/// The most bytes of slots a work-group keeps in a variable of its function (on the worker's
+/// stack) rather than in WorkGroupParams::privateMemory: room for a few values of 256 work-items.
+constexpr uint64_t kSlotsInVariable = 8192;
 
 class WorkItemLoopBuilder {
 public:
@@ -426,6 +433,7 @@ private:
       slots_.push_back({alloca, offset, stride});
       total = offset + stride;
     }
+    slotBytes_ = total;
     pending_ = builder.CreateAlloca(i32_, nullptr, "pending.region");
     for (AllocaInst *variable : uniformVariables_)
       regionCopy_[variable] = builder.CreateAlloca(variable->getAllocatedType(), nullptr,
@@ -672,12 +680,32 @@ private:
       Value *items = prologue.CreateMul(
           groupsAlongX(), prologue.CreateMul(inputs_.localSize[1], inputs_.localSize[2]));
       Value *offset = prologue.CreateMul(items, prologue.getInt64(slot.offset));
-      slotBase_[slot.alloca] = prologue.CreateGEP(prologue.getInt8Ty(), inputs_.privateMemory,
-                                                  offset, slot.alloca->getName() + ".slots");
+      slotBase_[slot.alloca] = prologue.CreateGEP(prologue.getInt8Ty(), slotStorage(items), offset,
+                                                  slot.alloca->getName() + ".slots");
     }
     Value *offset = builder.CreateMul(linearId, builder.getInt64(slot.stride));
     return builder.CreateGEP(builder.getInt8Ty(), slotBase_[slot.alloca], offset,
                              slot.alloca->getName() + ".item");
+  }
+
+  /// Where the slots live: a variable of the function when the work-group's slots are few and
+  /// no turn ends a call before the group has finished, else WorkGroupParams::privateMemory.
+  /// Where the region loops are unrolled, LLVM then keeps the slots of a value that crosses a
+  /// barrier in registers, instead of storing every SIMD group's copy before the barrier and
+  /// loading it after (a local-memory scan's values cross sixteen barriers).
+  Value *slotStorage(Value *simdGroups) {
+    if (slotStorage_ != nullptr)
+      return slotStorage_;
+    slotStorage_ = inputs_.privateMemory;
+    auto *count = dyn_cast<ConstantInt>(simdGroups);
+    if (hasTurns() || count == nullptr || count->getZExtValue() * slotBytes_ > kSlotsInVariable)
+      return slotStorage_;
+    IRBuilder<> entry(inputs_.prologue, inputs_.prologue->begin());
+    AllocaInst *storage =
+        entry.CreateAlloca(ArrayType::get(entry.getInt8Ty(), count->getZExtValue() * slotBytes_),
+                           nullptr, "slots.in.frame");
+    storage->setAlignment(Align(kLocalMemoryAlignment));
+    return slotStorage_ = storage;
   }
 
   /// An exit of a cloned region: the work-item reached `target`'s barrier (or finished).
@@ -810,6 +838,9 @@ private:
   BasicBlock *turnReturn_ = nullptr;
   std::vector<PrivateSlot> slots_;
   DenseMap<AllocaInst *, Value *> slotBase_;
+  /// Bytes of slots per SIMD group, and where they live (slotStorage()).
+  uint64_t slotBytes_ = 0;
+  Value *slotStorage_ = nullptr;
   std::optional<WorkGroupUniformValues> uniform_;
   /// Every branch that chooses a region's exit tests a work-group value.
   bool workItemsStayTogether_ = false;
