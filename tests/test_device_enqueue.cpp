@@ -359,8 +359,8 @@ TEST_F(DeviceEnqueueTest, ManyChildrenOfDifferentKernelsEachRunOnce) {
   // such children together (the CPU device: as commands of several launches); each child and
   // grandchild still runs once, over its own range with its own captures.
   if ((deviceInfo<cl_device_type>(device_, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0)
-    GTEST_SKIP() << "known GPU hang (docs/device-side-enqueue.md, Limits): the GPU's own "
-                    "launches of over a hundred children beside children with events never finish";
+    GTEST_SKIP() << "known GPU hang (docs/device-side-enqueue.md, Limits): children the GPU "
+                    "starts from different enqueues of one warp, beside children with events";
   Kernel kernel = buildKernel(R"(
 kernel void parent(global int *ran, global int *grandchildren, global int *marked) {
   int i = (int)get_global_id(0);
