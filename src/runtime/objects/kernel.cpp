@@ -10,6 +10,26 @@
 #include <cstring>
 
 namespace kiln {
+namespace {
+
+/// Places the __local arguments of a kernel of `info` after its __local variables, argument
+/// `index` taking `localSizeOf(index)` bytes, and writes their offsets into `block` (null: only
+/// measures). Returns the work-group's local memory size.
+template <typename LocalSizeOf>
+size_t placeLocalArguments(const compiler::KernelInfo &info, std::byte *block,
+                           LocalSizeOf localSizeOf) {
+  compiler::LocalMemoryLayout layout(info.staticLocalMemSize);
+  for (size_t index = 0; index < info.args.size(); ++index) {
+    if (info.args[index].kind != compiler::ArgKind::LocalPointer)
+      continue;
+    uint64_t offset = layout.place(localSizeOf(index));
+    if (block != nullptr)
+      std::memcpy(block + info.args[index].blockOffset, &offset, sizeof offset);
+  }
+  return layout.size();
+}
+
+} // namespace
 
 bool findDeviceKernels(const Program &program, const std::string &name,
                        std::map<const Device *, DeviceKernelCode> &found) {
@@ -90,26 +110,14 @@ size_t Kernel::writeBlockArguments(const void *literal, std::span<const uint64_t
   std::memset(block, 0, info_.argBlockSize);
   if (!info_.args.empty())
     std::memcpy(block + info_.args[0].blockOffset, &literal, sizeof literal);
-  compiler::LocalMemoryLayout layout(info_.staticLocalMemSize);
-  for (size_t index = 1; index < info_.args.size(); ++index) {
-    if (info_.args[index].kind != compiler::ArgKind::LocalPointer)
-      continue;
-    uint64_t offset = layout.place(index - 1 < localSizes.size() ? localSizes[index - 1] : 0);
-    std::memcpy(block + info_.args[index].blockOffset, &offset, sizeof offset);
-  }
-  return layout.size();
+  // The __local arguments follow the literal, argument 0.
+  return placeLocalArguments(info_, block, [&](size_t index) {
+    return index - 1 < localSizes.size() ? localSizes[index - 1] : 0;
+  });
 }
 
 size_t Kernel::layOutLocalMemory(std::byte *block) const {
-  compiler::LocalMemoryLayout layout(info_.staticLocalMemSize);
-  for (size_t index = 0; index < args_.size(); ++index) {
-    if (info_.args[index].kind != compiler::ArgKind::LocalPointer)
-      continue;
-    uint64_t offset = layout.place(args_[index].localSize);
-    if (block != nullptr)
-      std::memcpy(block + info_.args[index].blockOffset, &offset, sizeof offset);
-  }
-  return layout.size();
+  return placeLocalArguments(info_, block, [&](size_t index) { return args_[index].localSize; });
 }
 
 cl_int Kernel::launchArgs(LaunchArguments &arguments) const {

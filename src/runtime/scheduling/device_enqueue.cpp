@@ -226,26 +226,33 @@ private:
     batch.tree = children_->arena->tree();
     batch.children.reserve(records.size());
     for (const EnqueueRecord *record : records) {
-      Kernel *kernel = blockKernel(record->kernel);
-      const DeviceKernel *code =
-          kernel != nullptr ? kernel->deviceKernel(&tree_.device()) : nullptr;
-      if (code == nullptr)
+      BlockCode block = blockCodeOf(*record);
+      if (block.code == nullptr)
         continue;
       ChildLaunches::Child &child = batch.children.emplace_back();
-      child.kernel = kernel;
-      child.deviceKernel = code;
-      child.range = rangeOf(*record, *code);
+      child.kernel = block.kernel;
+      child.deviceKernel = block.code;
+      child.range = rangeOf(*record, *block.code);
       child.argumentsOffset = batch.arguments.size();
       batch.arguments.resize(child.argumentsOffset +
-                             alignUp(std::max<size_t>(kernel->argBlockSize(), 1), 64));
-      const auto *bytes = reinterpret_cast<const std::byte *>(record);
+                             alignUp(std::max<size_t>(block.kernel->argBlockSize(), 1), 64));
       child.localMemorySize =
-          kernel->writeBlockArguments(bytes + record->literalOffset, localSizesOf(*record),
-                                      batch.arguments.data() + child.argumentsOffset);
+          block.kernel->writeBlockArguments(literalOf(*record), localSizesOf(*record),
+                                            batch.arguments.data() + child.argumentsOffset);
     }
     if (batch.children.empty())
       return nullptr;
     return Command::makeInternal(queue, CL_COMMAND_NDRANGE_KERNEL, std::move(batch));
+  }
+
+  /// A kernel record's block kernel and its code on the tree's device.
+  struct BlockCode {
+    Kernel *kernel = nullptr;
+    const DeviceKernel *code = nullptr; // null when the program or the device has none
+  };
+  BlockCode blockCodeOf(const EnqueueRecord &record) {
+    Kernel *kernel = blockKernel(record.kernel);
+    return {kernel, kernel != nullptr ? kernel->deviceKernel(&tree_.device()) : nullptr};
   }
 
   /// The device queue of `handle`, asked of the context once for a run of records.
@@ -266,6 +273,11 @@ private:
     return lastKernel_;
   }
 
+  /// The copy of the block literal in a kernel record.
+  static const std::byte *literalOf(const EnqueueRecord &record) {
+    return reinterpret_cast<const std::byte *>(&record) + record.literalOffset;
+  }
+
   /// The sizes of the __local arguments a kernel record's block takes.
   static std::span<const uint64_t> localSizesOf(const EnqueueRecord &record) {
     const auto *bytes = reinterpret_cast<const std::byte *>(&record);
@@ -275,15 +287,18 @@ private:
   }
 
   std::shared_ptr<Command> kernelCommand(const EnqueueRecord &record, Queue &queue) {
-    const auto *bytes = reinterpret_cast<const std::byte *>(&record);
+    BlockCode block = blockCodeOf(record);
+    if (block.code == nullptr)
+      return nullptr;
     KernelLaunch launch;
-    if (!tree_.blockLaunch(record.kernel, bytes + record.literalOffset, localSizesOf(record),
-                           launch.kernel, launch.arguments))
-      return nullptr;
-    launch.deviceKernel = launch.kernel->deviceKernel(&tree_.device());
-    if (launch.deviceKernel == nullptr)
-      return nullptr;
-    launch.range = rangeOf(record, *launch.deviceKernel);
+    launch.kernel = Ref<Kernel>(block.kernel);
+    launch.deviceKernel = block.code;
+    // A block kernel names no memory objects, and its literal lies in the launch's arena, which
+    // is no SVM allocation: the argument block is all a launch of it needs.
+    launch.arguments.block.resize(block.kernel->argBlockSize());
+    launch.arguments.localMemorySize = block.kernel->writeBlockArguments(
+        literalOf(record), localSizesOf(record), launch.arguments.block.data());
+    launch.range = rangeOf(record, *block.code);
     launch.enqueueTree = children_->arena->tree();
     return Command::makeInternal(queue, CL_COMMAND_NDRANGE_KERNEL, std::move(launch));
   }
@@ -394,21 +409,6 @@ Kernel *EnqueueTree::blockKernel(uint32_t number) {
     object->releaseExternal();
   }
   return made.get();
-}
-
-bool EnqueueTree::blockLaunch(uint32_t number, const void *literal,
-                              std::span<const uint64_t> localSizes, Ref<Kernel> &kernel,
-                              LaunchArguments &arguments) {
-  Kernel *made = blockKernel(number);
-  if (made == nullptr)
-    return false;
-  // A block kernel names no memory objects, and its literal lies in the launch's arena, which
-  // is no SVM allocation: the argument block is all a launch of it needs.
-  arguments.block.resize(made->argBlockSize());
-  arguments.localMemorySize =
-      made->writeBlockArguments(literal, localSizes, arguments.block.data());
-  kernel = Ref<Kernel>(made);
-  return true;
 }
 
 std::unique_ptr<EnqueueArena> EnqueueArena::create(const KernelLaunch &launch, Device &device) {

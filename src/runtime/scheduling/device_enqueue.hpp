@@ -16,7 +16,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <span>
 
 namespace kiln {
 
@@ -26,9 +25,7 @@ class Event;
 class Kernel;
 class Program;
 struct KernelLaunch;
-struct LaunchArguments;
 
-/// What a launch from the host and everything it enqueues, at any depth, share: its device
 struct DeviceKernelInfo;
 
 /// What a kernel may ask of the block kernel `kernel` describes (get_kernel_work_group_size and
@@ -36,6 +33,7 @@ struct DeviceKernelInfo;
 compiler::BlockKernelLimits blockKernelLimits(const DeviceKernelInfo &kernel,
                                               const std::array<size_t, 3> &maxWorkItemSizes);
 
+/// What a launch from the host and everything it enqueues, at any depth, share: its device
 /// events (a child may wait for, or capture, an event its parent made), the block kernels'
 /// limits the kernels read, the program's kernels, and the kernel objects its children run.
 class EnqueueTree {
@@ -59,12 +57,6 @@ public:
   /// The command that device event `number` stands for.
   void setCommandEvent(uint32_t number, Ref<Event> event);
   Ref<Event> commandEvent(uint32_t number) const;
-
-  /// The arguments of a launch of kernel `number` (one-based) with the block literal at
-  /// `literal` and __local arguments of `localSizes` bytes; fills `kernel` and
-  /// `arguments`. False when the program has no such kernel.
-  bool blockLaunch(uint32_t number, const void *literal, std::span<const uint64_t> localSizes,
-                   Ref<Kernel> &kernel, LaunchArguments &arguments);
 
   /// The kernel object of kernel `number` (one-based), which the tree keeps; null when the
   /// program has no such kernel.
