@@ -192,9 +192,7 @@ private:
       // formats would choose others.
       const ChildLaunches::Child *previous = children.empty() ? nullptr : children.back().child;
       if (previous != nullptr && previous->deviceKernel == child.deviceKernel &&
-          previous->range.local == child.range.local &&
-          previous->range.global == child.range.global &&
-          previous->range.offset == child.range.offset)
+          previous->range == child.range)
         launch.code = children.back().code;
       else if (!findCode(*child.kernel, *child.deviceKernel, child.range, common, launch.code)) {
         command->complete(CL_OUT_OF_RESOURCES);

@@ -39,6 +39,8 @@ struct NDRange {
   std::array<size_t, 3> offset{0, 0, 0};
   std::array<size_t, 3> global{1, 1, 1};
   std::array<size_t, 3> local{1, 1, 1};
+
+  bool operator==(const NDRange &) const = default;
 };
 
 struct KernelLaunch {
