@@ -591,9 +591,9 @@ static float4 linearTexel(float4 texel, bool srgb) {
   return texel;
 }
 
-/// Linear filtering with texture hardware: the texel indices and weights are the software's
-/// (the texture units' own filter weighs with 8 fractional bits), and each texel is fetched by
-/// the texture units at its centre, which reads it through their cache, converts its format and
+/// Linear filtering where the texture units' own filter does not serve (device_image.cpp says
+/// where): the texel indices and weights are the software's, and each texel is fetched by the
+/// texture units at its centre, which reads it through their cache, converts its format and
 /// gives the border outside the image. All fetches come first, so that they overlap; the texels
 /// are weighed in storage order (sRGB ones made linear first), in the software's order, and the
 /// sum swizzled once.
@@ -636,10 +636,6 @@ static float4 textureLinear(Image image, int order, uint swizzle, ulong texels, 
   return textureRgba_float4(order, swizzle, sum, 1.0f);
 }
 
-/// read_imagef at float coordinates: through the hardware where the image has a texture for the
-/// sampler (nearest filtering) or for fetching texels (linear), else in software. The channel
-/// order and its swizzle are read before the choice, so that a loop's reads of one image find
-/// them before the loop.
 // A sampled read of V by `image` and the sampler of CLK_* bits `bits`: through the hardware when
 // the image has a texture for the sampler, else in software (the function SOFTWARE). The channel
 // order and its swizzle are read before the choice, so that a loop's reads of one image find
@@ -654,16 +650,25 @@ static float4 textureLinear(Image image, int order, uint swizzle, ulong texels, 
   return texture ? textureRead_##V(descriptor, order, swizzle, texture, DIMS, SHAPE, position)     \
                  : SOFTWARE(descriptor, DIMS, bits, position);
 
-/// read_imagef at float coordinates: linear filtering through the texture that fetches texels
-/// where the image has one, else as any sampled read.
+/// read_imagef at float coordinates with linear filtering: by the texture units' own filter where
+/// the image has a texture for the sampler (the device gives one only where that filter meets
+/// the specification's precision, device_image.cpp), else weighed here from texels fetched
+/// through the texture that fetches texels, else in software.
+static float4 sampleLinearAt(Image image, int dims, int shape, uint sampler, float4 coord) {
+  int order = image->channelOrder;
+  uint swizzle = textureSwizzleOf(order);
+  ulong filter = textureFor(image, sampler);
+  if (filter)
+    return textureRead_float4(image, order, swizzle, filter, dims, shape, coord);
+  ulong texels = texelTextureFor(image);
+  return texels ? textureLinear(image, order, swizzle, texels, dims, shape, sampler, coord)
+                : __kiln_outline_sample_float4(image, dims, sampler, coord);
+}
+
+/// read_imagef at float coordinates.
 static float4 sampleFloatAt(Image image, int dims, int shape, uint sampler, float4 coord) {
-  if ((sampler & 0x30) == CLK_FILTER_LINEAR) {
-    int order = image->channelOrder;
-    uint swizzle = textureSwizzleOf(order);
-    ulong texels = texelTextureFor(image);
-    return texels ? textureLinear(image, order, swizzle, texels, dims, shape, sampler, coord)
-                  : __kiln_outline_sample_float4(image, dims, sampler, coord);
-  }
+  if ((sampler & 0x30) == CLK_FILTER_LINEAR)
+    return sampleLinearAt(image, dims, shape, sampler, coord);
   KILN_SAMPLED(float4, __kiln_outline_sample_float4, dims, shape, image, sampler, coord)
 }
 

@@ -112,17 +112,39 @@ std::optional<CUDA_ARRAY3D_DESCRIPTOR> arrayShape(const ImageDescription &image)
   return shape;
 }
 
-/// How a CUDA texture samples as the OpenCL sampler in `slot` says; nullopt for the samplers
-/// it does not serve:
-///  - linear filtering. The texture units weigh texels with 8 fractional bits, and blend the
-///    border of CL_ADDRESS_CLAMP and signed normalized texels differently from the specification:
-///    the conformance suite's linear-filter test failed 295 format and mode cases that way. The
-///    library weighs the texels itself, exactly, and fetches them through the texture of
-///    unnormalized coordinates and CL_ADDRESS_CLAMP (image.cl, textureLinear);
-///  - repeat modes without normalized coordinates, which OpenCL leaves undefined.
-std::optional<CUDA_TEXTURE_DESC> samplingOf(unsigned slot, bool integers) {
+/// Whether the texture units' linear filter serves `image` sampled with `addressing`. Their
+/// weights have 8 fractional bits: along one or two axes that keeps a filtered value within the
+/// conformance suite's bound (2^-7 of the largest texel weighed), for unsigned normalized and
+/// float texels. Not served, where the library weighs the texels itself (image.cl,
+/// textureLinear):
+///  - 3D images, where the errors of three weights add up past the bound (the suite's 3D
+///    half-float cases failed);
+///  - sRGB, whose texels must be made linear before they are weighed (the array holds bytes);
+///  - signed normalized texels and the border of CL_ADDRESS_CLAMP, which the texture units blend
+///    differently from the specification (the suite's linear-filter test failed those cases).
+bool filtersInHardware(const ImageDescription &image, cl_addressing_mode addressing) {
+  const cl_image_format &format = image.format;
+  if (image.type == CL_MEM_OBJECT_IMAGE3D || addressing == CL_ADDRESS_CLAMP ||
+      format.image_channel_order == CL_sRGBA || format.image_channel_order == CL_sBGRA)
+    return false;
+  switch (format.image_channel_data_type) {
+  case CL_UNORM_INT8:
+  case CL_UNORM_INT16:
+  case CL_HALF_FLOAT:
+  case CL_FLOAT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// How a CUDA texture samples `image` as the OpenCL sampler in `slot` says; nullopt for the
+/// samplers it does not serve: linear filtering that filtersInHardware() refuses, and repeat
+/// modes without normalized coordinates, which OpenCL leaves undefined.
+std::optional<CUDA_TEXTURE_DESC> samplingOf(unsigned slot, const ImageDescription &image) {
   SlotSampler sampler = samplerOfSlot(slot);
-  if (sampler.filter == CL_FILTER_LINEAR)
+  bool linear = sampler.filter == CL_FILTER_LINEAR;
+  if (linear && !filtersInHardware(image, sampler.addressing))
     return std::nullopt;
   CUaddress_mode mode = CU_TR_ADDRESS_MODE_CLAMP; // NONE and CLAMP_TO_EDGE
   switch (sampler.addressing) {
@@ -143,9 +165,10 @@ std::optional<CUDA_TEXTURE_DESC> samplingOf(unsigned slot, bool integers) {
     return std::nullopt;
   CUDA_TEXTURE_DESC sampling{};
   sampling.addressMode[0] = sampling.addressMode[1] = sampling.addressMode[2] = mode;
-  sampling.filterMode = CU_TR_FILTER_MODE_POINT;
-  sampling.flags = (sampler.normalizedCoords ? CU_TRSF_NORMALIZED_COORDINATES : 0) |
-                   (integers ? CU_TRSF_READ_AS_INTEGER : 0);
+  sampling.filterMode = linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
+  sampling.flags =
+      (sampler.normalizedCoords ? CU_TRSF_NORMALIZED_COORDINATES : 0) |
+      (isIntegerType(image.format.image_channel_data_type) ? CU_TRSF_READ_AS_INTEGER : 0);
   return sampling;
 }
 
@@ -181,9 +204,8 @@ void DeviceImage::createTextures() {
   CUDA_RESOURCE_DESC resource{};
   resource.resType = CU_RESOURCE_TYPE_ARRAY;
   resource.res.array.hArray = array_;
-  bool integers = isIntegerType(memory_.image()->format.image_channel_data_type);
   for (unsigned slot = 0; slot < kSamplerSlots; ++slot) {
-    std::optional<CUDA_TEXTURE_DESC> sampling = samplingOf(slot, integers);
+    std::optional<CUDA_TEXTURE_DESC> sampling = samplingOf(slot, *memory_.image());
     CUtexObject texture = 0;
     // A sampler CUDA cannot express stays 0: the library samples in software.
     if (sampling &&

@@ -1,12 +1,12 @@
 // What the GPU keeps for one image. Its elements stay in the memory object, in memory the host,
 // the CPU device and the GPU all address: reads without a sampler and writes go there, in
-// software (the builtin library's image code). Sampled reads with nearest filtering use the
-// texture hardware: where the format and shape allow, the image also has a CUDA array, a copy
-// of the elements remade before a launch that may sample it when a command may have written
-// them since the last copy, and a texture object per sampler (the sampler's addressing and
-// coordinate mode are part of a CUDA texture). Linear filtering stays in software
-// (device_image.cpp says why). The kernel gets a descriptor in managed memory that names both
-// (runtime/images/image_kernel_descriptor.hpp).
+// software (the builtin library's image code). Sampled reads use the texture hardware: where the
+// format and shape allow, the image also has a CUDA array, a copy of the elements remade before a
+// launch that may sample it when a command may have written them since the last copy, and a texture
+// object per sampler (the sampler's addressing and coordinate mode are part of a CUDA texture).
+// Linear filtering of the formats and modes whose filter the texture units do not match fetches
+// texels through a texture and weighs them in software (device_image.cpp says which). The kernel
+// gets a descriptor in managed memory that names both (runtime/images/image_kernel_descriptor.hpp).
 #pragma once
 
 #include "devices/cuda/cuda_library.hpp"
