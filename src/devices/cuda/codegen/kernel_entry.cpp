@@ -385,9 +385,11 @@ void keepLibraryPathsOutOfLine(Module &module) {
 /// beside its texture reads (for the formats and samplers a texture cannot serve) hold far more
 /// values than the reads through textures, and CUDA gives each thread the registers of the
 /// kernel's costliest path, called functions included: a bilinear resize took 148, so that a
-/// fifth of the warps an SM holds could run. At 64, half of them can; ptxas keeps what no longer
-/// fits in local memory, which the software paths' long-lived values are.
-constexpr unsigned kSamplingKernelRegisters = 64;
+/// fifth of the warps an SM holds could run. At 48, 40 of the 64 can; ptxas keeps what no longer
+/// fits in local memory, which the software paths' long-lived values are. Below 48 the spills
+/// reach the texture reads' own path (bench/results/gpu-linear-filter-h200.txt: 40 and 32 were
+/// slower than 64, 48 the fastest).
+constexpr unsigned kSamplingKernelRegisters = 48;
 
 bool samplesImages(const compiler::KernelInfo &info) {
   return std::any_of(info.args.begin(), info.args.end(), [](const compiler::KernelArgInfo &arg) {
