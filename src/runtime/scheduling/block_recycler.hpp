@@ -2,12 +2,16 @@
 // argument block): blocks of a few size classes kept on free lists and reused, so the launch
 // path does not call malloc. That matters beyond malloc's own cost: these objects are made on
 // the application's thread and freed on a worker, and each such free contends for the
-// allocator's arena lock with the next launch's allocations.
+// allocator's arena lock with the next launch's allocations. For the same reason a free list
+// is two lists: freeing threads push onto a lock-free stack, and allocating threads take blocks
+// from a list of their own under a lock, refilled by taking the whole stack at once, so that the
+// two sides meet on a shared cache line once a batch, not once a block.
 #pragma once
 
 #include "support/adaptive_mutex.hpp"
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <new>
 
@@ -31,8 +35,10 @@ public:
 private:
   static constexpr size_t kClassSize = 64;  // a cache line: blocks never share one
   static constexpr size_t kClassCount = 16; // blocks up to 1 KiB are recycled
-  /// Free blocks kept per class: enough for the commands in flight of busy applications; past
-  /// that, blocks go back to malloc.
+  /// Free blocks a class's freed stack holds: enough for the commands in flight of busy
+  /// applications; past that, blocks go back to malloc. The count is approximate (pushes racing
+  /// with the allocators' taking the stack may go uncounted), and the allocators' list holds at
+  /// most a stack's worth more: a bound on memory kept, not an exact one.
   static constexpr size_t kMaxFreePerClass = 4096;
   static constexpr std::align_val_t kAlignment{kClassSize};
 
@@ -40,9 +46,13 @@ private:
     FreeBlock *next;
   };
   struct FreeList {
-    AdaptiveMutex mutex;
+    /// Where allocate() takes blocks, under the mutex.
+    alignas(kClassSize) AdaptiveMutex mutex;
     FreeBlock *head = nullptr;
-    size_t count = 0;
+    /// Where deallocate() pushes them, without a lock; allocate() takes it whole (an exchange,
+    /// so no block is taken while another thread reads its `next`).
+    alignas(kClassSize) std::atomic<FreeBlock *> freed{nullptr};
+    std::atomic<size_t> freedCount{0};
   };
 
   static size_t classOf(size_t size) { return (size + kClassSize - 1) / kClassSize - 1; }
